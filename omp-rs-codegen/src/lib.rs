@@ -1,0 +1,1 @@
+//! Directive model of omp-rs.
