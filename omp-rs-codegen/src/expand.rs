@@ -1,0 +1,299 @@
+//! Entry points used by the proc macros: parse the directive, find what it applies to, analyse, lower.
+//! On any error the user's code is emitted unchanged (omp attributes removed, loops sequential) next to the
+//! errors, so one mistake does not set off a cascade of follow-on errors and IDEs keep working.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, ToTokens};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, ExprForLoop, Ident, Item, ItemFn, Stmt};
+
+use crate::analyze;
+use crate::body::{self, find_omp_attr, stmt_attrs};
+use crate::ctxt::Ctxt;
+use crate::loops;
+use crate::lower::host;
+use crate::model::{Construct, ConstructKind, Directive};
+use crate::parse;
+
+/// `#[omp::<name>(args)]` on a `fn` (or, on nightly, directly on a statement).
+pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    let ident = Ident::new(name, Span::call_site());
+    let Some(construct) = parse::construct(&ident, &cx) else { return with_errors(item, cx) };
+    let directive = parse::directive(construct, args, &cx);
+    if let Ok(mut f) = syn::parse2::<ItemFn>(item.clone()) {
+        let out = fn_directive(&directive, &mut f, &cx);
+        return finish(out, &f, cx);
+    }
+    match syn::parse2::<Stmt>(item.clone()) {
+        Ok(stmt) => {
+            let mut lowerer = Lowerer { cx: &cx };
+            let out = lowerer.statement(&directive, stmt.clone());
+            match cx.check() {
+                Ok(()) => out,
+                Err(e) => {
+                    let mut plain = stmt;
+                    strip_omp_attrs(&mut plain);
+                    let errors = e.to_compile_error();
+                    quote!(#errors #plain)
+                }
+            }
+        }
+        Err(_) => {
+            cx.error_at(
+                Span::call_site(),
+                format!("`#[omp::{name}]` goes on a `fn` (or on a statement inside a `#[omp::directives]` fn)"),
+            );
+            with_errors(item, cx)
+        }
+    }
+}
+
+/// `#[omp::directives]`: lowers every statement directive inside the function body (stable Rust has no
+/// attribute macros on statements, so this outer attribute does it for them).
+pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    if !args.is_empty() {
+        cx.error_spanned_by(&args, "`#[omp::directives]` takes no arguments");
+    }
+    let mut f: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            cx.syn_error(syn::Error::new(e.span(), "`#[omp::directives]` goes on a `fn`"));
+            return with_errors(item, cx);
+        }
+    };
+    let original = f.clone();
+    Lowerer { cx: &cx }.visit_block_mut(&mut f.block);
+    finish(f.into_token_stream(), &original, cx)
+}
+
+fn finish(out: TokenStream, original: &ItemFn, cx: Ctxt) -> TokenStream {
+    match cx.check() {
+        Ok(()) => out,
+        Err(e) => {
+            let mut plain = original.clone();
+            strip_omp_attrs_fn(&mut plain);
+            let errors = e.to_compile_error();
+            quote!(#errors #plain)
+        }
+    }
+}
+
+fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(mut f) => {
+            strip_omp_attrs_fn(&mut f);
+            quote!(#errors #f)
+        }
+        Err(_) => quote!(#errors #item),
+    }
+}
+
+/// A directive on a whole function.
+fn fn_directive(d: &Directive, f: &mut ItemFn, cx: &Ctxt) -> TokenStream {
+    match d.construct.kind {
+        ConstructKind::Executable(_) if d.construct.is_loop() => {
+            // The function's one top-level `for` loop is the region; statements before and after run on the host.
+            let loops: Vec<usize> =
+                f.block.stmts.iter().enumerate().filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _))).map(|(i, _)| i).collect();
+            match loops.as_slice() {
+                [i] => {
+                    let Stmt::Expr(Expr::ForLoop(fl), semi) = &f.block.stmts[*i] else { unreachable_loop() };
+                    let lowered = Lowerer { cx }.for_loop(d, fl);
+                    let semi = semi.map(|_| quote!(;));
+                    f.block.stmts[*i] = syn::parse_quote!(#lowered #semi);
+                    Lowerer { cx }.visit_block_mut(&mut f.block);
+                }
+                [] => cx.error_at(
+                    d.construct.span,
+                    format!("`#[omp::{}]` on a fn needs a `for` loop in the function body (at its top level)", d.construct.name),
+                ),
+                [_, second, ..] => cx.error_spanned_by(
+                    &f.block.stmts[*second],
+                    format!(
+                        "`#[omp::{}]` on a fn applies to exactly one `for` loop, but this function has several; \
+                         use `#[omp::directives]` on the fn and put the directive on each loop",
+                        d.construct.name
+                    ),
+                ),
+            }
+        }
+        ConstructKind::Executable(_) => {
+            // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
+            Lowerer { cx }.visit_block_mut(&mut f.block);
+        }
+        ConstructKind::DeclareTarget => {}
+        _ => cx.error_at(
+            d.construct.span,
+            format!("`#[omp::{}]` goes on a statement inside a `#[omp::directives]` fn, not on a fn", d.construct.name),
+        ),
+    }
+    f.to_token_stream()
+}
+
+fn unreachable_loop() -> ! {
+    // `loops` only holds indices of `for` statements.
+    unreachable!("index of a for loop")
+}
+
+/// Lowers statement directives, recursively.
+struct Lowerer<'a> {
+    cx: &'a Ctxt,
+}
+
+impl Lowerer<'_> {
+    fn for_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
+        if !d.construct.is_parallel_loop() {
+            // `simd` alone: a vectorisation hint on a sequential loop.
+            let mut plain = f.clone();
+            self.visit_expr_for_loop_mut(&mut plain);
+            return plain.into_token_stream();
+        }
+        let errors_before = self.cx.has_errors();
+        let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
+            return sequential(f);
+        };
+        let analysis = analyze::parallel_loop(d, &nest, self.cx);
+        if self.cx.has_errors() && !errors_before {
+            return sequential(f);
+        }
+        host::parallel_loop(d, &nest, &analysis)
+    }
+
+    /// A statement carrying a directive.
+    fn statement(&mut self, d: &Directive, stmt: Stmt) -> TokenStream {
+        let construct: &Construct = &d.construct;
+        match (&construct.kind, stmt) {
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::ForLoop(f), semi)) if construct.is_loop() => {
+                let out = self.for_loop(d, &f);
+                let semi = semi.map(|_| quote!(;));
+                quote!(#out #semi)
+            }
+            (ConstructKind::Executable(_), stmt) if construct.is_loop() => {
+                self.cx.error_spanned_by(
+                    &stmt,
+                    format!("`#[omp::{}]` applies to a `for` loop over a range", construct.name),
+                );
+                stmt.into_token_stream()
+            }
+            (ConstructKind::Executable(_) | ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
+                b.attrs.clear();
+                self.visit_block_mut(&mut b.block);
+                let semi = semi.map(|_| quote!(;));
+                quote!(#b #semi)
+            }
+            (ConstructKind::Executable(_) | ConstructKind::TargetData, stmt) => {
+                self.cx.error_spanned_by(&stmt, format!("`#[omp::{}]` applies to a block: `{{ ... }}`", construct.name));
+                stmt.into_token_stream()
+            }
+            (ConstructKind::Atomic, mut stmt) | (ConstructKind::Critical, mut stmt) => {
+                // Outside a parallel loop there is nothing to synchronise with: the statement runs as written.
+                strip_omp_attrs(&mut stmt);
+                stmt.into_token_stream()
+            }
+            (_, stmt) => {
+                self.cx.error_spanned_by(
+                    &stmt,
+                    format!("`{}` is written as a macro statement: `omp::{}!(...);`", construct.name, construct.name),
+                );
+                stmt.into_token_stream()
+            }
+        }
+    }
+}
+
+impl VisitMut for Lowerer<'_> {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        for stmt in &mut block.stmts {
+            if let Some(attr) = find_omp_attr(stmt_attrs(stmt)) {
+                let Some(construct) = parse::construct(&attr.name, self.cx) else { continue };
+                let d = parse::directive(construct, attr.args.clone(), self.cx);
+                let mut s = stmt.clone();
+                body::remove_omp_attr(&mut s);
+                let out = self.statement(&d, s);
+                *stmt = syn::parse_quote!(#out);
+            } else if let Some(mac) = standalone_macro(stmt) {
+                let out = crate::standalone::lower(&mac.0, mac.1, self.cx);
+                *stmt = syn::parse_quote!(#out);
+            } else {
+                self.visit_stmt_mut(stmt);
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut Item) {}
+}
+
+/// `omp::target_update!(...)` and friends used as statements.
+fn standalone_macro(stmt: &Stmt) -> Option<(Ident, TokenStream)> {
+    let mac = match stmt {
+        Stmt::Macro(m) => &m.mac,
+        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
+        _ => return None,
+    };
+    let segs: Vec<&syn::PathSegment> = mac.path.segments.iter().collect();
+    if segs.len() == 2 && segs[0].ident == "omp" && crate::standalone::is_standalone(&segs[1].ident.to_string()) {
+        Some((segs[1].ident.clone(), mac.tokens.clone()))
+    } else {
+        None
+    }
+}
+
+/// The loop as plain sequential Rust (used next to errors).
+fn sequential(f: &ExprForLoop) -> TokenStream {
+    let mut plain = Stmt::Expr(Expr::ForLoop(f.clone()), None);
+    strip_omp_attrs(&mut plain);
+    plain.into_token_stream()
+}
+
+/// Removes every `#[omp::…]` attribute inside a statement (so fallback code compiles on stable).
+fn strip_omp_attrs(stmt: &mut Stmt) {
+    StripOmp.visit_stmt_mut(stmt);
+}
+
+fn strip_omp_attrs_fn(f: &mut ItemFn) {
+    f.attrs.retain(|a| !is_omp_attr(a));
+    StripOmp.visit_block_mut(&mut f.block);
+}
+
+fn is_omp_attr(a: &syn::Attribute) -> bool {
+    let segs: Vec<&syn::PathSegment> = a.path().segments.iter().collect();
+    segs.len() == 2 && segs[0].ident == "omp"
+}
+
+struct StripOmp;
+
+impl VisitMut for StripOmp {
+    fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|a| !is_omp_attr(a));
+    }
+
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        if let Stmt::Local(l) = s {
+            l.attrs.retain(|a| !is_omp_attr(a));
+        }
+        if let Stmt::Macro(m) = s {
+            m.attrs.retain(|a| !is_omp_attr(a));
+        }
+        visit_mut::visit_stmt_mut(self, s);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Some(attrs) = body::expr_attrs_mut(e) {
+            attrs.retain(|a| !is_omp_attr(a));
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// `omp::target_update!(...)` (and enter/exit data) used outside a `#[omp::directives]` fn.
+pub fn standalone(name: &str, tokens: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    let out = crate::standalone::lower(&Ident::new(name, Span::call_site()), tokens, &cx);
+    match cx.check() {
+        Ok(()) => out,
+        Err(e) => e.to_compile_error(),
+    }
+}
