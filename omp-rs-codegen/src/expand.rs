@@ -151,12 +151,15 @@ impl Lowerer<'_> {
             self.visit_expr_for_loop_mut(&mut plain);
             return plain.into_token_stream();
         }
-        let errors_before = self.cx.has_errors();
+        // After an error in the directive itself, analysing the loop would only report its consequences.
+        if self.cx.has_errors() {
+            return sequential(f);
+        }
         let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
             return sequential(f);
         };
         let analysis = analyze::parallel_loop(d, &nest, self.cx);
-        if self.cx.has_errors() && !errors_before {
+        if self.cx.has_errors() {
             return sequential(f);
         }
         host::parallel_loop(d, &nest, &analysis)
@@ -271,6 +274,11 @@ impl VisitMut for StripOmp {
     }
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        // `omp::target_update!(...)` and friends would report their errors a second time.
+        if standalone_macro(s).is_some() {
+            *s = syn::parse_quote!({});
+            return;
+        }
         if let Stmt::Local(l) = s {
             l.attrs.retain(|a| !is_omp_attr(a));
         }

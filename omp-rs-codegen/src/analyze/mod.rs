@@ -285,7 +285,10 @@ fn suggested_op(name: &str, op: Option<&BinOp>, rhs: Option<&Expr>) -> Option<&'
 fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Option<DisjointArray> {
     let mut form: Option<(Poly, Expr, Span)> = None;
     let mut ok = true;
-    for u in uses {
+    // Writes first, so that messages compare a read against the written index.
+    let mut ordered: Vec<&Use> = uses.iter().filter(|u| matches!(u.access, Access::IndexWrite(_))).collect();
+    ordered.extend(uses.iter().filter(|u| !matches!(u.access, Access::IndexWrite(_))));
+    for u in ordered {
         let (index, write) = match &u.access {
             Access::IndexWrite(i) => (i, true),
             Access::IndexRead(i) => (i, false),
@@ -323,11 +326,12 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt)
         match &form {
             None => form = Some((poly, index.clone(), u.ident.span())),
             Some((f, first, _)) if f.key() != poly.key() => {
+                let what = if write { "written" } else { "read" };
                 cx.error_spanned_by(
                     index,
                     format!(
-                        "`{name}` is written at `{name}[{}]` but also accessed at `{name}[{}]` in this parallel loop: another iteration \
-                         may write that element. Read from a separate input array instead",
+                        "`{name}` is written at `{name}[{}]` but also {what} at `{name}[{}]` in this parallel loop: another iteration \
+                         may write that element. Keep one index per array (read inputs from a separate array)",
                         first.to_token_stream(),
                         index.to_token_stream()
                     ),

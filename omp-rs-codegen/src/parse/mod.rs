@@ -89,7 +89,13 @@ fn skip_to_next_clause(input: ParseStream) {
 
 /// `"; did you mean `x`?"` for the closest known spelling, or nothing.
 pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
-    let best = candidates.map(|c| (edit_distance(word, c), c)).min_by_key(|(d, _)| *d);
+    // A prefix (`reduce` → `reduction`) counts as close; otherwise the edit distance decides.
+    let best = candidates
+        .map(|c| {
+            let d = if c.starts_with(word) && word.len() >= 3 { 1 } else { edit_distance(word, c) };
+            (d, c)
+        })
+        .min_by_key(|(d, _)| *d);
     match best {
         Some((d, c)) if d <= 2 + word.len() / 6 => format!("; did you mean `{c}`?"),
         _ => String::new(),

@@ -123,8 +123,8 @@ mod test {
 
     #[test]
     fn mirrors_std_ranges() {
-        for lo in -5i64..6 {
-            for hi in -5i64..8 {
+        for lo in -5i32..6 {
+            for hi in -5i32..8 {
                 assert_eq!(values(Dim::from(lo..hi)), (lo..hi).collect::<Vec<_>>());
                 assert_eq!(values(Dim::from(lo..=hi)), (lo..=hi).collect::<Vec<_>>());
                 for s in 1..5 {
