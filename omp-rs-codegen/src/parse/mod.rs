@@ -92,7 +92,8 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -
     // A prefix (`reduce` → `reduction`) counts as close; otherwise the edit distance decides.
     let best = candidates
         .map(|c| {
-            let d = if c.starts_with(word) && word.len() >= 3 { 1 } else { edit_distance(word, c) };
+            let common = word.chars().zip(c.chars()).take_while(|(a, b)| a == b).count();
+            let d = if common >= 4 && common + 1 >= word.len() { 1 } else { edit_distance(word, c) };
             (d, c)
         })
         .min_by_key(|(d, _)| *d);
