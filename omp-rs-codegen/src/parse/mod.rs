@@ -87,7 +87,7 @@ fn skip_to_next_clause(input: ParseStream) {
     });
 }
 
-/// `"; did you mean `x`?"` for the closest known spelling, or nothing.
+/// `" (did you mean `x`?)"` for the closest known spelling, or nothing.
 pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
     // A prefix (`reduce` → `reduction`) counts as close; otherwise the edit distance decides.
     let best = candidates
@@ -98,7 +98,7 @@ pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -
         })
         .min_by_key(|(d, _)| *d);
     match best {
-        Some((d, c)) if d <= 2 + word.len() / 6 => format!("; did you mean `{c}`?"),
+        Some((d, c)) if d <= 2 + word.len() / 6 => format!(" (did you mean `{c}`?)"),
         _ => String::new(),
     }
 }
