@@ -68,6 +68,8 @@ pub struct Capture {
     pub class: Class,
     /// Whether any use reads it as a whole value (not only indexed or `.len()`).
     pub whole_value_use: bool,
+    /// Whether the body assigns to it as a whole (`x = e`, `x op= e`).
+    pub written: bool,
 }
 
 /// Result of analysing one parallel loop.
@@ -145,6 +147,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         let uses = &by_var[&name];
         let first = uses[0].ident.clone();
         let whole_value_use = uses.iter().any(|u| matches!(u.access, Access::Read | Access::Method(_) | Access::Write { .. }));
+        let written = uses.iter().any(|u| matches!(u.access, Access::Write { .. }));
         let class = if let Some(op) = reductions.get(&name) {
             if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::IndexWrite(_) | Access::Atomic { .. })) {
                 cx.error_spanned_by(&u.ident, format!("`{name}` is a reduction variable; reductions over array elements are not supported"));
@@ -157,7 +160,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             classify_shared(&name, uses, d, nest, cx)
         };
-        captures.push(Capture { name: first, class, whole_value_use });
+        captures.push(Capture { name: first, class, whole_value_use, written });
     }
     for v in unused {
         let name = v.to_string();
@@ -168,7 +171,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             Class::Firstprivate
         };
-        captures.push(Capture { name: v, class, whole_value_use: false });
+        captures.push(Capture { name: v, class, whole_value_use: false, written: false });
     }
     Analysis { captures, directives: walk.directives }
 }

@@ -93,11 +93,11 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
 
     let mut setup = TokenStream::new();
     let mut per_thread = TokenStream::new();
+    let mut after = TokenStream::new();
     let mut red_vars: Vec<&Ident> = Vec::new();
     let mut red_inits: Vec<TokenStream> = Vec::new();
     let mut red_ops: Vec<TokenStream> = Vec::new();
     let mut critical_vars: std::collections::BTreeMap<String, Vec<Ident>> = Default::default();
-    let mut atomic_vars = Vec::new();
 
     for cap in &analysis.captures {
         let v = &cap.name;
@@ -148,6 +148,10 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
             }
             Class::Private | Class::Firstprivate => {
                 per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = ::core::clone::Clone::clone(&#v);));
+                if cap.written {
+                    // The sequential code mutates the original; keep its `mut` from looking unused.
+                    after.extend(quote!(let _ = &mut #v;));
+                }
             }
             Class::Atomic { indexed } => {
                 let h = names::atomic(v);
@@ -156,7 +160,9 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
                 } else {
                     setup.extend(quote!(let #h = #rt::AtomicRef::new(&mut #v);));
                 }
-                atomic_vars.push(v.clone());
+                // Inside the loop the name refers to the atomic handle (which answers `.len()`), so no plain
+                // access can reach the data.
+                per_thread.extend(quote!(#[allow(unused_variables)] let #v = &#h;));
             }
             Class::Critical { name } => critical_vars.entry(name.clone()).or_default().push(v.clone()),
         }
@@ -225,6 +231,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
                 },
             );
             #combine_loop
+            #after
         }
     }
 }
