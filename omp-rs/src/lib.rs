@@ -76,7 +76,7 @@ pub mod __private {
     pub use crate::host::{
         atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AtomicElem,
         AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CriticalCell, CriticalGuard, Dim, DisjointMut, DisjointView,
-        IndexTerm, Indices, LoopIndex, RegionConfig, Schedule,
+        IndexTerm, Indices, LoopIndex, Probe, RefLocal, RegionConfig, Row, Rows, Schedule, SliceLocal, CopyValue, RefValue,
     };
 
     /// Called where a target region runs on the host: under `OMP_TARGET_OFFLOAD=MANDATORY` that is an error.

@@ -70,6 +70,10 @@ pub struct Capture {
     pub whole_value_use: bool,
     /// Whether the body assigns to it as a whole (`x = e`, `x op= e`).
     pub written: bool,
+    /// Whether the body indexes it (`x[i]`).
+    pub indexed: bool,
+    /// Whether it appears inside an index expression (`n` in `a[i * n + j]`).
+    pub index_operand: bool,
 }
 
 /// Result of analysing one parallel loop.
@@ -148,6 +152,9 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         let first = uses[0].ident.clone();
         let whole_value_use = uses.iter().any(|u| matches!(u.access, Access::Read | Access::Method(_) | Access::Write { .. }));
         let written = uses.iter().any(|u| matches!(u.access, Access::Write { .. }));
+        let indexed = uses.iter().any(|u| matches!(u.access, Access::IndexRead(_) | Access::IndexWrite(_)));
+        let index_operand = uses.iter().any(|u| u.in_index);
+        let whole_value_use = whole_value_use || uses.iter().any(|u| matches!(u.access, Access::InMacro));
         let class = if let Some(op) = reductions.get(&name) {
             if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::IndexWrite(_) | Access::Atomic { .. })) {
                 cx.error_spanned_by(&u.ident, format!("`{name}` is a reduction variable; reductions over array elements are not supported"));
@@ -160,7 +167,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             classify_shared(&name, uses, d, nest, cx)
         };
-        captures.push(Capture { name: first, class, whole_value_use, written });
+        captures.push(Capture { name: first, class, whole_value_use, written, indexed, index_operand });
     }
     for v in unused {
         let name = v.to_string();
@@ -171,7 +178,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             Class::Firstprivate
         };
-        captures.push(Capture { name: v, class, whole_value_use: false, written: false });
+        captures.push(Capture { name: v, class, whole_value_use: false, written: false, indexed: false, index_operand: false });
     }
     Analysis { captures, directives: walk.directives }
 }

@@ -80,6 +80,8 @@ pub struct Use {
     pub critical: Option<String>,
     /// Bindings visible here (for index analysis).
     pub env: Env,
+    /// Whether the use is inside an index expression (`n` in `a[i * n]`).
+    pub in_index: bool,
 }
 
 /// Control flow that leaves the loop body: not allowed in a parallel loop.
@@ -106,7 +108,7 @@ pub struct Walk {
 
 /// Walks `block`, the body of a loop whose parallel induction variables are `parallel_vars`.
 pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>]) -> Walk {
-    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0 };
+    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
     for (dim, v) in parallel_vars.iter().enumerate() {
         if let Some(v) = v {
             w.env.bindings.push((v.to_string(), Binding::Parallel(dim)));
@@ -118,7 +120,7 @@ pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>]) -> Walk {
 
 /// Free identifiers of an expression that the walk would record (for loop bounds and clause expressions).
 pub fn free_idents(expr: &Expr) -> Vec<Ident> {
-    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0 };
+    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
     w.visit_expr(expr);
     w.out.uses.into_iter().map(|u| u.ident).collect()
 }
@@ -131,6 +133,8 @@ struct Walker {
     critical: Option<String>,
     /// Depth of loops inside the body (a `break` there is fine).
     loop_depth: usize,
+    /// Depth of index expressions being visited.
+    index_depth: usize,
 }
 
 impl Walker {
@@ -164,7 +168,13 @@ impl Walker {
         if self.is_local(ident) {
             return;
         }
-        self.out.uses.push(Use { ident: ident.clone(), access, critical: self.critical.clone(), env: self.env.clone() });
+        self.out.uses.push(Use {
+            ident: ident.clone(),
+            access,
+            critical: self.critical.clone(),
+            env: self.env.clone(),
+            in_index: self.index_depth > 0,
+        });
     }
 
     /// A place expression being written (`lhs = ..`, `&mut lhs`).
@@ -188,7 +198,7 @@ impl Walker {
         match place {
             Expr::Index(ix) => {
                 self.visit_place_inner(&ix.expr);
-                self.visit_expr(&ix.index);
+                self.visit_index(&ix.index);
             }
             Expr::Field(f) => self.visit_place_inner(&f.base),
             Expr::Paren(p) => self.visit_place_inner(&p.expr),
@@ -196,6 +206,12 @@ impl Walker {
             Expr::Path(_) => {}
             other => self.visit_expr(other),
         }
+    }
+
+    fn visit_index(&mut self, index: &Expr) {
+        self.index_depth += 1;
+        self.visit_expr(index);
+        self.index_depth -= 1;
     }
 
     fn visit_macro_tokens(&mut self, mac: &syn::Macro) {
@@ -382,7 +398,7 @@ impl<'ast> Visit<'ast> for Walker {
                 }
                 _ => {
                     self.visit_expr(&ix.expr);
-                    self.visit_expr(&ix.index);
+                    self.visit_index(&ix.index);
                 }
             },
             Expr::MethodCall(m) => {

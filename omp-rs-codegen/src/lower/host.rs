@@ -102,6 +102,15 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
     for cap in &analysis.captures {
         let v = &cap.name;
         match &cap.class {
+            Class::Shared if !cap.whole_value_use && cap.indexed => {
+                // An array only read: rebind it as a local slice (see `omp::__private::Probe`).
+                per_thread.extend(quote!(let #v = (&#rt::Probe(&#v)).local();));
+            }
+            Class::Shared if cap.index_operand && !cap.indexed => {
+                // A scalar in index arithmetic: a local copy (when `Copy`) keeps the index computation out of
+                // memory, so it is not reloaded after every store.
+                per_thread.extend(quote!(let #v = (&#rt::Probe(&#v)).value();));
+            }
             Class::Shared => {}
             Class::Disjoint(arr) => {
                 let h = names::disjoint(v);
@@ -177,20 +186,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
     let mut rewriter = BodyRewriter { critical_vars: &critical_vars };
     rewriter.visit_block_mut(&mut body);
 
-    let var_lets = nest.dims.iter().enumerate().filter_map(|(k, dim)| {
-        let var = dim.var.as_ref()?;
-        let dname = names::dim(k);
-        let kname = names::k(k);
-        Some(quote!(let #var = #dname.at(#kname);))
-    });
-    let ks: Vec<Ident> = (0..depth).map(names::k).collect();
-    let iterate = if depth == 1 {
-        let k0 = &ks[0];
-        quote!(for #k0 in __omp_chunk.range())
-    } else {
-        quote!(for [#(#ks),*] in __omp_chunk.indices())
-    };
-    let body_stmts = &body.stmts;
+    let iterate = iteration(nest, &body);
     let (red_in, red_out) = if red_vars.is_empty() {
         (quote!(), quote!())
     } else {
@@ -220,18 +216,65 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
                 [#(#dim_names.count()),*],
                 (#(#red_inits,)*),
                 |__omp_chunk, __omp_red| {
+                    #[allow(unused_imports)]
+                    use #rt::{CopyValue as _, RefLocal as _, RefValue as _, SliceLocal as _};
                     let _ = &__omp_red;
                     #red_in
                     #per_thread
-                    #iterate {
-                        #(#var_lets)*
-                        #(#body_stmts)*
-                    }
+                    #iterate
                     #red_out
                 },
             );
             #combine_loop
             #after
+        }
+    }
+}
+
+/// The loops over one chunk. The innermost dimension is a plain `for v in a..b` when its step is 1 (so it compiles
+/// like the sequential loop and vectorises), else `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a
+/// collapsed nest come from the chunk's rows. The body appears in both branches.
+fn iteration(nest: &LoopNest, body: &syn::Block) -> TokenStream {
+    let depth = nest.dims.len();
+    let last = depth - 1;
+    let stmts = &body.stmts;
+    let pat = |d: usize| match &nest.dims[d].var {
+        Some(v) => quote!(#v),
+        None => quote!(_),
+    };
+    let inner_dim = names::dim(last);
+    let inner_pat = pat(last);
+    let k = names::k(last);
+    let inner = |ks: TokenStream| {
+        quote! {
+            match #inner_dim.unit_range(#ks) {
+                ::core::option::Option::Some(__omp_values) => {
+                    for #inner_pat in __omp_values {
+                        #(#stmts)*
+                    }
+                }
+                ::core::option::Option::None => {
+                    for #k in #ks {
+                        let #inner_pat = #inner_dim.at(#k);
+                        #(#stmts)*
+                    }
+                }
+            }
+        }
+    };
+    if depth == 1 {
+        return inner(quote!(__omp_chunk.range()));
+    }
+    let outer_lets = (0..last).map(|d| {
+        let p = pat(d);
+        let dim = names::dim(d);
+        quote!(let #p = #dim.at(__omp_row.outer[#d]);)
+    });
+    let body = inner(quote!(__omp_row.inner.clone()));
+    quote! {
+        for __omp_row in __omp_chunk.rows() {
+            #(#outer_lets)*
+            #body
         }
     }
 }

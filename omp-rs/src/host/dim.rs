@@ -8,10 +8,14 @@ use std::ops::{Range, RangeInclusive};
 pub trait LoopIndex: Copy + PartialOrd + Send + Sync + 'static {
     /// Number of values in `lo..hi` (0 when empty).
     fn distance(lo: Self, hi: Self) -> u64;
-    /// `self + k` (ascending) or `self - k` (descending) for an offset that lands inside the range.
-    fn offset(self, k: u64, descending: bool) -> Self;
+    /// `self + k·step` in the type's wrapping arithmetic (`step` may be a negated step, see [`LoopIndex::negate`]).
+    fn advance(self, k: u64, step: Self) -> Self;
+    /// `step` as this type, negated for descending loops (two's complement, so `advance` subtracts).
+    fn step_of(step: u64, descending: bool) -> Self;
     /// The value as `i128`, for disjointness checks.
     fn to_i128(self) -> i128;
+    /// `start + first .. start + last` as a plain range, when its end is representable.
+    fn shifted_range(start: Self, first: u64, last: u64) -> Option<std::ops::Range<Self>>;
 }
 
 macro_rules! loop_index {
@@ -26,13 +30,27 @@ macro_rules! loop_index {
                 u64::try_from(d).unwrap_or_else(|_| panic!("omp: a parallel loop of {d} iterations is too long (at most 2^64 - 1)"))
             }
             #[inline(always)]
-            fn offset(self, k: u64, descending: bool) -> Self {
-                // Wrapping arithmetic on the type is exact here: the true result lies inside the range.
-                if descending { self.wrapping_sub(k as $t) } else { self.wrapping_add(k as $t) }
+            fn advance(self, k: u64, step: Self) -> Self {
+                // Wrapping arithmetic on the type is exact here: the true result lies inside the range. No branch,
+                // so the loop over `at(k)` vectorises like a plain range loop.
+                self.wrapping_add((k as $t).wrapping_mul(step))
+            }
+            #[inline]
+            fn step_of(step: u64, descending: bool) -> Self {
+                let s = step as $t;
+                if descending { s.wrapping_neg() } else { s }
             }
             #[inline]
             fn to_i128(self) -> i128 {
                 self as i128
+            }
+            #[inline]
+            fn shifted_range(start: Self, first: u64, last: u64) -> Option<std::ops::Range<Self>> {
+                let end = (start as i128).checked_add(last as i128)?;
+                if end > <$t>::MAX as i128 {
+                    return None; // `a..=MAX`: the general path handles it
+                }
+                Some(start.wrapping_add(first as $t)..end as $t)
             }
         }
     )*};
@@ -46,11 +64,13 @@ pub struct Dim<T> {
     count: u64,
     step: u64,
     descending: bool,
+    /// `step` in `T`, negated when descending.
+    delta: T,
 }
 
 impl<T: LoopIndex> From<Range<T>> for Dim<T> {
     fn from(r: Range<T>) -> Self {
-        Dim { start: r.start, count: T::distance(r.start, r.end), step: 1, descending: false }
+        Dim { start: r.start, count: T::distance(r.start, r.end), step: 1, descending: false, delta: T::step_of(1, false) }
     }
 }
 
@@ -62,7 +82,7 @@ impl<T: LoopIndex> From<RangeInclusive<T>> for Dim<T> {
         } else {
             T::distance(lo, hi).checked_add(1).unwrap_or_else(|| panic!("omp: a parallel loop of 2^64 iterations is too long"))
         };
-        Dim { start: lo, count, step: 1, descending: false }
+        Dim { start: lo, count, step: 1, descending: false, delta: T::step_of(1, false) }
     }
 }
 
@@ -73,7 +93,7 @@ impl<T: LoopIndex> Dim<T> {
         let s = s as u64;
         let count = if self.count == 0 { 0 } else { (self.count - 1) / s + 1 };
         let step = self.step.checked_mul(s).unwrap_or_else(|| panic!("omp: loop step overflows"));
-        Dim { count, step, ..self }
+        Dim { count, step, delta: T::step_of(step, self.descending), ..self }
     }
 
     /// `.rev()`: the same values, last first.
@@ -81,7 +101,8 @@ impl<T: LoopIndex> Dim<T> {
         if self.count == 0 {
             return self;
         }
-        Dim { start: self.at(self.count - 1), descending: !self.descending, ..self }
+        let descending = !self.descending;
+        Dim { start: self.at(self.count - 1), descending, delta: T::step_of(self.step, descending), ..self }
     }
 }
 
@@ -95,7 +116,18 @@ impl<T: LoopIndex> Dim<T> {
     /// The `k`-th value (`k < count`).
     #[inline(always)]
     pub fn at(&self, k: u64) -> T {
-        self.start.offset(k.wrapping_mul(self.step), self.descending)
+        self.start.advance(k, self.delta)
+    }
+
+    /// The values of iterations `ks` as a plain `a..b` range when the step is 1 and ascending: a loop over it
+    /// compiles like the sequential one (vectorised, no index arithmetic).
+    #[inline]
+    pub fn unit_range(&self, ks: std::ops::Range<u64>) -> Option<std::ops::Range<T>> {
+        if self.step == 1 && !self.descending {
+            T::shifted_range(self.start, ks.start, ks.end)
+        } else {
+            None
+        }
     }
 
     /// The first value (meaningless when `count == 0`).
@@ -135,6 +167,15 @@ mod test {
                 }
             }
         }
+    }
+
+    #[test]
+    fn unit_ranges() {
+        assert_eq!(Dim::from(3u32..10).unit_range(2..5), Some(5..8));
+        assert_eq!(Dim::from(250u8..=255).unit_range(0..6), None);
+        assert_eq!(Dim::from(250u8..=255).unit_range(0..5), Some(250..255));
+        assert_eq!(Dim::from(0i32..10).step_by(2).unit_range(0..5), None);
+        assert_eq!(Dim::from(0i32..10).rev().unit_range(0..5), None);
     }
 
     #[test]

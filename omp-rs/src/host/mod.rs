@@ -4,6 +4,7 @@
 
 pub mod atomic;
 mod dim;
+mod local;
 pub mod reduce;
 mod schedule;
 #[allow(unsafe_code)]
@@ -11,6 +12,7 @@ mod sharing;
 mod team;
 
 pub use dim::{Dim, LoopIndex};
+pub use local::{AsSliceOf, CopyValue, Probe, RefLocal, RefValue, SliceLocal};
 
 pub use schedule::Schedule;
 pub use sharing::{
@@ -63,6 +65,64 @@ impl<const D: usize> Chunk<D> {
             rest /= c;
         }
         Indices { idx, counts: self.counts, remaining: self.last - self.first }
+    }
+}
+
+impl<const D: usize> Chunk<D> {
+    /// The chunk as rows: runs of consecutive iterations that differ only in the innermost dimension, so the
+    /// innermost loop of a collapsed nest stays a plain loop.
+    #[inline]
+    pub fn rows(&self) -> Rows<D> {
+        let mut it = self.indices();
+        let first = it.next();
+        Rows { at: first, counts: self.counts, remaining: self.last - self.first }
+    }
+}
+
+/// One row of a chunk: the outer indices (`outer[D-1]` unused) and the innermost indices.
+#[derive(Debug, Clone)]
+pub struct Row<const D: usize> {
+    /// Indices of the outer dimensions.
+    pub outer: [u64; D],
+    /// Iteration numbers of the innermost dimension.
+    pub inner: std::ops::Range<u64>,
+}
+
+/// Iterator over the rows of a chunk.
+#[derive(Debug)]
+pub struct Rows<const D: usize> {
+    at: Option<[u64; D]>,
+    counts: [u64; D],
+    remaining: u64,
+}
+
+impl<const D: usize> Iterator for Rows<D> {
+    type Item = Row<D>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Row<D>> {
+        let at = self.at?;
+        if self.remaining == 0 {
+            return None;
+        }
+        let last = D - 1;
+        let len = (self.counts[last] - at[last]).min(self.remaining);
+        let row = Row { outer: at, inner: at[last]..at[last] + len };
+        self.remaining -= len;
+        // Next row: innermost back to 0, carry into the outer dimensions.
+        let mut next = at;
+        next[last] = 0;
+        let mut d = last;
+        while d > 0 {
+            d -= 1;
+            next[d] += 1;
+            if next[d] < self.counts[d] || d == 0 {
+                break;
+            }
+            next[d] = 0;
+        }
+        self.at = Some(next);
+        Some(row)
     }
 }
 
@@ -175,6 +235,19 @@ mod test {
         let got: Vec<[u64; 3]> = c3.indices().collect();
         let want: Vec<[u64; 3]> = (0..24).map(|k| [k / 12, (k / 4) % 3, k % 4]).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn rows_cover_the_chunk() {
+        for (first, last) in [(0, 12), (5, 12), (3, 4), (7, 7), (1, 11)] {
+            let c = Chunk { first, last, counts: [3, 4] };
+            let got: Vec<[u64; 2]> = c.rows().flat_map(|r| r.inner.map(move |j| [r.outer[0], j])).collect();
+            let want: Vec<[u64; 2]> = c.indices().collect();
+            assert_eq!(got, want, "chunk {first}..{last}");
+        }
+        let c = Chunk { first: 4, last: 23, counts: [2, 3, 4] };
+        let got: Vec<[u64; 3]> = c.rows().flat_map(|r| r.inner.map(move |k| [r.outer[0], r.outer[1], k])).collect();
+        assert_eq!(got, c.indices().collect::<Vec<_>>());
     }
 
     #[test]
