@@ -35,6 +35,8 @@ pub struct Report {
     pub skipped: Vec<(Arch, ToolchainError)>,
     /// Files scanned (parsed or not).
     pub scanned: Vec<PathBuf>,
+    /// The `cargo:warning` lines emitted (at most one).
+    pub warnings: Vec<String>,
 }
 
 impl Default for Builder {
@@ -141,6 +143,7 @@ impl Builder {
             images: Vec::new(),
             skipped: Vec::new(),
             scanned: scan.watched.clone(),
+            warnings: Vec::new(),
         };
         let Some(outlined) = outline::outline(&package, &scan.files)? else {
             report.manifest.write(&manifest_path)?;
@@ -169,13 +172,17 @@ impl Builder {
             report.images.push(image);
         }
         let no_gpu = !to_build.iter().any(Arch::is_gpu);
-        if self.cargo_warnings && !report.skipped.is_empty() && (explicit || no_gpu) {
+        if !report.skipped.is_empty() && (explicit || no_gpu) {
             let names: Vec<String> = report.skipped.iter().map(|(a, _)| a.to_string()).collect();
-            println!(
-                "cargo:warning=omp-rs: no device image for {} (target regions fall back to the host): {}",
+            let w = format!(
+                "omp-rs: no device image for {} (target regions fall back to the host): {}",
                 names.join(", "),
                 report.skipped[0].1
             );
+            if self.cargo_warnings {
+                println!("cargo:warning={w}");
+            }
+            report.warnings.push(w);
         }
         if report.images.is_empty() {
             // Nothing to embed: the macros must expand to the host path only.

@@ -94,7 +94,7 @@ mod test {
         assert!(!root.join("k1").exists());
         // a killed build's leftovers are cleaned
         fs::create_dir_all(root.join(".tmp-k1-999999")).unwrap();
-        let (p, built) = get_or_build(&root, "k1", |d| Ok(fs::write(d.join("f"), b"1").unwrap())).unwrap();
+        let (p, built) = get_or_build(&root, "k1", |d| fs::write(d.join("f"), b"1").map_err(Error::io("w", d))).unwrap();
         assert!(built && p.join("f").is_file());
         assert!(!root.join(".tmp-k1-999999").exists());
         let (_, built) = get_or_build(&root, "k1", |_| panic!("must not rebuild")).unwrap();
@@ -107,7 +107,7 @@ mod test {
                     get_or_build(&root, "k2", |d| {
                         count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                         std::thread::sleep(std::time::Duration::from_millis(50));
-                        Ok(fs::write(d.join("f"), b"2").unwrap())
+                        fs::write(d.join("f"), b"2").map_err(Error::io("w", d))
                     })
                     .unwrap();
                 });

@@ -323,7 +323,7 @@ fn probe_rustc(path: &Path) -> Result<(String, String, PathBuf), String> {
 
 /// (major, minor) of `1.96.0` / `1.97.0-nightly`.
 fn version_of(release: &str) -> (u32, u32) {
-    let mut it = release.split(|c: char| c == '.' || c == '-').map(|p| p.parse::<u32>().unwrap_or(0));
+    let mut it = release.split(['.', '-']).map(|p| p.parse::<u32>().unwrap_or(0));
     (it.next().unwrap_or(0), it.next().unwrap_or(0))
 }
 

@@ -74,7 +74,6 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
             .arg(job.image),
     )?
     .1;
-    let _ = job.out_dir;
     Ok(Image {
         arch: job.arch.clone(),
         kind: job.arch.image_kind(),

@@ -16,7 +16,6 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     cmd.args(["--crate-type", "cdylib", "-Cpanic=unwind"]).arg("-o").arg(job.image);
     job.rustc_common(&mut cmd);
     let t = Timings { rustc: run_timed(&mut cmd)?.1, ..Timings::default() };
-    let _ = (job.work, job.out_dir);
     Ok(Image {
         arch: job.arch.clone(),
         kind: job.arch.image_kind(),

@@ -103,7 +103,7 @@ pub fn compile(tc: &Toolchain, krate: &DeviceCrate, arch: &Arch, out_dir: &Path)
     let work = out_dir.join("work").join(arch.to_string());
     let src = write_crate(krate, &work)?;
     let image_path = out_dir.join(format!("{}.{arch}.{}", krate.name, arch.image_kind().extension()));
-    let job = Job { tc, krate, arch, lib: &lib, src: &src, work: &work, out_dir, image: &image_path };
+    let job = Job { tc, krate, arch, lib: &lib, src: &src, work: &work, image: &image_path };
     let mut image = match arch {
         Arch::Nvidia(_) => nvptx::compile(&job)?,
         Arch::Amd(_) => amdgpu::compile(&job)?,
@@ -122,8 +122,9 @@ struct Job<'a> {
     lib: &'a DeviceLib,
     /// `<work>/src` (holds `lib.rs`).
     src: &'a Path,
+    /// `<out_dir>/work/<arch>`: intermediate files.
     work: &'a Path,
-    out_dir: &'a Path,
+    /// The image file to produce.
     image: &'a Path,
 }
 
