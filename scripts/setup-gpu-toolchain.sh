@@ -91,8 +91,9 @@ ROCM_BC=$ROCM_DIR/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 if [ -f "$ROCM_BC/ocml.bc" ] && [ -f "$ROCM_BC/ockl.bc" ]; then
   done_step "ROCm device libs" "$t" "present in $ROCM_BC"
 else
-  (cd "$TMP" && apt-get download rocm-device-libs 2>/dev/null) \
-    || { apt-get update -qq && (cd "$TMP" && apt-get download rocm-device-libs 2>/dev/null); }
+  # apt-get download warns about running unsandboxed as root; its progress lines are noise here
+  (cd "$TMP" && apt-get download -qq rocm-device-libs >/dev/null 2>&1) \
+    || { apt-get update -qq && (cd "$TMP" && apt-get download -qq rocm-device-libs >/dev/null); }
   rm -rf "$ROCM_DIR.new" && mkdir -p "$ROCM_DIR.new"
   dpkg-deb -x "$TMP"/rocm-device-libs_*.deb "$ROCM_DIR.new"
   rm -rf "$ROCM_DIR" && mv "$ROCM_DIR.new" "$ROCM_DIR"

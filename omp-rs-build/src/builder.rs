@@ -227,6 +227,9 @@ fn write_build_log(dir: &Path, r: &Report) {
             t.finish.as_secs_f64(),
             i.path.display()
         );
+        for l in i.diagnostics.lines() {
+            let _ = writeln!(s, "    rustc: {l}");
+        }
         for k in &i.resources {
             let _ = writeln!(
                 s,

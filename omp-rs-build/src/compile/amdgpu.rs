@@ -33,7 +33,8 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         .arg("-o")
         .arg(w.join("kernels.bc"));
     job.rustc_common(&mut cmd);
-    t.rustc = run_timed(&mut cmd)?.1;
+    let (out, dt) = run_timed(&mut cmd)?;
+    t.rustc = dt;
 
     let (_, a) = run_timed(Command::new(&llvm.link).arg(w.join("kernels.bc")).arg(bitcode).arg("-o").arg(w.join("kernels+dev.bc")))?;
     let (_, b) = run_timed(
@@ -81,6 +82,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         ptx: None,
         ptxas_log: None,
         resources: Vec::new(),
+        diagnostics: String::from_utf8_lossy(&out.stderr).into_owned(),
         timings: t,
     })
 }

@@ -15,7 +15,8 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     let mut cmd = Command::new(&rustc.path);
     cmd.args(["--crate-type", "cdylib", "-Cpanic=unwind"]).arg("-o").arg(job.image);
     job.rustc_common(&mut cmd);
-    let t = Timings { rustc: run_timed(&mut cmd)?.1, ..Timings::default() };
+    let (out, dt) = run_timed(&mut cmd)?;
+    let t = Timings { rustc: dt, ..Timings::default() };
     Ok(Image {
         arch: job.arch.clone(),
         kind: job.arch.image_kind(),
@@ -23,6 +24,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         ptx: None,
         ptxas_log: None,
         resources: Vec::new(),
+        diagnostics: String::from_utf8_lossy(&out.stderr).into_owned(),
         timings: t,
     })
 }

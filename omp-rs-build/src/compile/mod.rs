@@ -74,6 +74,8 @@ pub struct Image {
     pub ptxas_log: Option<PathBuf>,
     /// NVIDIA: per-kernel registers, spills, stack, shared memory.
     pub resources: Vec<KernelResources>,
+    /// rustc's warnings on the device crate (empty when clean).
+    pub diagnostics: String,
     /// Stage times.
     pub timings: Timings,
 }

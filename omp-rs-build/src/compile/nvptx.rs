@@ -28,7 +28,8 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         .arg("-o")
         .arg(w.join("kernels.bc"));
     job.rustc_common(&mut cmd);
-    t.rustc = run_timed(&mut cmd)?.1;
+    let (rustc_out, dt) = run_timed(&mut cmd)?;
+    t.rustc = dt;
 
     // omp_device whole (its panic handler is only referenced by core, linked after it), then only
     // what is referenced from core, the helper and libdevice.
@@ -77,6 +78,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         ptx: Some(ptx),
         ptxas_log: Some(log_path),
         resources: ptxas::parse(&log),
+        diagnostics: String::from_utf8_lossy(&rustc_out.stderr).into_owned(),
         timings: t,
     })
 }
