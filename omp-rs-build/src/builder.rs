@@ -152,6 +152,10 @@ impl Builder {
         report.manifest.kernels = outlined.kernels.clone();
 
         let tc = Toolchain::discover();
+        if self.cargo_metadata && tc.home.is_dir() {
+            // notices `cargo omp setup` installing into the home (it only changes files, not env)
+            println!("cargo:rerun-if-changed={}", tc.home.display());
+        }
         let (archs, explicit) = self.selected_archs()?;
         let mut to_build = Vec::new();
         for a in archs {

@@ -61,8 +61,8 @@ fn uses_target_directive(file: &syn::File) -> bool {
 pub const DEMO_SOURCE: &str = include_str!("outline/demo_kernels.rs");
 
 /// The hand-written demo crate: saxpy (bounds-checked `View`, read-only slice), a `+`/`max`
-/// reduction through `team_reduce`, exp/sin/sqrt/powi, an `atomic` f64 add and a kernel that
-/// indexes out of bounds.
+/// reduction through `team_reduce`, exp/sin/sqrt/powi, an `atomic` f64 add, a kernel that
+/// indexes out of bounds, and integer/bool reductions with integer/f32 atomics.
 pub fn demo() -> Outlined {
     use SlotKind::*;
     let loop3 = [LoopFirst, LoopTrips, LoopStep];
@@ -80,6 +80,7 @@ pub fn demo() -> Outlined {
         k("omp_demo_math", cat(&[&arr, &arr, &arr, &arr, &loop3])),
         k("omp_demo_atomic_sum", cat(&[&arr, &[Pointer], &loop3])),
         k("omp_demo_oob", cat(&[&arr, &arr, &[Int], &loop3])),
+        k("omp_demo_int_ops", cat(&[&arr, &loop3, &[Pointer, Pointer, ReductionPartials]])),
     ];
     Outlined {
         krate: DeviceCrate {

@@ -45,6 +45,8 @@ fn image(arch: &Arch) -> Option<Image> {
     }
     let img = compile(tc, &outline::demo().krate, arch, &out_dir(&arch.to_string()))
         .unwrap_or_else(|e| panic!("building the demo crate for {arch}: {e}"));
+    // the header's allows + omp_device's prelude make std-style kernel code warning-free
+    assert!(img.diagnostics.trim().is_empty(), "rustc warnings for {arch}:\n{}", img.diagnostics);
     let t = &img.timings;
     eprintln!(
         "{arch}: total {:.3}s (setup {:.3}s, rustc {:.3}s, link {:.3}s, opt {:.3}s, llc {:.3}s, ptxas/lld {:.3}s)",
@@ -338,6 +340,26 @@ mod host {
                 assert_eq!(*v, 2.0 * i as f64);
             }
             assert_eq!(o[10], -7.0);
+
+            // integer / bool reductions and atomics
+            let ints: Vec<i64> = (0..n).map(|_| (rng.f64() * 1e6) as i64).collect();
+            let int_ops: libloading::Symbol<S8> = lib.get(b"omp_demo_int_ops\0").unwrap();
+            let mut out = [i64::MAX, i64::MIN, -1, 0, 0, 1000, 0, 5];
+            let mut f = [0.5f32];
+            let mut part = [0i64; 8];
+            int_ops(dynp, p(&ints), n as u64, 0, n as u64, 1, out.as_mut_ptr() as u64, f.as_mut_ptr() as u64,
+                    part.as_mut_ptr() as u64);
+            let mn = *ints.iter().min().unwrap();
+            let mx = *ints.iter().max().unwrap();
+            let and = ints.iter().fold(-1i64, |a, v| a & v);
+            let or = ints.iter().fold(0i64, |a, v| a | v);
+            let xor = ints.iter().fold(0i64, |a, v| a ^ v);
+            let sum = ints.iter().fold(0i64, |a, v| a.wrapping_add(*v));
+            let prod = ints.iter().fold(1u32, |a, v| a.wrapping_mul((*v as u32) | 1));
+            let fsum = ints.iter().fold(0.5f32, |a, v| a + *v as f32);
+            assert_eq!(part, [mn, mx, and, or, xor, ints.iter().all(|v| *v > 0) as i64, ints.iter().any(|v| *v < 0) as i64, prod as i64]);
+            assert_eq!(out, [mn, mx, and, or, xor, 1000 - sum, n as i64, 5 + 2 * sum]);
+            assert_eq!(f[0], fsum);
 
             // null record: the panic is swallowed, nothing written
             *rec_global = std::ptr::null_mut();

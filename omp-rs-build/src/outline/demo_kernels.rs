@@ -77,6 +77,53 @@ omp_device::kernel! {
         }
     }
 
+    /// Integer and bool reductions (team partials: 8 per team) and integer / f32 atomics on out[0..8], f[0].
+    pub unsafe fn omp_demo_int_ops(_dyn: *mut u8, x: &[i64; 0], x_len: u64, lo: u64, trips: u64, step: u64,
+                                   out: *mut i64, f: *mut f32, partials: *mut i64) {
+        use omp_device::atomic::*;
+        use omp_device::reduce::team_reduce;
+        let x = ro_slice(x, x_len);
+        let (mut mn, mut mx) = (<Min as Reducer<i64>>::identity(), <Max as Reducer<i64>>::identity());
+        let (mut and, mut or, mut xor) = (<BitAnd as Reducer<i64>>::identity(), <BitOr as Reducer<i64>>::identity(),
+            <BitXor as Reducer<i64>>::identity());
+        let (mut all_pos, mut any_neg) = (<LogAnd as Reducer<bool>>::identity(), <LogOr as Reducer<bool>>::identity());
+        let mut prod = <Mul as Reducer<u32>>::identity();
+        let mut k = global_thread();
+        while k < trips {
+            let v = x[(lo + k * step) as usize];
+            mn = Min::combine(mn, v);
+            mx = Max::combine(mx, v);
+            and = BitAnd::combine(and, v);
+            or = BitOr::combine(or, v);
+            xor = BitXor::combine(xor, v);
+            all_pos = LogAnd::combine(all_pos, v > 0);
+            any_neg = LogOr::combine(any_neg, v < 0);
+            prod = Mul::combine(prod, (v as u32) | 1);
+            atomic_min(out, v);
+            atomic_max(out.add(1), v);
+            atomic_and(out.add(2), v);
+            atomic_or(out.add(3), v);
+            atomic_xor(out.add(4), v);
+            atomic_sub(out.add(5), v);
+            atomic_fetch_add(out.add(6), 1);
+            atomic_update(out.add(7), |o| o.wrapping_add(v.wrapping_mul(2)));
+            atomic_add(f, v as f32);
+            k += num_global_threads();
+        }
+        let p = partials.add(8 * team_id() as usize);
+        let r = [
+            team_reduce::<Min, i64>(mn), team_reduce::<Max, i64>(mx), team_reduce::<BitAnd, i64>(and),
+            team_reduce::<BitOr, i64>(or), team_reduce::<BitXor, i64>(xor),
+            team_reduce::<LogAnd, bool>(all_pos).map(i64::from), team_reduce::<LogOr, bool>(any_neg).map(i64::from),
+            team_reduce::<Mul, u32>(prod).map(i64::from),
+        ];
+        for (j, v) in r.into_iter().enumerate() {
+            if let Some(v) = v {
+                *p.add(j) = v;
+            }
+        }
+    }
+
     /// out[i] = 2 * x[i + off]: panics (index out of bounds) when i + off >= x.len()
     pub unsafe fn omp_demo_oob(_dyn: *mut u8, x: &[f64; 0], x_len: u64, out: *mut f64,
                                out_len: u64, off: u64, lo: u64, trips: u64, step: u64) {
