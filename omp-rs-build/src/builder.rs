@@ -165,10 +165,9 @@ impl Builder {
                 Err(e) => report.skipped.push((a, e)),
             }
         }
-        for a in &to_build {
-            let image = compile::compile(&tc, &outlined.krate, a, &dir)?;
+        for image in compile_all(&tc, &outlined.krate, &to_build, &dir)? {
             report.manifest.images.push(ImageEntry {
-                arch: a.to_string(),
+                arch: image.arch.to_string(),
                 file: image.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
                 kind: image.kind,
                 resources: image.resources.clone(),
@@ -207,6 +206,26 @@ impl Builder {
         }
         Ok((Arch::defaults(), false))
     }
+}
+
+/// Builds the arches in parallel, at most `NUM_JOBS` (cargo's job count for build scripts) at a
+/// time; each arch is a chain of single-threaded tools. Results keep the order of `archs`.
+fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir: &Path) -> Result<Vec<Image>> {
+    let jobs = std::env::var("NUM_JOBS").ok().and_then(|j| j.parse::<usize>().ok()).unwrap_or(1).max(1);
+    let mut images = Vec::with_capacity(archs.len());
+    for chunk in archs.chunks(jobs) {
+        let results: Vec<Result<Image>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk.iter().map(|a| s.spawn(move || compile::compile(tc, krate, a, dir))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(Error::Unexpected("image build thread panicked".into()))))
+                .collect()
+        });
+        for r in results {
+            images.push(r?);
+        }
+    }
+    Ok(images)
 }
 
 fn env_dir(var: &'static str) -> Result<PathBuf> {

@@ -5,11 +5,14 @@
 //! libdevice `__nv_*` on NVIDIA, ocml `__ocml_*_f64/_f32` on AMD (both linked as bitcode and
 //! inlined), and std on the host `.so`.
 //!
-//! Method resolution: on GPUs (`no_std`) `x.sqrt()` finds only [`Float::sqrt`]; on the host
-//! std's inherent methods win and behave the same. `abs`, `min`, `max` are inherent in `core`
-//! too and win everywhere (they lower to `llvm.fabs`/`minnum`/`maxnum`, fine on GPUs). Should a
-//! future `core` gain unstable inherent `sqrt` etc. (`core_float_math`), rustc picks the trait
-//! method and fires `unstable_name_collisions`, which generated crates allow.
+//! Method resolution (checked with rustc 1.96): `core_float_math` adds no inherent methods in
+//! 1.96, only unstable free functions (`core::f64::math::sqrt`), so on GPUs (`no_std`) `x.sqrt()`
+//! finds only [`Float::sqrt`]; on the host std's inherent methods win and behave the same. `abs`,
+//! `min`, `max` are stable inherent methods of `core` and win everywhere (`llvm.fabs`/`minnum`/
+//! `maxnum`, fine on GPUs). When a trait method collides with an *unstable* inherent one (tried
+//! with `f64::clamp_magnitude`), rustc calls the trait method and emits the future-compat lint
+//! `unstable_name_collisions`; generated crates allow it, so a later `core` that gains inherent
+//! `sqrt` keeps compiling without warnings.
 
 mod sealed {
     pub trait Sealed {}

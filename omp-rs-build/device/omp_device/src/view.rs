@@ -6,7 +6,6 @@
 //! makes LLVM mark the kernel argument `noalias readonly`, so NVIDIA loads go through the
 //! read-only data cache (`ld.global.nc`).
 
-use core::marker::PhantomData;
 use core::ops::{Index, IndexMut};
 
 /// A (pointer, length) view over device memory that several threads write at once.
@@ -18,30 +17,29 @@ use core::ops::{Index, IndexMut};
 /// proved that the threads' index sets are disjoint** (or the writes are `atomic`). Code outside
 /// generated kernels must uphold the same rule.
 #[derive(Debug)]
-pub struct View<'a, T> {
+pub struct View<T> {
     ptr: *mut T,
     len: usize,
-    _life: PhantomData<&'a mut [T]>,
 }
 
-impl<T> Clone for View<'_, T> {
+impl<T> Clone for View<T> {
     #[inline(always)]
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for View<'_, T> {}
+impl<T> Copy for View<T> {}
 
-impl<'a, T> View<'a, T> {
+impl<T> View<T> {
     /// Wraps `len` elements starting at `ptr`.
     ///
     /// # Safety
     /// `ptr` must be valid for reads and writes of `len` elements of `T` (or dangling and aligned
-    /// when `len == 0`) for `'a`, and concurrent accesses through copies of the view must touch
+    /// when `len == 0`) while the view is used, and concurrent accesses through copies of the view must touch
     /// disjoint elements (or be atomic).
     #[inline(always)]
     pub const unsafe fn from_raw_parts(ptr: *mut T, len: usize) -> Self {
-        View { ptr, len, _life: PhantomData }
+        View { ptr, len }
     }
 
     /// Same as [`View::from_raw_parts`] from a thin base reference (`&mut [T; 0]` kernel parameter),
@@ -50,7 +48,7 @@ impl<'a, T> View<'a, T> {
     /// # Safety
     /// As for [`View::from_raw_parts`] with `base.as_mut_ptr()` and `len`.
     #[inline(always)]
-    pub unsafe fn from_base(base: &'a mut [T; 0], len: u64) -> Self {
+    pub unsafe fn from_base(base: &mut [T; 0], len: u64) -> Self {
         // SAFETY: forwarded to the caller.
         unsafe { Self::from_raw_parts(base.as_mut_ptr(), len as usize) }
     }
@@ -97,7 +95,7 @@ fn check(i: usize, len: usize) {
     }
 }
 
-impl<T> Index<usize> for View<'_, T> {
+impl<T> Index<usize> for View<T> {
     type Output = T;
     #[inline(always)]
     #[track_caller]
@@ -108,7 +106,7 @@ impl<T> Index<usize> for View<'_, T> {
     }
 }
 
-impl<T> IndexMut<usize> for View<'_, T> {
+impl<T> IndexMut<usize> for View<T> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, i: usize) -> &mut T {
