@@ -13,7 +13,9 @@ use crate::error::Result;
 pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     let rustc = job.tc.host()?;
     let mut cmd = Command::new(&rustc.path);
-    cmd.args(["--crate-type", "cdylib", "-Cpanic=unwind"]).arg("-o").arg(job.image);
+    // strip: std's debug info would make the image (embedded in every user binary) ~10 MB;
+    // the kernels stay in .dynsym, which is all dlsym needs
+    cmd.args(["--crate-type", "cdylib", "-Cpanic=unwind", "-Cstrip=symbols"]).arg("-o").arg(job.image);
     job.rustc_common(&mut cmd);
     let (out, dt) = run_timed(&mut cmd)?;
     let t = Timings { rustc: dt, ..Timings::default() };
