@@ -3,7 +3,7 @@
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s))]
 fn dot(x: &[f64], y: &[f64]) -> f64 {
-    let mut s = 0.0;
+    let mut s: f64 = 0.0; // a captured variable's type must be visible to the device kernel
     for i in 0..x.len() {
         s += x[i] * y[i];
     }

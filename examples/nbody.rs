@@ -36,7 +36,7 @@ fn step(n: usize, dt: f64, m: &[f64], x: &mut [f64], y: &mut [f64], z: &mut [f64
         vy[i] += dt * ay;
         vz[i] += dt * az;
     }
-    let mut kinetic = 0.0;
+    let mut kinetic: f64 = 0.0;
     #[omp::target_teams_distribute_parallel_for(reduction(+: kinetic))]
     for i in 0..n {
         x[i] += dt * vx[i];

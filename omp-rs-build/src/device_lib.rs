@@ -20,6 +20,7 @@ use crate::toolchain::Toolchain;
 /// Source files of `omp_device` (`device/omp_device/src/`), root first.
 pub const SOURCES: &[(&str, &str)] = &[
     ("lib.rs", include_str!("../device/omp_device/src/lib.rs")),
+    ("abi.rs", include_str!("../device/omp_device/src/abi.rs")),
     ("atomic.rs", include_str!("../device/omp_device/src/atomic.rs")),
     ("launch.rs", include_str!("../device/omp_device/src/launch.rs")),
     ("math.rs", include_str!("../device/omp_device/src/math.rs")),

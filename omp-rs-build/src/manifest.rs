@@ -57,34 +57,13 @@ pub struct KernelEntry {
     pub region: u32,
     /// Kinds of the 8-byte argument slots after `dyn_ptr`, in order.
     pub slots: Vec<SlotKind>,
+    /// How each captured variable is mapped, and why (for `cargo omp explain`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maps: Vec<MapDecision>,
 }
 
-/// What an argument slot carries (kernel ABI v1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum SlotKind {
-    /// A device pointer to one value.
-    Pointer,
-    /// An integer widened to 64 bits (`bool` as 0/1).
-    Int,
-    /// `f64::to_bits`.
-    Float64,
-    /// `f32::to_bits` in the low 32 bits.
-    Float32,
-    /// Base pointer of an array capture.
-    ArrayBase,
-    /// Length in elements of an array capture.
-    ArrayLen,
-    /// First value of a loop dimension.
-    LoopFirst,
-    /// Trip count of a loop dimension.
-    LoopTrips,
-    /// Step of a loop dimension.
-    LoopStep,
-    /// Pointer to `num_teams` partial values of a reduction variable.
-    ReductionPartials,
-}
+pub use omp_rs_codegen::abi::SlotKind;
+pub use omp_rs_codegen::target::MapDecision;
 
 /// One image file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,6 +154,7 @@ mod test {
             function: "f".into(),
             region: 0,
             slots: vec![SlotKind::Float64, SlotKind::ArrayBase, SlotKind::ArrayLen],
+            maps: vec![MapDecision { var: "x".into(), map: "to".into(), why: "`&[f64]` (read only)".into() }],
         });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));

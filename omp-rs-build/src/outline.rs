@@ -21,40 +21,45 @@ pub struct Outlined {
     pub kernels: Vec<KernelEntry>,
 }
 
-// ================================================================================================
-// LEAD: plug the outliner in here.
-// Input: the package name and every parsed source file (path + syn::File).
-// Output: None when the package has no target regions, else the device crate source, its exported
-// kernel names (DeviceCrate::exports; omp_device's globals are added automatically) and one
-// KernelEntry per kernel. Errors in user code should be left to the proc macros (return what can
-// be outlined); return Err only for internal failures.
-// ================================================================================================
-/// Outlines the target regions of `files` into a device crate.
+/// Outlines the target regions of `files` into a device crate (`None` when the package has none).
+///
+/// The walk is `omp_rs_codegen::outline`, the same code the macros run, so kernel names and argument slots
+/// agree with the launches the macros expand to. Regions with errors are left out: the macros report them.
 ///
 /// # Errors
-/// Internal failures of the outliner.
+/// None today; kept for internal failures of the outliner.
 pub fn outline(package: &str, files: &[SourceFile]) -> Result<Option<Outlined>> {
-    let _ = package;
-    if files.iter().any(|f| uses_target_directive(&f.ast)) {
-        return Ok(Some(demo()));
+    let mut o = omp_rs_codegen::outline::Outline::default();
+    for f in files {
+        o.add_file(&f.ast);
     }
-    Ok(None)
-}
-
-/// `true` if any attribute is `#[omp::target…]` (placeholder detection until the outliner lands).
-fn uses_target_directive(file: &syn::File) -> bool {
-    struct Finder(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_attribute(&mut self, a: &'ast syn::Attribute) {
-            let segs: Vec<String> = a.path().segments.iter().map(|s| s.ident.to_string()).collect();
-            if segs.len() >= 2 && segs[0] == "omp" && segs[segs.len() - 1].starts_with("target") {
-                self.0 = true;
-            }
-        }
+    if o.kernels.is_empty() {
+        return Ok(None);
     }
-    let mut f = Finder(false);
-    syn::visit::visit_file(&mut f, file);
-    f.0
+    // Two regions with the same name (the same function in two targets of the package) are one kernel.
+    let mut seen = std::collections::HashSet::new();
+    o.kernels.retain(|k| seen.insert(k.name.clone()));
+    let kernels: Vec<KernelEntry> = o
+        .kernels
+        .iter()
+        .map(|k| KernelEntry {
+            name: k.name.clone(),
+            function: k.function.clone(),
+            region: k.region,
+            slots: k.slots(),
+            maps: k.maps.clone(),
+        })
+        .collect();
+    let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
+    Ok(Some(Outlined {
+        krate: DeviceCrate {
+            name: crate_name,
+            files: vec![(PathBuf::from("lib.rs"), o.crate_source())],
+            exports: kernels.iter().map(|k| k.name.clone()).collect(),
+            remap_path_prefix: Vec::new(),
+        },
+        kernels,
+    }))
 }
 
 /// Source of the hand-written demo device crate (also the reference for generated code).
@@ -72,6 +77,7 @@ pub fn demo() -> Outlined {
         function: name.trim_start_matches("omp_demo_").into(),
         region: 0,
         slots,
+        maps: Vec::new(),
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![
@@ -98,17 +104,31 @@ mod test {
     use super::*;
 
     #[test]
-    fn detects_target_directives() {
-        let yes: syn::File = syn::parse_quote! {
+    fn outlines_target_regions_only() {
+        let file: syn::File = syn::parse_quote! {
             #[omp::target_teams_distribute_parallel_for]
-            fn saxpy(a: f64, x: &[f64], y: &mut [f64]) {}
-        };
-        let no: syn::File = syn::parse_quote! {
+            fn saxpy(a: f64, x: &[f64], y: &mut [f64]) {
+                for i in 0..y.len() {
+                    y[i] += a * x[i];
+                }
+            }
             #[omp::parallel_for]
-            fn f() {}
+            fn host_only(y: &mut [f64]) {
+                for i in 0..y.len() {
+                    y[i] = 0.0;
+                }
+            }
         };
-        assert!(uses_target_directive(&yes));
-        assert!(!uses_target_directive(&no));
+        let files = [SourceFile { path: "lib.rs".into(), ast: file }];
+        let o = outline("demo-pkg", &files).unwrap().unwrap();
+        assert_eq!(o.kernels.len(), 1);
+        let k = &o.kernels[0];
+        assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
+        use SlotKind::*;
+        assert_eq!(k.slots, vec![Float64, ArrayBase, ArrayLen, ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]);
+        assert_eq!(o.krate.exports, vec![k.name.clone()]);
+        assert_eq!(o.krate.name, "omp_kernels_demo_pkg");
         assert_eq!(demo().kernels.len(), demo().krate.exports.len());
     }
+
 }

@@ -2,7 +2,8 @@
 //! `src/main.rs`, `src/bin/`, `examples/`, `tests/`, `benches/`) and the files their `mod`
 //! declarations load, following `#[path]` and inline modules like rustc does.
 //!
-//! Targets with a custom `path` in Cargo.toml and modules produced by macros are not found.
+//! Targets with a custom `path` in Cargo.toml (`[lib]`, `[[bin]]`, `[[example]]`, `[[test]]`, `[[bench]]`) are
+//! read from the manifest. Modules produced by macros are not found.
 //! Files that do not parse are skipped (rustc reports them) but still watched.
 
 use std::collections::HashSet;
@@ -61,7 +62,29 @@ fn target_roots(root: &Path) -> Vec<PathBuf> {
             }
         }
     }
+    v.extend(manifest_target_paths(root));
     v.into_iter().filter(|p| p.is_file()).collect()
+}
+
+/// `path = "..."` of the targets declared in `Cargo.toml`.
+fn manifest_target_paths(root: &Path) -> Vec<PathBuf> {
+    let Ok(text) = std::fs::read_to_string(root.join("Cargo.toml")) else { return Vec::new() };
+    let Ok(doc) = text.parse::<toml::Table>() else { return Vec::new() };
+    let mut out = Vec::new();
+    let mut add = |t: &toml::Value| {
+        if let Some(p) = t.get("path").and_then(|p| p.as_str()) {
+            out.push(root.join(p));
+        }
+    };
+    if let Some(lib) = doc.get("lib") {
+        add(lib);
+    }
+    for kind in ["bin", "example", "test", "bench"] {
+        if let Some(toml::Value::Array(targets)) = doc.get(kind) {
+            targets.iter().for_each(&mut add);
+        }
+    }
+    out
 }
 
 /// Parses `path` and follows its `mod` declarations. `owns_dir`: a crate root, `mod.rs` or

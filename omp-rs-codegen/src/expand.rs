@@ -7,13 +7,16 @@ use quote::{quote, ToTokens};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, ExprForLoop, Ident, Item, ItemFn, Stmt};
 
+use crate::abi;
 use crate::analyze;
 use crate::body::{self, find_omp_attr, stmt_attrs};
 use crate::ctxt::Ctxt;
 use crate::loops;
-use crate::lower::host;
+use crate::lower::{host, offload};
 use crate::model::{Construct, ConstructKind, Directive};
 use crate::parse;
+use crate::target::{self, FnInfo, KernelPlan};
+use crate::types::{self, TypeEnv};
 
 /// `#[omp::<name>(args)]` on a `fn` (or, on nightly, directly on a statement).
 pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStream {
@@ -21,13 +24,17 @@ pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStrea
     let ident = Ident::new(name, Span::call_site());
     let Some(construct) = parse::construct(&ident, &cx) else { return with_errors(item, cx) };
     let directive = parse::directive(construct, args, &cx);
-    if let Ok(mut f) = syn::parse2::<ItemFn>(item.clone()) {
-        let out = fn_directive(&directive, &mut f, &cx);
-        return finish(out, &f, cx);
+    if let Ok(f) = syn::parse2::<ItemFn>(item.clone()) {
+        let original = f.clone();
+        let mut kernels = Vec::new();
+        let out = fn_directive(&directive, f, &cx, &mut kernels);
+        return finish(out, &original, cx);
     }
     match syn::parse2::<Stmt>(item.clone()) {
         Ok(stmt) => {
-            let mut lowerer = Lowerer { cx: &cx };
+            // A statement attribute (nightly): no enclosing fn is visible, so no kernel name; host path only.
+            let mut kernels = Vec::new();
+            let mut lowerer = Lowerer::new(&cx, None, &mut kernels);
             let out = lowerer.statement(&directive, stmt.clone());
             match cx.check() {
                 Ok(()) => out,
@@ -64,8 +71,33 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let original = f.clone();
-    Lowerer { cx: &cx }.visit_block_mut(&mut f.block);
+    let mut kernels = Vec::new();
+    Lowerer::for_fn(&cx, &f, &mut kernels).visit_block_mut(&mut f.block);
     finish(f.into_token_stream(), &original, cx)
+}
+
+/// The kernels of the target regions of a function, as the macro expanding `attr` on it would plan them
+/// (`attr`: the directive on the fn, `None` for the function-level walk of `#[omp::directives]`). Used by the
+/// build helper to outline exactly what the macro launches. Regions with errors are left out (the macro
+/// reports them).
+pub fn collect_kernels(f: &ItemFn, attr: Option<(&Ident, TokenStream)>) -> Vec<KernelPlan> {
+    let cx = Ctxt::new();
+    let mut kernels = Vec::new();
+    match attr {
+        Some((name, args)) => {
+            if let Some(construct) = parse::construct(name, &cx) {
+                let d = parse::directive(construct, args, &cx);
+                fn_directive(&d, f.clone(), &cx, &mut kernels);
+            }
+        }
+        None => {
+            let mut f = f.clone();
+            let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
+            lowerer.visit_block_mut(&mut f.block);
+        }
+    }
+    let _ = cx.check();
+    kernels
 }
 
 fn finish(out: TokenStream, original: &ItemFn, cx: Ctxt) -> TokenStream {
@@ -92,7 +124,10 @@ fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
 }
 
 /// A directive on a whole function.
-fn fn_directive(d: &Directive, f: &mut ItemFn, cx: &Ctxt) -> TokenStream {
+fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<KernelPlan>) -> TokenStream {
+    let info = fn_info(&f);
+    let mut lowerer = Lowerer::new(cx, Some(info), kernels);
+    lowerer.types.bind_params(&f.sig);
     match d.construct.kind {
         ConstructKind::Executable(_) if d.construct.is_loop() => {
             // The function's one top-level `for` loop is the region; statements before and after run on the host.
@@ -100,11 +135,17 @@ fn fn_directive(d: &Directive, f: &mut ItemFn, cx: &Ctxt) -> TokenStream {
                 f.block.stmts.iter().enumerate().filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _))).map(|(i, _)| i).collect();
             match loops.as_slice() {
                 [i] => {
-                    let Stmt::Expr(Expr::ForLoop(fl), semi) = &f.block.stmts[*i] else { unreachable_loop() };
-                    let lowered = Lowerer { cx }.for_loop(d, fl);
+                    // Statements before the loop bring their `let` types and items into view.
+                    let i = *i;
+                    lowerer.types.push();
+                    for stmt in &f.block.stmts[..i] {
+                        lowerer.note_declaration(stmt);
+                    }
+                    let Stmt::Expr(Expr::ForLoop(fl), semi) = f.block.stmts[i].clone() else { unreachable_loop() };
+                    let lowered = lowerer.for_loop(d, &fl);
                     let semi = semi.map(|_| quote!(;));
-                    f.block.stmts[*i] = syn::parse_quote!(#lowered #semi);
-                    Lowerer { cx }.visit_block_mut(&mut f.block);
+                    lowerer.types.pop();
+                    f.block.stmts[i] = syn::parse_quote!(#lowered #semi);
                 }
                 [] => cx.error_at(
                     d.construct.span,
@@ -122,7 +163,8 @@ fn fn_directive(d: &Directive, f: &mut ItemFn, cx: &Ctxt) -> TokenStream {
         }
         ConstructKind::Executable(_) => {
             // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
-            Lowerer { cx }.visit_block_mut(&mut f.block);
+            lowerer.in_target = d.construct.is_target();
+            lowerer.visit_block_mut(&mut f.block);
         }
         ConstructKind::DeclareTarget => {}
         _ => cx.error_at(
@@ -138,12 +180,47 @@ fn unreachable_loop() -> ! {
     unreachable!("index of a for loop")
 }
 
-/// Lowers statement directives, recursively.
-struct Lowerer<'a> {
-    cx: &'a Ctxt,
+fn fn_info(f: &ItemFn) -> FnInfo {
+    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block) }
 }
 
-impl Lowerer<'_> {
+/// Lowers statement directives, recursively, keeping track of what the device side needs: the types of the
+/// variables in view, the items declared so far, whether we are inside a `target` region, and the region count.
+struct Lowerer<'a> {
+    cx: &'a Ctxt,
+    /// The enclosing function (kernel names need it).
+    func: Option<FnInfo>,
+    types: TypeEnv,
+    /// Items declared in the function body so far (copied into kernels that use them).
+    items: Vec<syn::Item>,
+    in_target: bool,
+    /// Target loop regions met so far (the region index of the next one).
+    region: u32,
+    kernels: &'a mut Vec<KernelPlan>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
+        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels }
+    }
+
+    fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
+        let mut l = Lowerer::new(cx, Some(fn_info(f)), kernels);
+        l.types.bind_params(&f.sig);
+        l
+    }
+
+    /// Records the variable (with its annotated type) or the item a statement declares.
+    fn note_declaration(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Local(l) => self.types.bind_pattern(&l.pat, None),
+            Stmt::Item(it @ (Item::Const(_) | Item::Static(_) | Item::Fn(_) | Item::Struct(_) | Item::Enum(_) | Item::Type(_))) => {
+                self.items.push(it.clone())
+            }
+            _ => {}
+        }
+    }
+
     fn for_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
         if !d.construct.is_parallel_loop() {
             // `simd` alone: a vectorisation hint on a sequential loop.
@@ -162,7 +239,21 @@ impl Lowerer<'_> {
         if self.cx.has_errors() {
             return sequential(f);
         }
-        host::parallel_loop(d, &nest, &analysis)
+        let host = host::parallel_loop(d, &nest, &analysis);
+        if !(d.construct.is_target() || self.in_target) {
+            return host;
+        }
+        // A target region: plan its kernel (the build helper compiles the same plan).
+        let region = self.region;
+        self.region += 1;
+        let Some(func) = self.func.clone() else { return host };
+        let plan = target::plan(d, &nest, &analysis, &self.types, &func, region, self.items.clone(), self.cx);
+        if self.cx.has_errors() {
+            return sequential(f);
+        }
+        let out = offload::target_loop(&plan, host);
+        self.kernels.push(plan);
+        out
     }
 
     /// A statement carrying a directive.
@@ -183,7 +274,10 @@ impl Lowerer<'_> {
             }
             (ConstructKind::Executable(_) | ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
+                let outer = self.in_target;
+                self.in_target |= construct.is_target();
                 self.visit_block_mut(&mut b.block);
+                self.in_target = outer;
                 let semi = semi.map(|_| quote!(;));
                 quote!(#b #semi)
             }
@@ -209,7 +303,10 @@ impl Lowerer<'_> {
 
 impl VisitMut for Lowerer<'_> {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        self.types.push();
+        let items_before = self.items.len();
         for stmt in &mut block.stmts {
+            let declared = stmt.clone();
             if let Some(attr) = find_omp_attr(stmt_attrs(stmt)) {
                 let Some(construct) = parse::construct(&attr.name, self.cx) else { continue };
                 let d = parse::directive(construct, attr.args.clone(), self.cx);
@@ -223,11 +320,51 @@ impl VisitMut for Lowerer<'_> {
             } else {
                 self.visit_stmt_mut(stmt);
             }
+            self.note_declaration(&declared);
         }
+        self.items.truncate(items_before);
+        self.types.pop();
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut ExprForLoop) {
+        self.visit_expr_mut(&mut f.expr);
+        self.types.push();
+        let ty = match &*f.expr {
+            Expr::Range(r) => types::range_type(r, &self.types).and_then(|t| syn::parse_str::<syn::Type>(&t).ok()),
+            _ => None,
+        };
+        self.types.bind_pattern(&f.pat, ty.as_ref());
+        self.visit_block_mut(&mut f.body);
+        self.types.pop();
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        self.types.push();
+        for p in &c.inputs {
+            self.types.bind_pattern(p, None);
+        }
+        self.visit_expr_mut(&mut c.body);
+        self.types.pop();
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        self.types.push();
+        self.types.bind_pattern(&arm.pat, None);
+        if let Some((_, g)) = &mut arm.guard {
+            self.visit_expr_mut(g);
+        }
+        self.visit_expr_mut(&mut arm.body);
+        self.types.pop();
+    }
+
+    fn visit_expr_let_mut(&mut self, l: &mut syn::ExprLet) {
+        self.visit_expr_mut(&mut l.expr);
+        self.types.bind_pattern(&l.pat, None);
     }
 
     fn visit_item_mut(&mut self, _: &mut Item) {}
 }
+
 
 /// `omp::target_update!(...)` and friends used as statements.
 fn standalone_macro(stmt: &Stmt) -> Option<(Ident, TokenStream)> {

@@ -7,6 +7,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+pub mod abi;
 pub mod analyze;
 pub mod body;
 pub mod check;
@@ -16,5 +17,8 @@ pub mod keyword;
 pub mod loops;
 pub mod lower;
 pub mod model;
+pub mod outline;
 pub mod parse;
 pub mod standalone;
+pub mod target;
+pub mod types;

@@ -76,7 +76,8 @@ pub mod __private {
     pub use crate::host::{
         atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AtomicElem,
         AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CriticalCell, CriticalGuard, Dim, DisjointMut, DisjointView,
-        IndexTerm, Indices, LoopIndex, Probe, RefLocal, RegionConfig, Row, Rows, Schedule, SliceLocal, CopyValue, RefValue,
+        AsSliceOf, CopyValue, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows, Schedule,
+        SliceLocal,
     };
 
     /// Called where a target region runs on the host: under `OMP_TARGET_OFFLOAD=MANDATORY` that is an error.

@@ -40,6 +40,7 @@
 //! # Modules
 //! | module | what |
 //! |---|---|
+//! | [`abi`] | slot decoding: [`abi::from_slot`], [`abi::loop_value`] |
 //! | [`launch`] | thread / team indices (`global_thread`, `team_id`, …) |
 //! | [`view`] | [`View<T>`]: bounds-checked (ptr, len) view over device memory; [`view::ro_slice`] |
 //! | [`math`] | [`math::Float`]: libdevice / ocml / std math behind std's method names |
@@ -53,6 +54,7 @@
 #![allow(internal_features, non_upper_case_globals, unknown_lints)]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
+pub mod abi;
 pub mod atomic;
 pub mod launch;
 pub mod math;
