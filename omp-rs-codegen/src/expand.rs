@@ -197,11 +197,13 @@ struct Lowerer<'a> {
     /// Target loop regions met so far (the region index of the next one).
     region: u32,
     kernels: &'a mut Vec<KernelPlan>,
+    /// Variables mapped by enclosing `target_data` blocks: host code there must not touch them.
+    mapped: Vec<Ident>,
 }
 
 impl<'a> Lowerer<'a> {
     fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
-        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels }
+        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, mapped: Vec::new() }
     }
 
     fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
@@ -218,6 +220,51 @@ impl<'a> Lowerer<'a> {
                 self.items.push(it.clone())
             }
             _ => {}
+        }
+    }
+
+    /// Host code inside a `target_data` block must not touch the data it maps (the device owns it until the
+    /// block ends); nested directive statements are checked on their own.
+    fn check_host_access(&self, stmt: &Stmt) {
+        if self.mapped.is_empty() {
+            return;
+        }
+        struct HostUses<'m> {
+            mapped: &'m [Ident],
+            found: Vec<Ident>,
+        }
+        impl<'ast> syn::visit::Visit<'ast> for HostUses<'_> {
+            fn visit_stmt(&mut self, s: &'ast Stmt) {
+                if find_omp_attr(stmt_attrs(s)).is_some() || standalone_macro(s).is_some() {
+                    return;
+                }
+                syn::visit::visit_stmt(self, s);
+            }
+            fn visit_ident(&mut self, i: &'ast Ident) {
+                if self.mapped.contains(i) {
+                    self.found.push(i.clone());
+                }
+            }
+            fn visit_macro(&mut self, m: &'ast syn::Macro) {
+                for tt in m.tokens.clone() {
+                    if let proc_macro2::TokenTree::Ident(i) = tt {
+                        self.visit_ident(&i);
+                    }
+                }
+            }
+            fn visit_item(&mut self, _: &'ast Item) {}
+        }
+        let mut v = HostUses { mapped: &self.mapped, found: Vec::new() };
+        syn::visit::Visit::visit_stmt(&mut v, stmt);
+        for i in v.found {
+            self.cx.error_spanned_by(
+                &i,
+                format!(
+                    "`{i}` is mapped to the device by the enclosing `target_data`, so host code inside the block cannot \
+                     access it (the device copy is the current one); use it in a target region, copy it with \
+                     `omp::target_update!(...)`, or access it after the block, when it has been copied back"
+                ),
+            );
         }
     }
 
@@ -272,7 +319,17 @@ impl<'a> Lowerer<'a> {
                 );
                 stmt.into_token_stream()
             }
-            (ConstructKind::Executable(_) | ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
+            (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
+                b.attrs.clear();
+                let mapped_before = self.mapped.len();
+                self.mapped.extend(d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())));
+                self.visit_block_mut(&mut b.block);
+                self.mapped.truncate(mapped_before);
+                let semi = semi.map(|_| quote!(;));
+                let out = offload::data_region(d, &b.block);
+                quote!(#out #semi)
+            }
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
                 let outer = self.in_target;
                 self.in_target |= construct.is_target();
@@ -318,6 +375,7 @@ impl VisitMut for Lowerer<'_> {
                 let out = crate::standalone::lower(&mac.0, mac.1, self.cx);
                 *stmt = syn::parse_quote!(#out);
             } else {
+                self.check_host_access(stmt);
                 self.visit_stmt_mut(stmt);
             }
             self.note_declaration(&declared);

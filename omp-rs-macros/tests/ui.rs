@@ -9,5 +9,6 @@ fn ui() {
     t.compile_fail("tests/ui/race/*.rs");
     t.compile_fail("tests/ui/atomic/*.rs");
     t.compile_fail("tests/ui/directive/*.rs");
+    t.compile_fail("tests/ui/data/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }

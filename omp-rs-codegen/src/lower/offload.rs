@@ -14,3 +14,8 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
         #host
     })
 }
+
+/// A `target_data` block: for now the host path (the block as written).
+pub fn data_region(_d: &crate::model::Directive, block: &syn::Block) -> TokenStream {
+    quote!(#block)
+}
