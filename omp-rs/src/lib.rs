@@ -1,5 +1,4 @@
 //! omp-rs: OpenMP-style directives for Rust.
-#[allow(unused_imports, unreachable_pub)]
 pub use omp_rs_macros::*;
 
 mod error;

@@ -22,18 +22,24 @@ use crate::Error;
 
 type JobResult = Result<LaunchOutcome, Error>;
 
+/// Completion state of one job: `done` stays true once set; `result` is taken by whoever reports it.
 #[derive(Debug, Default)]
 struct Slot {
-    result: Mutex<Option<JobResult>>,
-    done: Condvar,
+    state: Mutex<(bool, Option<JobResult>)>,
+    cv: Condvar,
     taken: std::sync::atomic::AtomicBool,
 }
 
 impl Slot {
-    fn wait(&self) -> std::sync::MutexGuard<'_, Option<JobResult>> {
-        let mut g = self.result.lock().unwrap_or_else(|p| p.into_inner());
-        while g.is_none() {
-            g = self.done.wait(g).unwrap_or_else(|p| p.into_inner());
+    fn finish(&self, r: JobResult) {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = (true, Some(r));
+        self.cv.notify_all();
+    }
+
+    fn wait(&self) -> std::sync::MutexGuard<'_, (bool, Option<JobResult>)> {
+        let mut g = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        while !g.0 {
+            g = self.cv.wait(g).unwrap_or_else(|p| p.into_inner());
         }
         g
     }
@@ -64,8 +70,7 @@ fn worker(device: Device) -> Sender<Job> {
                         launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident)
                     }))
                     .unwrap_or_else(|_| Err(Error::Nowait { kernel: job.kernel.name().to_owned(), detail: "the launch panicked".into() }));
-                    *job.slot.result.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
-                    job.slot.done.notify_all();
+                    job.slot.finish(r);
                 }
             });
             if spawned.is_err() {
@@ -103,12 +108,12 @@ impl Pending<'_> {
     pub fn wait(self) -> Result<LaunchOutcome, Error> {
         self.slot.taken.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut g = self.slot.wait();
-        g.take().unwrap_or_else(|| Err(Error::Nowait { kernel: self.kernel.to_owned(), detail: "outcome already taken".into() }))
+        g.1.take().unwrap_or_else(|| Err(Error::Nowait { kernel: self.kernel.to_owned(), detail: "outcome already taken".into() }))
     }
 
     /// Whether the launch has completed.
     pub fn is_done(&self) -> bool {
-        self.slot.result.lock().map(|g| g.is_some()).unwrap_or(true)
+        self.slot.state.lock().map(|g| g.0).unwrap_or(true)
     }
 }
 
@@ -124,8 +129,7 @@ impl<'scope, 'env> Scope<'scope, 'env> {
         self.slots.lock().unwrap_or_else(|p| p.into_inner()).push((kernel.name(), slot.clone()));
         let job = Job { kernel, device, pack, geometry, ident, slot: slot.clone() };
         if let Err(std::sync::mpsc::SendError(job)) = worker(device).send(job) {
-            let r = launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident);
-            *slot.result.lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+            slot.finish(launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident));
         }
         Pending { slot, kernel: kernel.name(), _scope: PhantomData }
     }
@@ -140,14 +144,14 @@ pub fn scope<'env, R>(f: impl for<'scope> FnOnce(&'scope Scope<'scope, 'env>) ->
     let s = Scope { slots: Mutex::new(Vec::new()), _scope: PhantomData, _env: PhantomData };
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&s)));
     let mut first_err = None;
-    for (kernel, slot) in s.slots.lock().unwrap_or_else(|p| p.into_inner()).drain(..) {
+    let slots = std::mem::take(&mut *s.slots.lock().unwrap_or_else(|p| p.into_inner()));
+    for (_kernel, slot) in slots {
         let mut g = slot.wait();
         if !slot.taken.load(std::sync::atomic::Ordering::Relaxed) {
-            if let Some(Err(e)) = g.take() {
+            if let Some(Err(e)) = g.1.take() {
                 first_err.get_or_insert(e);
             }
         }
-        let _ = kernel;
     }
     match r {
         Err(p) => std::panic::resume_unwind(p),
