@@ -165,8 +165,9 @@ impl<'a> ArgPack<'a> {
         } else {
             let p = x.addr as *mut c_void;
             let bytes = x.len * std::mem::size_of::<T>();
+            // Known present: the owner (a live region or Resident, on the device checked at launch) holds the
+            // mapping for 'a, so no presence check is needed at launch.
             self.args.push(p, p, bytes as i64, mt::TARGET_PARAM);
-            self.secs.push(Section { addr: x.addr, bytes, present: true, var: x.var.to_owned() });
         }
         self.last_named = None;
         self.literal(x.len as u64);
