@@ -72,6 +72,8 @@ pub struct DataRegion<'a> {
     loc: &'static Ident,
     ended: bool,
     _borrows: PhantomData<&'a mut ()>,
+    /// `!Sync`: two threads must not launch kernels on the same mapped (device) data at once.
+    _not_sync: PhantomData<std::cell::Cell<()>>,
 }
 
 /// A kernel argument for data already mapped on a device (a section of a [`DataRegion`] or a [`Resident`]).
@@ -204,7 +206,7 @@ impl<'a> DataRegionBuilder<'a> {
                 None
             }
         };
-        let region = DataRegion { device, entries: self.entries, loc, ended: false, _borrows: PhantomData };
+        let region = DataRegion { device, entries: self.entries, loc, ended: false, _borrows: PhantomData, _not_sync: PhantomData };
         if let Some(d) = device {
             let rt = registry::runtime()?.rt;
             let secs: Vec<Section> = region.entries.iter().map(Entry::section).collect();
@@ -372,6 +374,8 @@ pub struct Resident<T: Pod> {
     device: Option<Device>,
     loc: &'static Ident,
     exited: bool,
+    /// `!Sync`, as `DataRegion`.
+    _not_sync: PhantomData<std::cell::Cell<()>>,
 }
 
 /// `target enter data map(to|alloc: data)` on an owned buffer. `device = None` is the default device.
@@ -396,7 +400,7 @@ pub fn target_enter_data<T: Pod>(data: Vec<T>, kind: MapKind, device: Option<i64
         // SAFETY: `data` is owned by the returned `Resident`, which keeps it alive and unmoved while mapped.
         unsafe { enter_raw(rt, loc, d.0, data.as_ptr() as usize, std::mem::size_of_val(&data[..]), kind, Modifiers::default(), "target_enter_data buffer")? };
     }
-    Ok(Resident { data, device, loc, exited: false })
+    Ok(Resident { data, device, loc, exited: false, _not_sync: PhantomData })
 }
 
 /// `target exit data map(from|release|delete: r)`: end the mapping and return the buffer (copied back for
