@@ -15,6 +15,7 @@ pub mod ctxt;
 pub mod expand;
 pub mod keyword;
 pub mod loops;
+pub mod manifest;
 pub mod lower;
 pub mod model;
 pub mod outline;

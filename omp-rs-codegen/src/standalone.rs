@@ -1,7 +1,7 @@
 //! Standalone directives written as macros: `omp::target_update!(to: x)`, `omp::target_enter_data!(map(to: x))`,
 //! `omp::target_exit_data!(map(from: x))`.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Ident;
 
@@ -42,18 +42,10 @@ fn short_motion(tokens: TokenStream) -> TokenStream {
     }
 }
 
-/// Lowers a standalone directive. On the host path there is no separate device memory, so the data movement
-/// is a no-op; the arguments are still type-checked by evaluating references to them.
+/// Lowers a standalone directive to its runtime call (a no-op on the host path).
 pub fn lower(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> TokenStream {
-    let Some(d) = parse(name, tokens, cx) else { return TokenStream::new() };
-    let mut vars: Vec<&Ident> = Vec::new();
-    for c in &d.clauses {
-        match &c.value {
-            ClauseValue::To(items) | ClauseValue::From(items) => vars.extend(items.iter().map(|i| &i.var)),
-            ClauseValue::Map(m) => vars.extend(m.items.iter().map(|i| &i.var)),
-            _ => {}
-        }
+    match parse(name, tokens, cx) {
+        Some(d) if !cx.has_errors() => crate::lower::offload::standalone(&d),
+        _ => TokenStream::new(),
     }
-    let _ = Span::call_site();
-    quote!({ #( let _ = &#vars; )* })
 }

@@ -1,4 +1,5 @@
-//! Internal control variables (OpenMP's ICVs) and the `OMP_*` environment variables that set them. Read once,
+//! Internal control variables (OpenMP's ICVs) of the host path and the `OMP_*` environment variables that set them
+//! (`OMP_TARGET_OFFLOAD` and `OMP_DEFAULT_DEVICE` belong to `offload::policy`). Read once,
 //! at first use; a malformed value is ignored with one warning that names the variable and what it accepts.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -6,23 +7,10 @@ use std::sync::{Once, OnceLock};
 
 use crate::host::Schedule;
 
-/// `OMP_TARGET_OFFLOAD`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TargetOffload {
-    /// Offload when a device and an image for it exist, else run on the host.
-    Default,
-    /// Always run target regions on the host.
-    Disabled,
-    /// Offload or fail with an error; never fall back silently.
-    Mandatory,
-}
-
 #[derive(Debug)]
 struct Icvs {
     nthreads: AtomicUsize,
     run_schedule: Schedule,
-    target_offload: TargetOffload,
-    default_device: AtomicUsize,
     display_env: Option<bool>,
 }
 
@@ -55,20 +43,6 @@ fn icvs() -> &'static Icvs {
                 Schedule::Static(None)
             }),
         };
-        let target_offload = match env("OMP_TARGET_OFFLOAD") {
-            None => TargetOffload::Default,
-            Some(v) => parse_target_offload(&v).unwrap_or_else(|| {
-                warn("OMP_TARGET_OFFLOAD", &v, "`DEFAULT`, `DISABLED` or `MANDATORY`");
-                TargetOffload::Default
-            }),
-        };
-        let default_device = match env("OMP_DEFAULT_DEVICE") {
-            None => 0,
-            Some(v) => v.parse::<usize>().unwrap_or_else(|_| {
-                warn("OMP_DEFAULT_DEVICE", &v, "a non-negative device number");
-                0
-            }),
-        };
         let display_env = match env("OMP_DISPLAY_ENV") {
             None => None,
             Some(v) => match v.to_ascii_lowercase().as_str() {
@@ -92,8 +66,6 @@ fn icvs() -> &'static Icvs {
         Icvs {
             nthreads: AtomicUsize::new(nthreads),
             run_schedule,
-            target_offload,
-            default_device: AtomicUsize::new(default_device),
             display_env,
         }
     })
@@ -126,16 +98,6 @@ pub(crate) fn parse_schedule(v: &str) -> Option<Schedule> {
     })
 }
 
-/// `OMP_TARGET_OFFLOAD`, case-insensitive.
-pub(crate) fn parse_target_offload(v: &str) -> Option<TargetOffload> {
-    match v.to_ascii_lowercase().as_str() {
-        "default" => Some(TargetOffload::Default),
-        "disabled" => Some(TargetOffload::Disabled),
-        "mandatory" => Some(TargetOffload::Mandatory),
-        _ => None,
-    }
-}
-
 /// nthreads-var: the team size of a region without `num_threads`.
 pub(crate) fn num_threads() -> usize {
     icvs().nthreads.load(Ordering::Relaxed)
@@ -153,20 +115,6 @@ pub(crate) fn run_schedule() -> Schedule {
     }
 }
 
-/// target-offload-var.
-pub fn target_offload() -> TargetOffload {
-    icvs().target_offload
-}
-
-/// default-device-var.
-pub(crate) fn default_device() -> usize {
-    icvs().default_device.load(Ordering::Relaxed)
-}
-
-pub(crate) fn set_default_device(n: usize) {
-    icvs().default_device.store(n, Ordering::Relaxed);
-}
-
 /// Prints the ICVs once, in OpenMP's format, when `OMP_DISPLAY_ENV` asks for it.
 pub(crate) fn display_env_once() {
     static ONCE: Once = Once::new();
@@ -182,8 +130,8 @@ pub(crate) fn display_env_once() {
         let mut out = String::from("\nOPENMP DISPLAY ENVIRONMENT BEGIN\n  _OPENMP = '202111'\n");
         out += &format!("  OMP_NUM_THREADS = '{}'\n", num_threads());
         out += &format!("  OMP_SCHEDULE = '{sched}'\n");
-        out += &format!("  OMP_DEFAULT_DEVICE = '{}'\n", default_device());
-        out += &format!("  OMP_TARGET_OFFLOAD = '{}'\n", format!("{:?}", icv.target_offload).to_uppercase());
+        out += &format!("  OMP_DEFAULT_DEVICE = '{}'\n", crate::offload::get_default_device());
+        out += &format!("  OMP_TARGET_OFFLOAD = '{}'\n", crate::offload::policy());
         out += "  OMP_MAX_ACTIVE_LEVELS = '1'\n  OMP_PROC_BIND = 'FALSE'\n";
         if verbose {
             out += &format!("  [host] OMP_NUM_PROCS = '{}'\n", crate::get_num_procs());
@@ -208,7 +156,5 @@ mod test {
         assert_eq!(parse_schedule("nonmonotonic:dynamic, 2"), Some(Schedule::Dynamic(Some(2))));
         assert_eq!(parse_schedule("static,0"), None);
         assert_eq!(parse_schedule("fast"), None);
-        assert_eq!(parse_target_offload("Mandatory"), Some(TargetOffload::Mandatory));
-        assert_eq!(parse_target_offload("off"), None);
     }
 }

@@ -66,29 +66,27 @@ mod host;
 mod icv;
 mod routines;
 
-pub use icv::{target_offload, TargetOffload};
 pub use omp_rs_macros::*;
 pub use routines::*;
+
+mod error;
+#[allow(unsafe_code)] // the FFI layer over libomptarget: every block carries its SAFETY argument
+pub mod offload;
+
+pub use error::Error;
+pub use offload::{
+    get_default_device, get_initial_device, get_num_devices, is_initial_device, target_is_present, DataRegion,
+    DeviceBuffer,
+};
 
 /// Support for macro expansions: not a public API, may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::host::{
-        atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AtomicElem,
-        AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CriticalCell, CriticalGuard, Dim, DisjointMut, DisjointView,
-        AsSliceOf, CopyValue, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows, Schedule,
-        SliceLocal,
+        atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AsSliceOf,
+        AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CopyValue, CriticalCell, CriticalGuard, Dim,
+        DisjointMut, DisjointView, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
+        Schedule, SliceLocal,
     };
-
-    /// Called where a target region runs on the host: under `OMP_TARGET_OFFLOAD=MANDATORY` that is an error.
-    #[track_caller]
-    pub fn target_on_host(region: &str) {
-        if crate::icv::target_offload() == crate::TargetOffload::Mandatory {
-            panic!(
-                "omp: OMP_TARGET_OFFLOAD=MANDATORY, but the target region `{region}` cannot be offloaded: this build has no \
-                 device image for it and no offload runtime. Build the GPU code (see `cargo omp setup`) or unset \
-                 OMP_TARGET_OFFLOAD to run on the host"
-            );
-        }
-    }
+    pub use crate::offload::private as offload;
 }

@@ -61,29 +61,3 @@ pub fn get_level() -> usize {
 pub fn get_active_level() -> usize {
     position().map_or(0, |p| p.active_level)
 }
-
-/// Number of offload devices (`omp_get_num_devices`).
-pub fn get_num_devices() -> usize {
-    0
-}
-
-/// The device number that stands for the host (`omp_get_initial_device`): the number of devices.
-pub fn get_initial_device() -> usize {
-    get_num_devices()
-}
-
-/// The device that target regions without `device(n)` use (`omp_get_default_device`).
-pub fn get_default_device() -> usize {
-    icv::default_device()
-}
-
-/// Sets the default device (`omp_set_default_device`).
-pub fn set_default_device(n: usize) {
-    icv::set_default_device(n);
-}
-
-/// Whether the caller runs on the host (`omp_is_initial_device`). Host code always does; device kernels are
-/// separate code.
-pub fn is_initial_device() -> bool {
-    true
-}

@@ -135,6 +135,16 @@ impl<T: LoopIndex> Dim<T> {
         self.start
     }
 
+    /// The first value as kernel ABI v1 passes it (widened to 64 bits, two's complement).
+    pub fn slot_first(&self) -> i64 {
+        self.start.to_i128() as i64
+    }
+
+    /// The step as kernel ABI v1 passes it (negative for descending loops).
+    pub fn slot_step(&self) -> i64 {
+        self.signed_step() as i64
+    }
+
     /// The signed distance between consecutive values.
     pub fn signed_step(&self) -> i128 {
         if self.descending {
