@@ -6,7 +6,8 @@
 //!   "format_version": 1,
 //!   "kernels": [{"name": "omp_saxpy_0_1a2b3c4d", "fn": "saxpy", "region": 0,
 //!                "slots": ["float64", "array_base", "array_len", "array_base", "array_len",
-//!                          "loop_first", "loop_trips", "loop_step"]}],
+//!                          "loop_first", "loop_trips", "loop_step"],
+//!                "maps": [{"var": "x", "map": "to", "why": "&[f64] parameter"}]}],
 //!   "images": [{"arch": "sm_90", "file": "omp_kernels.sm_90.cubin", "kind": "cubin",
 //!               "resources": [{"name": "omp_saxpy_0_1a2b3c4d", "registers": 30, …}]},
 //!              {"arch": "gfx90a", "file": "omp_kernels.gfx90a.hsaco", "kind": "hsaco"},
@@ -15,7 +16,7 @@
 //! }
 //! ```
 //! `file` is relative to the manifest's directory. The macro expansion embeds an image only when
-//! its kernel is listed; `slots` excludes the implicit leading `dyn_ptr`.
+//! its kernel is listed; `slots` excludes the implicit leading `dyn_ptr`; `maps` is optional.
 
 use std::path::{Path, PathBuf};
 
@@ -57,6 +58,22 @@ pub struct KernelEntry {
     pub region: u32,
     /// Kinds of the 8-byte argument slots after `dyn_ptr`, in order.
     pub slots: Vec<SlotKind>,
+    /// How each captured variable is passed and why (for `cargo omp explain`; informational,
+    /// nothing is derived from it). Optional: absent when the writer records no decisions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub maps: Vec<MapDecision>,
+}
+
+/// One data-mapping decision of the outliner: `{"var": "x", "map": "to", "why": "&[f64] parameter"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MapDecision {
+    /// The captured variable as written in the user's code.
+    pub var: String,
+    /// The clause it got, spelled as in OpenMP: `to`, `from`, `tofrom`, `alloc`, `firstprivate`,
+    /// `reduction(+)`, … (display text, not parsed back).
+    pub map: String,
+    /// Why: the type or use that decided it, or `explicit map(...)`.
+    pub why: String,
 }
 
 /// What an argument slot carries (kernel ABI v1).
@@ -175,6 +192,7 @@ mod test {
             function: "f".into(),
             region: 0,
             slots: vec![SlotKind::Float64, SlotKind::ArrayBase, SlotKind::ArrayLen],
+            maps: vec![MapDecision { var: "x".into(), map: "to".into(), why: "&[f64] parameter".into() }],
         });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));
@@ -184,6 +202,10 @@ mod test {
         assert!(text.contains("\"fn\": \"f\"") && text.contains("\"float64\"") && text.contains("\"cubin\""), "{text}");
         assert_eq!(Manifest::read(&p).unwrap(), m);
         assert!(m.kernel("omp_f_0_deadbeef").is_some());
+        // `maps` is optional on read (manifests written before it existed)
+        let old = r#"{"format_version":1,"kernels":[{"name":"k","fn":"f","region":0,"slots":["int"]}],"images":[],"globals":[]}"#;
+        let old: Manifest = serde_json::from_str(old).unwrap();
+        assert!(old.kernels[0].maps.is_empty());
         let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -72,6 +72,7 @@ pub fn demo() -> Outlined {
         function: name.trim_start_matches("omp_demo_").into(),
         region: 0,
         slots,
+        maps: Vec::new(),
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![
