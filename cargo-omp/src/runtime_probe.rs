@@ -114,6 +114,7 @@ enum Event {
     Attempt { candidate: String, error: String },
     Loaded { candidate: String, path: String },
     Note { text: String },
+    Calling { function: String },
     Initialized { num_devices: i32 },
     Device { id: i32, uid: Option<String> },
     Done,
@@ -172,6 +173,7 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
     let mut done = false;
     let mut notes = Vec::new();
     let mut info = String::new();
+    let mut calling: Option<String> = None;
     for line in stdout.lines() {
         let Some(json) = line.strip_prefix(MARK) else {
             // after `done`: the device info libomptarget flushes at exit
@@ -185,6 +187,7 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
             Ok(Event::Attempt { candidate, error }) => searched.push(Attempt { candidate, error }),
             Ok(Event::Loaded { candidate, path }) => loaded = Some((candidate, path)),
             Ok(Event::Note { text }) => notes.push(text),
+            Ok(Event::Calling { function }) => calling = Some(function),
             Ok(Event::Initialized { num_devices: n }) => num_devices = Some(n),
             Ok(Event::Device { id, uid }) => {
                 let plugin = classify(uid.as_deref());
@@ -215,10 +218,10 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
         }
         (None, _, true) => Runtime::NotFound { searched, fix: FIX.into() },
         (loaded, _, _) => {
-            let stage = match (&loaded, num_devices) {
-                (None, _) => "while loading libomptarget",
-                (Some(_), None) => "while initialising libomptarget's plugins (__tgt_rtl_init / __tgt_init_all_rtls)",
-                (Some(_), Some(_)) => "while listing devices",
+            let stage = match (&loaded, &calling) {
+                (None, _) => "while loading libomptarget".to_string(),
+                (Some(_), Some(f)) => format!("in {f}()"),
+                (Some(_), None) => "after loading libomptarget".to_string(),
             };
             let tail: Vec<&str> = stderr.lines().rev().take(6).collect::<Vec<_>>().into_iter().rev().collect();
             let mut error = format!("the probe process {status} {stage}");
@@ -352,16 +355,25 @@ pub(crate) fn run_child(candidates: &[String]) -> u8 {
             return 3;
         }
     };
+    let calling = |f: &str| emit(&Event::Calling { function: f.into() });
     match rtl_init {
-        // SAFETY: no arguments; must come first (an API call before it segfaults).
-        Ok(f) => unsafe { f() },
+        Ok(f) => {
+            calling("__tgt_rtl_init");
+            // SAFETY: no arguments; must come first (an API call before it segfaults).
+            unsafe { f() }
+        }
         Err(_) => emit(&Event::Note { text: "no __tgt_rtl_init (LLVM < 20?): initialising the plugins directly".into() }),
     }
+    calling("__tgt_init_all_rtls");
     // SAFETY: after __tgt_rtl_init; creates the devices of every plugin that finds hardware.
     unsafe { init_all() };
+    calling("omp_get_num_devices");
     // SAFETY: the plugin manager exists now.
     let n = unsafe { count() };
     emit(&Event::Initialized { num_devices: n });
+    if uid.is_some() {
+        calling("omp_get_uid_from_device");
+    }
     for id in 0..n.max(0) {
         let uid = uid.as_ref().and_then(|f| {
             // SAFETY: `id` is a valid device number; the result is a static NUL-terminated string or null.
@@ -429,11 +441,12 @@ mod test {
 
     #[test]
     fn crash_after_loading_is_reported_with_the_stage() {
-        let out = line(&Event::Loaded { candidate: "libomptarget.so.22.1".into(), path: "/l/libomptarget.so.22.1".into() });
+        let out = line(&Event::Loaded { candidate: "libomptarget.so.22.1".into(), path: "/l/libomptarget.so.22.1".into() })
+            + &line(&Event::Calling { function: "__tgt_init_all_rtls".into() });
         let r = interpret(&[], &live(), vec![], &out, "a\nb\nomptarget fatal error 1\n", "crashed (SIGSEGV)");
         let Runtime::ProbeFailed { path, error } = r else { panic!("{r:?}") };
         assert_eq!(path.as_deref(), Some("/l/libomptarget.so.22.1"));
-        assert!(error.contains("SIGSEGV") && error.contains("initialising") && error.contains("fatal error 1"), "{error}");
+        assert!(error.contains("SIGSEGV") && error.contains("in __tgt_init_all_rtls()") && error.contains("fatal error 1"), "{error}");
     }
 
     #[test]
