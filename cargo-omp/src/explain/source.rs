@@ -26,6 +26,9 @@ pub(crate) fn find_kernel(src: &str, name: &str) -> Option<KernelSource> {
         };
         let fn_count = items.iter().filter(|(s, e)| fn_name(&masked[*s..*e]).is_some()).count();
         let (from, to) = if fn_count == 1 { (mac_start, close + 1) } else { (start, end) };
+        // from the start of the line when only indentation precedes, so the text keeps its shape
+        let line_start = src[..from].rfind('\n').map_or(0, |p| p + 1);
+        let from = if src[line_start..from].trim().is_empty() { line_start } else { from };
         let slot_names = fn_name(&masked[start..end]).map(|(_, at)| params(&masked[start + at..end], src, start + at)).unwrap_or_default();
         return Some(KernelSource {
             text: src.get(from..to)?.to_string(),
@@ -331,12 +334,12 @@ omp_device::kernel! {
     #[test]
     fn a_kernel_in_a_shared_block_is_shown_as_its_fn() {
         let k = find_kernel(SRC, "omp_dot_0_deadbeef").unwrap();
-        assert!(k.text.starts_with("pub unsafe fn omp_dot_0_deadbeef("), "{}", k.text);
+        assert!(k.text.starts_with("    pub unsafe fn omp_dot_0_deadbeef("), "{}", k.text);
         assert!(k.text.ends_with('}'));
         assert!(!k.text.contains("omp_dot_1"), "{}", k.text);
         assert_eq!(k.slot_names, ["x", "x_len", "partials"]);
         let k = find_kernel(SRC, "omp_dot_1_deadbeef").unwrap();
-        assert!(k.text.starts_with("#[inline(never)]"), "{}", k.text);
+        assert!(k.text.starts_with("    #[inline(never)]"), "{}", k.text);
         assert_eq!(k.slot_names, ["n"]);
         assert_eq!(k.line, 24);
     }
@@ -367,7 +370,7 @@ omp_device::kernel! {
             assert!(k.text.contains(&format!("fn {n}(")));
         }
         let saxpy = find_kernel(omp_build::outline::DEMO_SOURCE, "omp_demo_saxpy").unwrap();
-        assert!(saxpy.text.starts_with("/// y[i] += a * x[i]"), "{}", saxpy.text);
+        assert!(saxpy.text.trim_start().starts_with("/// y[i] += a * x[i]"), "{}", saxpy.text);
         assert_eq!(saxpy.slot_names[0], "a");
     }
 }
