@@ -60,8 +60,13 @@ pub(crate) enum ComponentStatus {
     },
     /// Not usable.
     Missing {
-        /// The discovery error (what, where searched).
+        /// The discovery error, whole.
         error: String,
+        /// Why a candidate was rejected (may be empty).
+        #[serde(skip_serializing_if = "String::is_empty")]
+        detail: String,
+        /// Everything that was tried.
+        searched: Vec<String>,
         /// The command that fixes it.
         fix: String,
         /// The variable that overrides the search.
@@ -168,7 +173,18 @@ fn components(tc: &Toolchain) -> Vec<ComponentReport> {
 }
 
 fn missing(e: &ToolchainError) -> ComponentStatus {
-    ComponentStatus::Missing { error: e.to_string(), fix: fix_for(e.component), env: e.env.to_string() }
+    ComponentStatus::Missing {
+        error: e.to_string(),
+        detail: e.detail.clone(),
+        searched: e.searched.clone(),
+        // an override that points nowhere wins over every install: fixing it comes first
+        fix: if std::env::var_os(e.env).is_some_and(|v| !v.is_empty()) {
+            format!("{} points nowhere usable: fix or unset it, then {}", e.env, fix_for(e.component))
+        } else {
+            fix_for(e.component)
+        },
+        env: e.env.to_string(),
+    }
 }
 
 /// The command that installs `c` (all of them: `cargo omp setup`, which is idempotent).
@@ -316,9 +332,11 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
                     let _ = writeln!(s, "  {:<14}          note: {n}", "");
                 }
             }
-            ComponentStatus::Missing { error, fix, env } => {
-                let _ = writeln!(s, "  {:<14} MISSING  {error}", c.component);
-                let _ = writeln!(s, "  {:<14}          fix: {fix}   (or point {env} at an existing install)", "");
+            ComponentStatus::Missing { detail, searched, fix, env, .. } => {
+                let detail = if detail.is_empty() { String::new() } else { format!("{detail}; ") };
+                let _ = writeln!(s, "  {:<14} MISSING  {detail}searched: {}", c.component, searched.join(", "));
+                let alt = if fix.contains(env.as_str()) { String::new() } else { format!("   (or point {env} at an existing install)") };
+                let _ = writeln!(s, "  {:<14}          fix: {fix}{alt}", "");
             }
         }
     }
@@ -368,7 +386,13 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
             };
             let ver = version.as_deref().map(|v| format!("{v}, ")).unwrap_or_default();
             let _ = writeln!(s, "  libomptarget   found    {path} ({ver}{how})");
-            let _ = writeln!(s, "  devices        {}", device_summary(*num_devices, devices));
+            let disabled = r.omp_target_offload.as_deref().is_some_and(|p| p.eq_ignore_ascii_case("disabled"));
+            let summary = if disabled && *num_devices == 0 {
+                "0 (OMP_TARGET_OFFLOAD=DISABLED hides every device; target regions run on the host)".to_string()
+            } else {
+                device_summary(*num_devices, devices)
+            };
+            let _ = writeln!(s, "  devices        {summary}");
             for d in devices.iter().filter(|d| d.plugin != "host") {
                 let _ = writeln!(s, "  {:<14} device {}: {}", "", d.id, d.uid.as_deref().unwrap_or("(no uid)"));
             }
@@ -391,7 +415,7 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
         }
     }
     if let Some(p) = &r.omp_target_offload {
-        let _ = writeln!(s, "  OMP_TARGET_OFFLOAD={p}");
+        let _ = writeln!(s, "  {:<14} OMP_TARGET_OFFLOAD={p}", "policy");
     }
     s
 }
@@ -446,7 +470,13 @@ mod test {
                 },
                 ComponentReport {
                     component: "ROCm bitcode".into(),
-                    status: ComponentStatus::Missing { error: "e".into(), fix: fix_for(Component::RocmBitcode), env: "OMP_RS_ROCM_BITCODE".into() },
+                    status: ComponentStatus::Missing {
+                        error: "e".into(),
+                        detail: String::new(),
+                        searched: vec!["/opt/rocm/amdgcn/bitcode/ocml.bc".into()],
+                        fix: fix_for(Component::RocmBitcode),
+                        env: "OMP_RS_ROCM_BITCODE".into(),
+                    },
                 },
             ],
             archs: vec![ArchReport { arch: "sm_90".into(), buildable: true, default: true, core_cached: Some(true), missing: None }],
@@ -475,6 +505,8 @@ mod test {
         assert_eq!(j["toolchain"][0]["version"], "13.0.88");
         assert_eq!(j["toolchain"][1]["status"], "missing");
         assert_eq!(j["toolchain"][1]["fix"], "cargo omp setup --no-apt");
+        assert_eq!(j["toolchain"][1]["searched"][0], "/opt/rocm/amdgcn/bitcode/ocml.bc");
+        assert!(j["toolchain"][1].get("detail").is_none());
         assert_eq!(j["archs"][0]["arch"], "sm_90");
         assert_eq!(j["archs"][0]["buildable"], true);
         assert_eq!(j["caches"][0]["bytes"], 3 << 20);
