@@ -13,7 +13,7 @@ use omp_build::toolchain::{omp_rs_home, Component, ToolchainError, LLVM_MAJOR};
 use omp_build::{Arch, Toolchain};
 use serde::Serialize;
 
-use crate::runtime_probe::{self, Runtime};
+use crate::runtime_probe::{self, Plugin, Runtime, Via};
 
 /// Everything `info` reports (also its `--json` shape).
 #[derive(Debug, Clone, Serialize)]
@@ -379,10 +379,10 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
     let _ = writeln!(s, "\nOffload runtime");
     match &r.runtime {
         Runtime::Found { path, via, version, num_devices, devices, device_info, .. } => {
-            let how = match via.as_str() {
-                "env" => "from OMP_RS_LIBOMPTARGET",
-                "loader" => "via the dynamic loader",
-                _ => "from the LLVM lib directory",
+            let how = match via {
+                Via::Env => "from OMP_RS_LIBOMPTARGET",
+                Via::Loader => "via the dynamic loader",
+                Via::LlvmDir => "from the LLVM lib directory",
             };
             let ver = version.as_deref().map(|v| format!("{v}, ")).unwrap_or_default();
             let _ = writeln!(s, "  libomptarget   found    {path} ({ver}{how})");
@@ -393,7 +393,7 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
                 device_summary(*num_devices, devices)
             };
             let _ = writeln!(s, "  devices        {summary}");
-            for d in devices.iter().filter(|d| d.plugin != "host") {
+            for d in devices.iter().filter(|d| d.plugin != Plugin::Host) {
                 let _ = writeln!(s, "  {:<14} device {}: {}", "", d.id, d.uid.as_deref().unwrap_or("(no uid)"));
             }
             if verbose && !device_info.is_empty() {
@@ -443,8 +443,8 @@ fn cache_groups(caches: &[CacheEntry]) -> Vec<(String, u64, usize)> {
 
 /// `4 devices (host plugin: 4 virtual devices are the CPU plugin; no GPU)`.
 fn device_summary(n: i32, devices: &[runtime_probe::Device]) -> String {
-    let host = devices.iter().filter(|d| d.plugin == "host").count();
-    let gpu = devices.iter().filter(|d| d.plugin == "gpu").count();
+    let host = devices.iter().filter(|d| d.plugin == Plugin::Host).count();
+    let gpu = devices.iter().filter(|d| d.plugin == Plugin::Gpu).count();
     let plural = |k: usize, one: &str, many: &str| if k == 1 { format!("1 {one}") } else { format!("{k} {many}") };
     let total = plural(n.max(0) as usize, "device", "devices");
     match (gpu, host) {
@@ -488,10 +488,10 @@ mod test {
 
     #[test]
     fn json_shape() {
-        let host = |id| Device { id, uid: Some(format!("x86_64-{id}")), plugin: "host".into() };
+        let host = |id| Device { id, uid: Some(format!("x86_64-{id}")), plugin: Plugin::Host };
         let r = sample(Runtime::Found {
             path: "/lib/libomptarget.so.22.1".into(),
-            via: "loader".into(),
+            via: Via::Loader,
             version: Some("22.1".into()),
             num_devices: 2,
             devices: vec![host(0), host(1)],
@@ -528,12 +528,12 @@ mod test {
 
     #[test]
     fn summaries() {
-        let d = |id, plugin: &str| Device { id, uid: None, plugin: plugin.into() };
-        let hosts: Vec<Device> = (0..4).map(|i| d(i, "host")).collect();
+        let d = |id, plugin| Device { id, uid: None, plugin };
+        let hosts: Vec<Device> = (0..4).map(|i| d(i, Plugin::Host)).collect();
         assert_eq!(device_summary(4, &hosts), "4 devices (host plugin: 4 virtual devices are the CPU plugin; no GPU)");
-        assert_eq!(device_summary(1, &[d(0, "gpu")]), "1 device: 1 GPU");
-        let mut mixed = vec![d(0, "gpu")];
-        mixed.extend((1..5).map(|i| d(i, "host")));
+        assert_eq!(device_summary(1, &[d(0, Plugin::Gpu)]), "1 device: 1 GPU");
+        let mut mixed = vec![d(0, Plugin::Gpu)];
+        mixed.extend((1..5).map(|i| d(i, Plugin::Host)));
         assert!(device_summary(5, &mixed).starts_with("5 devices: 1 GPU, and 4 virtual CPU devices"));
         assert_eq!(human(512), "512 B");
         let e = |kind: &str, name: &str, bytes| CacheEntry { kind: kind.into(), name: name.into(), path: String::new(), bytes };

@@ -36,13 +36,37 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 pub(crate) const FIX: &str = "apt-get install liboffload-22 libllvm22 libomp5-19 (as root; `cargo omp setup` does it), \
 or set OMP_RS_LIBOMPTARGET=/path/to/libomptarget.so";
 
+/// Where a candidate comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Via {
+    /// `$OMP_RS_LIBOMPTARGET`.
+    Env,
+    /// A soname resolved by the dynamic loader.
+    Loader,
+    /// `/usr/lib/llvm-N/lib`.
+    LlvmDir,
+}
+
+/// Which plugin a device belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Plugin {
+    /// The host plugin's virtual CPU devices.
+    Host,
+    /// Anything else (CUDA, AMDGPU).
+    Gpu,
+    /// No UID to tell.
+    Unknown,
+}
+
 /// One place to look.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Candidate {
     /// A file path, or a bare soname for the loader.
     pub(crate) name: String,
-    /// Where the candidate comes from: `env`, `loader` or `llvm-dir`.
-    pub(crate) via: &'static str,
+    /// Where it comes from.
+    pub(crate) via: Via,
 }
 
 /// What happened to one candidate.
@@ -62,8 +86,8 @@ pub(crate) struct Device {
     /// `omp_get_uid_from_device`, when the library exports it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) uid: Option<String>,
-    /// `host` for the host plugin's virtual CPU devices, else `gpu`.
-    pub(crate) plugin: String,
+    /// Its plugin, from the UID.
+    pub(crate) plugin: Plugin,
 }
 
 /// The outcome of the probe.
@@ -74,8 +98,8 @@ pub(crate) enum Runtime {
     Found {
         /// The file that was loaded (resolved through `/proc/self/maps`).
         path: String,
-        /// How it was found: `env`, `loader` or `llvm-dir`.
-        via: String,
+        /// How it was found.
+        via: Via,
         /// `22.1` from `libomptarget.so.22.1`, when the file name says.
         #[serde(skip_serializing_if = "Option::is_none")]
         version: Option<String>,
@@ -124,13 +148,13 @@ enum Event {
 pub(crate) fn candidates() -> Vec<Candidate> {
     if let Some(p) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
         // An explicit choice is final: falling back silently would hide a typo.
-        return vec![Candidate { name: p.to_string_lossy().into_owned(), via: "env" }];
+        return vec![Candidate { name: p.to_string_lossy().into_owned(), via: Via::Env }];
     }
-    let mut v: Vec<Candidate> = SONAMES.iter().map(|s| Candidate { name: (*s).to_string(), via: "loader" }).collect();
+    let mut v: Vec<Candidate> = SONAMES.iter().map(|s| Candidate { name: (*s).to_string(), via: Via::Loader }).collect();
     for major in LLVM_DIRS {
         let dir = PathBuf::from(format!("/usr/lib/llvm-{major}/lib"));
         for file in [format!("libomptarget.so.{major}.1"), "libomptarget.so".to_string()] {
-            v.push(Candidate { name: dir.join(file).display().to_string(), via: "llvm-dir" });
+            v.push(Candidate { name: dir.join(file).display().to_string(), via: Via::LlvmDir });
         }
     }
     v
@@ -144,7 +168,7 @@ pub(crate) fn probe(exe: &Path) -> Runtime {
     let mut searched = Vec::new();
     let mut live = Vec::new();
     for c in all {
-        if c.via != "loader" && !Path::new(&c.name).exists() {
+        if c.via != Via::Loader && !Path::new(&c.name).exists() {
             searched.push(Attempt { candidate: c.name, error: "no such file".into() });
         } else {
             live.push(c);
@@ -205,7 +229,7 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
     }
     match (loaded, num_devices, done) {
         (Some((candidate, path)), Some(n), true) => {
-            let via = live.iter().find(|c| c.name == candidate).map_or("loader", |c| c.via).to_string();
+            let via = live.iter().find(|c| c.name == candidate).map_or(Via::Loader, |c| c.via);
             Runtime::Found {
                 version: version_of(&path),
                 path,
@@ -237,13 +261,13 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
     }
 }
 
-/// `host` when the UID is the host plugin's `<cpu arch>-<n>` (seen: `x86_64-0`), else `gpu`.
-fn classify(uid: Option<&str>) -> String {
+/// Host when the UID is the host plugin's `<cpu arch>-<n>` (seen: `x86_64-0`), else GPU.
+fn classify(uid: Option<&str>) -> Plugin {
     let host_prefix = format!("{}-", std::env::consts::ARCH);
     match uid {
-        Some(u) if u.starts_with(&host_prefix) => "host".into(),
-        Some(_) => "gpu".into(),
-        None => "unknown".into(),
+        Some(u) if u.starts_with(&host_prefix) => Plugin::Host,
+        Some(_) => Plugin::Gpu,
+        None => Plugin::Unknown,
     }
 }
 
@@ -411,7 +435,7 @@ mod test {
     use super::*;
 
     fn live() -> Vec<Candidate> {
-        vec![Candidate { name: "libomptarget.so.22.1".into(), via: "loader" }]
+        vec![Candidate { name: "libomptarget.so.22.1".into(), via: Via::Loader }]
     }
 
     fn line(e: &Event) -> String {
@@ -432,9 +456,9 @@ mod test {
         let later = vec![Attempt { candidate: order[2].clone(), error: "no such file".into() }];
         let r = interpret(&order, &live(), later, &out, "", "exited with status 0");
         let Runtime::Found { path, via, version, num_devices, devices, device_info, searched } = r else { panic!("{r:?}") };
-        assert_eq!((path.as_str(), via.as_str(), version.as_deref(), num_devices), ("/lib/libomptarget.so.22.1", "loader", Some("22.1"), 2));
-        assert_eq!(devices[0].plugin, "host");
-        assert_eq!(devices[1].plugin, "gpu");
+        assert_eq!((path.as_str(), via, version.as_deref(), num_devices), ("/lib/libomptarget.so.22.1", Via::Loader, Some("22.1"), 2));
+        assert_eq!(devices[0].plugin, Plugin::Host);
+        assert_eq!(devices[1].plugin, Plugin::Gpu);
         assert!(device_info.contains("Generic-elf-64bit"));
         assert_eq!(searched, [Attempt { candidate: "x".into(), error: "nope".into() }], "only what was tried before");
     }

@@ -91,8 +91,10 @@ pub(crate) fn mask(src: &str) -> String {
             }
             blank(&mut out, i, j);
             i = j;
-        } else if !prev_ident && (b[i] == b'r' || (b[i] == b'b' && b.get(i + 1) == Some(&b'r'))) && raw_start(b, i).is_some() {
-            let (quote, hashes) = raw_start(b, i).unwrap_or((i, 0));
+        } else if let Some((quote, hashes)) = (!prev_ident && (b[i] == b'r' || (b[i] == b'b' && b.get(i + 1) == Some(&b'r'))))
+            .then(|| raw_start(b, i))
+            .flatten()
+        {
             let closing: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
             let end = find_bytes(b, quote + 1, &closing).map_or(b.len(), |p| p + closing.len());
             blank(&mut out, i, end);
