@@ -9,7 +9,9 @@
 # Idempotent: every step checks what is there first. Options:
 #   --no-sysroot   skip the last step        --no-apt   skip apt installs (tools already present)
 # Environment: OMP_RS_HOME (default ~/.cache/omp-rs), OMP_RS_OFFLOAD_ARCH (sysroots to pre-build,
-#   default sm_90,gfx90a,gfx942,host).
+#   default sm_90,gfx90a,gfx942,host), OMP_RS_SYSROOT_CMD (shell command that pre-builds them, given
+#   the arch list as its argument; `cargo omp setup` sets it, default: cargo run in this repository).
+# `cargo omp setup` embeds and runs this file: keep it the one copy of these steps.
 set -euo pipefail
 
 OMP_RS_HOME=${OMP_RS_HOME:-$HOME/.cache/omp-rs}
@@ -20,7 +22,7 @@ for a in "$@"; do
   case $a in
     --no-sysroot) DO_SYSROOT=0 ;;
     --no-apt) DO_APT=0 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "setup-gpu-toolchain: unknown option $a (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -103,9 +105,14 @@ fi
 # --- 4. core sysroots + omp_device, built once per (rustc, target, cpu) ----------------
 t=$(date +%s.%N)
 if [ "$DO_SYSROOT" = 1 ]; then
-  CARGO=${CARGO:-$(command -v cargo || echo "$HOME/.cargo/bin/cargo")}
-  (cd "$REPO" && nice "$CARGO" run -q -p omp-rs-build --bin omp-rs-sysroot -- \
-      "${OMP_RS_OFFLOAD_ARCH:-sm_90,gfx90a,gfx942,host}")
+  ARCHS=${OMP_RS_OFFLOAD_ARCH:-sm_90,gfx90a,gfx942,host}
+  if [ -n "${OMP_RS_SYSROOT_CMD:-}" ]; then
+    # cargo-omp's own builder: works without a checkout of this repository
+    nice bash -c "$OMP_RS_SYSROOT_CMD \"\$1\"" omp-rs-sysroot "$ARCHS"
+  else
+    CARGO=${CARGO:-$(command -v cargo || echo "$HOME/.cargo/bin/cargo")}
+    (cd "$REPO" && nice "$CARGO" run -q -p omp-rs-build --bin omp-rs-sysroot -- "$ARCHS")
+  fi
   done_step "core sysroots" "$t" "built or found in $OMP_RS_HOME/sysroot"
 else
   done_step "core sysroots" "$t" "skipped (--no-sysroot)"

@@ -150,6 +150,14 @@ impl Builder {
             return Ok(report);
         };
         report.manifest.kernels = outlined.kernels.clone();
+        // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
+        for (rel, text) in &outlined.krate.files {
+            let p = dir.join("device").join("src").join(rel);
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(Error::io("creating", parent))?;
+            }
+            std::fs::write(&p, text).map_err(Error::io("writing", &p))?;
+        }
 
         let tc = Toolchain::discover();
         if self.cargo_metadata && tc.home.is_dir() {

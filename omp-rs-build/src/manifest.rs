@@ -6,7 +6,8 @@
 //!   "format_version": 1,
 //!   "kernels": [{"name": "omp_saxpy_0_1a2b3c4d", "fn": "saxpy", "region": 0,
 //!                "slots": ["float64", "array_base", "array_len", "array_base", "array_len",
-//!                          "loop_first", "loop_trips", "loop_step"]}],
+//!                          "loop_first", "loop_trips", "loop_step"],
+//!                "maps": [{"var": "x", "map": "to", "why": "&[f64] parameter"}]}],
 //!   "images": [{"arch": "sm_90", "file": "omp_kernels.sm_90.cubin", "kind": "cubin",
 //!               "resources": [{"name": "omp_saxpy_0_1a2b3c4d", "registers": 30, …}]},
 //!              {"arch": "gfx90a", "file": "omp_kernels.gfx90a.hsaco", "kind": "hsaco"},
@@ -15,7 +16,7 @@
 //! }
 //! ```
 //! `file` is relative to the manifest's directory. The macro expansion embeds an image only when
-//! its kernel is listed; `slots` excludes the implicit leading `dyn_ptr`.
+//! its kernel is listed; `slots` excludes the implicit leading `dyn_ptr`; `maps` is optional.
 
 use std::path::{Path, PathBuf};
 
@@ -164,6 +165,10 @@ mod test {
         assert!(text.contains("\"fn\": \"f\"") && text.contains("\"float64\"") && text.contains("\"cubin\""), "{text}");
         assert_eq!(Manifest::read(&p).unwrap(), m);
         assert!(m.kernel("omp_f_0_deadbeef").is_some());
+        // `maps` is optional on read (manifests written before it existed)
+        let old = r#"{"format_version":1,"kernels":[{"name":"k","fn":"f","region":0,"slots":["int"]}],"images":[],"globals":[]}"#;
+        let old: Manifest = serde_json::from_str(old).unwrap();
+        assert!(old.kernels[0].maps.is_empty());
         let _ = std::fs::remove_dir_all(dir);
     }
 }
