@@ -97,12 +97,14 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let (v, p) = (&r.name, partials(&r.name));
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
         let op = format_ident!("{}", r.op.type_name());
-        params.push(quote!(#p: *mut #t));
+        // bool partials travel as u8 (the host reads them as plain bytes).
+        let (slot_t, store) = if r.ty == "bool" { (quote!(u8), quote!(__omp_v as u8)) } else { (quote!(#t), quote!(__omp_v)) };
+        params.push(quote!(#p: *mut #slot_t));
         red_init.extend(quote!(let mut #v: #t = <#op as Reducer<#t>>::identity();));
         // Every thread reaches this point (no early exit from the loop), as team_reduce requires.
         red_out.extend(quote! {
             if let ::core::option::Option::Some(__omp_v) = omp_device::reduce::team_reduce::<#op, #t>(#v) {
-                *#p.add(omp_device::launch::team_id() as usize) = __omp_v;
+                *#p.add(omp_device::launch::team_id() as usize) = #store;
             }
         });
     }

@@ -128,13 +128,24 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
     for (i, r) in plan.reductions.iter().enumerate() {
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
         let op = format_ident!("{}", r.op.type_name());
-        pack = quote!(#pack.reduction::<#t>());
         let v = &r.name;
-        combine.extend(quote! {
-            #v = __omp_ran
-                .reduce::<#t>(#i, #v, <#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine)
-                .unwrap_or_else(|e| ::core::panic!("{}", e));
-        });
+        if r.ty == "bool" {
+            // bool partials travel as u8.
+            pack = quote!(#pack.reduction::<u8>());
+            combine.extend(quote! {
+                #v = __omp_ran
+                    .reduce::<u8>(#i, #v as u8, |a, b| <#rt::reduce::#op as #rt::reduce::Reducer<bool>>::combine(a != 0, b != 0) as u8)
+                    .unwrap_or_else(|e| ::core::panic!("{}", e))
+                    != 0;
+            });
+        } else {
+            pack = quote!(#pack.reduction::<#t>());
+            combine.extend(quote! {
+                #v = __omp_ran
+                    .reduce::<#t>(#i, #v, <#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine)
+                    .unwrap_or_else(|e| ::core::panic!("{}", e));
+            });
+        }
     }
     let geometry_field = |c: ClauseName| match d.expr_of(c) {
         Some(e) => quote!(::core::option::Option::Some((#e) as i64)),
@@ -251,7 +262,8 @@ pub fn standalone(d: &Directive) -> TokenStream {
             ClauseValue::Map(m) => {
                 for MapItem { var, section } in &m.items {
                     let range = section_range(section.as_ref());
-                    let mods = quote!(#off::Modifiers { always: #{m.modifiers.always}, present: #{m.modifiers.present} });
+                    let (always, present) = (m.modifiers.always, m.modifiers.present);
+                    let mods = quote!(#off::Modifiers { always: #always, present: #present });
                     calls.push(match (d.construct.kind, m.kind) {
                         (crate::model::ConstructKind::TargetEnterData, MapKind::Alloc) => {
                             quote!(#off::enter_data(&#var[#range], false, #mods, #device, #cond))
