@@ -298,6 +298,19 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
+        // Device memory (`is_device_ptr`) cannot be touched by the host path: such a region must offload.
+        let host = match plan.args.iter().find(|a| matches!(a, target::KernelArg::DeviceBuffer { .. })) {
+            Some(a) => {
+                let msg = format!(
+                    "omp: target region `{}` uses device memory `{}` (is_device_ptr) and cannot run on the host; \
+                     it needs a device and a device image",
+                    plan.name,
+                    a.name()
+                );
+                quote!(::core::panic!(#msg))
+            }
+            None => host,
+        };
         let out = offload::target_loop(&plan, host);
         self.kernels.push(plan);
         out

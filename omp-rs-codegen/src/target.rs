@@ -60,6 +60,8 @@ pub enum KernelArg {
         elem: Type,
         /// How the body uses it.
         usage: ArrayUse,
+        /// Whether the variable is a reference to the buffer (`&DeviceBuffer<T>`) rather than the buffer.
+        by_ref: bool,
     },
 }
 
@@ -244,7 +246,8 @@ pub fn plan(
                     );
                 }
                 maps.push(MapDecision { var: key, map: "device pointer".into(), why: "is_device_ptr".into() });
-                args.push(KernelArg::DeviceBuffer { name, elem, usage });
+                let by_ref = matches!(ty, Type::Reference(_));
+                args.push(KernelArg::DeviceBuffer { name, elem, usage, by_ref });
             }
             (_, DeviceType::Array { elem, mutable }) => {
                 let written = usage != ArrayUse::Read;

@@ -52,7 +52,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let m = private_mut.then(|| quote!(mut));
                 setup.extend(quote!(let #m #name: #t = omp_device::abi::from_slot(#name);));
             }
-            KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage } => {
+            KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
                 let (b, n) = (base(name), len(name));
                 match usage {
                     ArrayUse::Read => {

@@ -111,7 +111,9 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
                     }
                 }
             }
+            KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, by_ref: true, .. } => quote!(#pack.device_buffer(&*#name)),
             KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => quote!(#pack.device_buffer(&#name)),
+            KernelArg::DeviceBuffer { name, by_ref: true, .. } => quote!(#pack.device_buffer_mut(&mut *#name)),
             KernelArg::DeviceBuffer { name, .. } => quote!(#pack.device_buffer_mut(&mut #name)),
         };
         pack = quote!(#pack.var(#var));

@@ -304,7 +304,15 @@ fn register(set: &'static ImageSet) -> Result<Registered, Error> {
     let images: Vec<sys::__tgt_device_image> = chosen
         .iter()
         .map(|i| {
-            let r = i.bytes.as_ptr_range();
+            // libomptarget parses the image as an ELF object in place, which needs the natural alignment of its
+            // headers; `include_bytes!` data is only byte-aligned (a misaligned cubin is silently rejected: no
+            // device). Registration keeps an aligned copy for the life of the process.
+            let words: &'static mut [u64] = Box::leak(vec![0u64; i.bytes.len().div_ceil(8)].into_boxed_slice());
+            // SAFETY: `words` spans at least `i.bytes.len()` bytes; u64 has no invalid bit patterns.
+            let aligned: &'static mut [u8] =
+                unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), i.bytes.len()) };
+            aligned.copy_from_slice(i.bytes);
+            let r = aligned.as_ptr_range();
             sys::__tgt_device_image {
                 ImageStart: r.start.cast_mut().cast(),
                 ImageEnd: r.end.cast_mut().cast(),
