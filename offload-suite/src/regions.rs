@@ -21,6 +21,7 @@ pub const CHECKS: &[Check] = &[
     ("firstprivate / private scalars", check_privates),
     ("target fn with two nested loop regions", check_target_fn),
     ("device panic: out-of-bounds index is reported", check_device_panic),
+    ("map(present) on unmapped data is an error, the process continues", check_present),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -390,4 +391,44 @@ fn check_device_panic(rng: &mut StdRng) -> Result<(), String> {
     let mut ok = vec![0.0; n - 7];
     shifted_copy(7, &x, &mut ok);
     same("after the panic", &ok, &x[7..].iter().map(|v| 2.0 * v).collect::<Vec<_>>())
+}
+
+#[omp::target_teams_distribute_parallel_for(map(present, to: x), map(tofrom: y))]
+fn needs_present(x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] = x[i] + 1.0;
+    }
+}
+
+#[omp::directives]
+fn with_x_mapped(x: &[f64], y: &mut [f64]) {
+    #[omp::target_data(map(to: x))]
+    {
+        #[omp::target_teams_distribute_parallel_for(map(present, to: x), map(tofrom: y))]
+        for i in 0..y.len() {
+            y[i] = x[i] + 1.0;
+        }
+    }
+}
+
+fn check_present(rng: &mut StdRng) -> Result<(), String> {
+    let x = vec_f64(rng, 1000);
+    let want: Vec<f64> = x.iter().map(|v| v + 1.0).collect();
+    let mut y = vec![0.0; 1000];
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| needs_present(&x, &mut y)));
+    match (omp::get_num_devices() > 0, r) {
+        (true, Ok(())) => return Err("`present` on unmapped data did not fail".into()),
+        (true, Err(e)) => {
+            let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+            if !msg.contains("not present") {
+                return Err(format!("unexpected message: {msg}"));
+            }
+        }
+        // On the host there is no device copy to require.
+        (false, Ok(())) => same("y (host)", &y, &want)?,
+        (false, Err(_)) => return Err("the host path panicked".into()),
+    }
+    let mut y = vec![0.0; 1000];
+    with_x_mapped(&x, &mut y);
+    same("y (x mapped by target_data)", &y, &want)
 }

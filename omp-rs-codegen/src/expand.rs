@@ -145,7 +145,7 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
                     let lowered = lowerer.for_loop(d, &fl);
                     let semi = semi.map(|_| quote!(;));
                     lowerer.types.pop();
-                    f.block.stmts[i] = syn::parse_quote!(#lowered #semi);
+                    f.block.stmts[i] = as_stmt(quote!(#lowered #semi));
                 }
                 [] => cx.error_at(
                     d.construct.span,
@@ -383,10 +383,10 @@ impl VisitMut for Lowerer<'_> {
                 let mut s = stmt.clone();
                 body::remove_omp_attr(&mut s);
                 let out = self.statement(&d, s);
-                *stmt = syn::parse_quote!(#out);
+                *stmt = as_stmt(out);
             } else if let Some(mac) = standalone_macro(stmt) {
                 let out = crate::standalone::lower(&mac.0, mac.1, self.cx);
-                *stmt = syn::parse_quote!(#out);
+                *stmt = as_stmt(out);
             } else {
                 self.check_host_access(stmt);
                 self.visit_stmt_mut(stmt);
@@ -436,6 +436,14 @@ impl VisitMut for Lowerer<'_> {
     fn visit_item_mut(&mut self, _: &mut Item) {}
 }
 
+
+/// Lowered tokens as one statement (a block); never panics: tokens that do not parse become an empty block (their
+/// error was reported already).
+fn as_stmt(tokens: TokenStream) -> Stmt {
+    syn::parse2::<Stmt>(tokens.clone())
+        .or_else(|_| syn::parse2::<Stmt>(quote!({ #tokens })))
+        .unwrap_or_else(|_| Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: syn::Block { brace_token: Default::default(), stmts: Vec::new() } }), None))
+}
 
 /// `omp::target_update!(...)` and friends used as statements.
 fn standalone_macro(stmt: &Stmt) -> Option<(Ident, TokenStream)> {

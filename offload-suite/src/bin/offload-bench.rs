@@ -2,7 +2,9 @@
 //! - the synchronous launch of a minimal target region whose data is resident (inside `target_data`);
 //! - saxpy on 2^26 f64 resident: implicit mapping (the region maps `x`, `y`, found present) versus explicit staging
 //!   (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table lookups);
-//! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`).
+//! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`) of the minimal
+//!   region's kernel, when `OFFLOAD_BENCH_IMAGE=KIND:ARCH:PATH` and `OFFLOAD_BENCH_KERNEL=NAME` name its image file
+//!   and kernel (the macros do not expose their image set; the runtime deduplicates the registration).
 //! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size.
 
 use std::time::Instant;
@@ -42,6 +44,45 @@ fn saxpy_device(n: usize, a: f64, x: &omp::DeviceBuffer<f64>, y: &mut omp::Devic
     for i in 0..n {
         y[i] += a * x[i];
     }
+}
+
+/// Per-launch time of `launches` back-to-back `nowait` launches of the minimal region's kernel (slots: y as
+/// (base, len), one loop dimension), and of the same launches waited for one by one.
+fn nowait_cost(launches: usize) -> Option<(f64, f64)> {
+    use omp::__private::offload as off;
+    let spec = std::env::var("OFFLOAD_BENCH_IMAGE").ok()?;
+    let kernel = std::env::var("OFFLOAD_BENCH_KERNEL").ok()?;
+    let mut parts = spec.splitn(3, ':');
+    let (kind, arch, path) = (parts.next()?, parts.next()?, parts.next()?);
+    let kind = match kind {
+        "cubin" => off::ImageKind::Cubin,
+        "amd" => off::ImageKind::AmdCodeObject,
+        _ => off::ImageKind::HostSo,
+    };
+    let bytes = std::fs::read(path).ok()?;
+    let set = off::ImageSet::leak(vec![(kind, arch.to_string(), bytes)], vec![kernel.clone()], vec![]);
+    let k: &'static off::KernelRef = Box::leak(Box::new(off::KernelRef::new(set, Box::leak(kernel.into_boxed_str()))));
+    let dev = match off::should_offload(k, None, true) {
+        Ok(off::Decision::Offload(d)) => d,
+        other => panic!("nowait benchmark cannot offload: {other:?}"),
+    };
+    let y = omp::DeviceBuffer::<f64>::from_slice(&[0.0; 16], None).unwrap_or_else(|e| panic!("{e}"));
+    let geometry = off::Geometry::for_iterations(1);
+    let pack = || off::ArgPack::new().device_buffer(&y).dim(0, 1, 1);
+    let t = Instant::now();
+    off::scope(|s| {
+        for _ in 0..launches {
+            let _ = s.launch_nowait(k, dev, pack(), geometry);
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let t_nowait = t.elapsed().as_secs_f64() / launches as f64;
+    let t = Instant::now();
+    for _ in 0..launches {
+        off::launch(k, dev, pack(), geometry).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let t_sync = t.elapsed().as_secs_f64() / launches as f64;
+    Some((t_nowait, t_sync))
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -87,4 +128,11 @@ fn main() {
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);
+    match nowait_cost(2000) {
+        Some((nowait, sync)) => {
+            println!("| same kernel through the runtime: synchronous launch (mean of 2000) | {:.2} µs |", sync * 1e6);
+            println!("| same kernel through the runtime: `nowait` launches, per launch (2000, one wait) | {:.2} µs |", nowait * 1e6);
+        }
+        None => println!("| nowait | not measured (set OFFLOAD_BENCH_IMAGE and OFFLOAD_BENCH_KERNEL) |"),
+    }
 }

@@ -116,6 +116,14 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
             KernelArg::DeviceBuffer { name, by_ref: true, .. } => quote!(#pack.device_buffer_mut(&mut *#name)),
             KernelArg::DeviceBuffer { name, .. } => quote!(#pack.device_buffer_mut(&mut #name)),
         };
+        if let KernelArg::Array { explicit: Some(e), .. } = arg {
+            if e.always {
+                pack = quote!(#pack.always());
+            }
+            if e.present {
+                pack = quote!(#pack.require_present());
+            }
+        }
         pack = quote!(#pack.var(#var));
     }
     let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(|k| format_ident!("__omp_gdim{}", k)).collect();

@@ -94,6 +94,8 @@ pub struct ArgPack<'a> {
     owners: Vec<(String, Option<Device>)>,
     reductions: Vec<RedSlot>,
     last_named: Option<usize>,
+    /// Index in `args` of the last mapped (not literal) argument, for the map-type modifiers.
+    last_mapped: Option<usize>,
     _borrows: PhantomData<&'a mut ()>,
 }
 
@@ -112,6 +114,7 @@ impl<'a> ArgPack<'a> {
             owners: Vec::new(),
             reductions: Vec::new(),
             last_named: None,
+            last_mapped: None,
             _borrows: PhantomData,
         }
     }
@@ -124,10 +127,12 @@ impl<'a> ArgPack<'a> {
     fn mapped<T: Pod>(mut self, ptr: *const T, len: usize, kind: MapKind) -> Self {
         let bytes = len * std::mem::size_of::<T>();
         if bytes == 0 {
-            // Nothing to map: a null base and a zero length (the kernel never dereferences it).
-            self.literal(0);
+            // Nothing to map: a dangling, aligned, non-null base (kernels declare array bases as references) and a
+            // zero length, so the kernel never dereferences it.
+            self.literal(std::mem::align_of::<T>() as u64);
         } else {
             let p = ptr.cast_mut().cast::<c_void>();
+            self.last_mapped = Some(self.args.len());
             self.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
             self.secs.push(Section { addr: ptr as usize, bytes, present: false, var: format!("argument {} ({}[{len}])", self.args.len() - 1, type_name::<T>()) });
             self.last_named = Some(self.secs.len() - 1);
@@ -154,6 +159,23 @@ impl<'a> ArgPack<'a> {
     /// `map(alloc: x)`: device storage only.
     pub fn alloc<T: Pod>(self, x: &'a mut [T]) -> Self {
         self.mapped(x.as_ptr(), x.len(), MapKind::Alloc)
+    }
+
+    /// The `always` map-type modifier on the last mapped argument: copy even when the data is present.
+    pub fn always(mut self) -> Self {
+        if let Some(i) = self.last_mapped {
+            self.args.set_type(i, self.args.type_of(i) | mt::ALWAYS);
+        }
+        self
+    }
+
+    /// The `present` map-type modifier on the last mapped argument: it must already be mapped (checked by omp-rs,
+    /// which returns [`Error::NotPresent`] instead of libomptarget's abort).
+    pub fn require_present(mut self) -> Self {
+        if let (Some(_), Some(s)) = (self.last_mapped, self.last_named.and_then(|k| self.secs.get_mut(k))) {
+            s.present = true;
+        }
+        self
     }
 
     /// Data mapped by an enclosing [`DataRegion`](crate::offload::DataRegion) or a

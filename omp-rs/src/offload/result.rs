@@ -59,6 +59,14 @@ impl MapArgs {
         self.base.len()
     }
 
+    pub(crate) fn type_of(&self, i: usize) -> i64 {
+        self.types[i]
+    }
+
+    pub(crate) fn set_type(&mut self, i: usize, ty: i64) {
+        self.types[i] = ty;
+    }
+
 }
 
 /// An interned `ident_t` naming a Rust source location (`";file;function;line;column;;"`). libomptarget prints it
