@@ -16,6 +16,12 @@ export OMP_TARGET_OFFLOAD=MANDATORY
   echo "== examples"
   for e in ${EXAMPLES:-saxpy dot jacobi2d nbody}; do $B/$e; done
   echo "== offload-bench"
+  # The nowait measurement launches the minimal region's kernel through the runtime API from the suite's cubin.
+  if [ -f .device/img/suite.sm_90.cubin ]; then
+    export OFFLOAD_BENCH_IMAGE=cubin:sm_90:.device/img/suite.sm_90.cubin
+    OFFLOAD_BENCH_KERNEL=$(cat .device/img/minimal-kernel.txt)
+    export OFFLOAD_BENCH_KERNEL
+  fi
   $B/offload-bench
 } 2>&1 | tee "$OUT/gpu-verify.log"
 echo "== LIBOMPTARGET_INFO=-1 (saxpy check only)"
