@@ -145,12 +145,16 @@ impl Builder {
             scanned: scan.watched.clone(),
             warnings: Vec::new(),
         };
-        let Some(outlined) = outline::outline(&package, &scan.files)? else {
+        let Some(outlined) = outline::outline(&package, &root, &scan.files)? else {
             report.manifest.write(&manifest_path)?;
             return Ok(report);
         };
         report.manifest.kernels = outlined.kernels.clone();
         // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
+        let device_src = dir.join("device").join("src");
+        if device_src.exists() {
+            std::fs::remove_dir_all(&device_src).map_err(Error::io("cleaning", &device_src))?;
+        }
         for (rel, text) in &outlined.krate.files {
             let p = dir.join("device").join("src").join(rel);
             if let Some(parent) = p.parent() {

@@ -28,17 +28,23 @@ pub struct Outlined {
 ///
 /// # Errors
 /// None today; kept for internal failures of the outliner.
-pub fn outline(package: &str, files: &[SourceFile]) -> Result<Option<Outlined>> {
+pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<Option<Outlined>> {
     let mut o = omp_rs_codegen::outline::Outline::default();
     for f in files {
-        o.add_file(&f.ast);
+        // Panic locations name the file as the user does: relative to the package.
+        let shown = f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string();
+        o.add_file(&f.ast, &shown);
     }
     if o.kernels.is_empty() {
         return Ok(None);
     }
     // Two regions with the same name (the same function in two targets of the package) are one kernel.
     let mut seen = std::collections::HashSet::new();
-    o.kernels.retain(|k| seen.insert(k.name.clone()));
+    let keep: Vec<bool> = o.kernels.iter().map(|k| seen.insert(k.name.clone())).collect();
+    let mut it = keep.iter();
+    o.kernels.retain(|_| *it.next().unwrap_or(&false));
+    let mut it = keep.iter();
+    o.files.retain(|_| *it.next().unwrap_or(&false));
     let kernels: Vec<KernelEntry> = o
         .kernels
         .iter()
@@ -51,12 +57,14 @@ pub fn outline(package: &str, files: &[SourceFile]) -> Result<Option<Outlined>> 
         })
         .collect();
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
+    let crate_files = o.crate_files();
+    let remap_path_prefix = crate_files.iter().filter_map(|f| f.remap_to.clone().map(|to| (PathBuf::from(&f.path), to))).collect();
     Ok(Some(Outlined {
         krate: DeviceCrate {
             name: crate_name,
-            files: vec![(PathBuf::from("lib.rs"), o.crate_source())],
+            files: crate_files.into_iter().map(|f| (PathBuf::from(f.path), f.text)).collect(),
             exports: kernels.iter().map(|k| k.name.clone()).collect(),
-            remap_path_prefix: Vec::new(),
+            remap_path_prefix,
         },
         kernels,
     }))
@@ -119,8 +127,8 @@ mod test {
                 }
             }
         };
-        let files = [SourceFile { path: "lib.rs".into(), ast: file }];
-        let o = outline("demo-pkg", &files).unwrap().unwrap();
+        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file }];
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().unwrap();
         assert_eq!(o.kernels.len(), 1);
         let k = &o.kernels[0];
         assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);

@@ -20,15 +20,30 @@ use crate::target::KernelPlan;
 pub struct Outline {
     /// Every kernel, in file and walk order.
     pub kernels: Vec<KernelPlan>,
+    /// The file (as the user names it, e.g. `src/lib.rs`) of each kernel.
+    pub files: Vec<String>,
     /// `#[omp::declare_target]` items, copied to the device crate's root.
     pub items: Vec<Item>,
 }
 
+/// One source file of the generated device crate.
+#[derive(Debug, Clone)]
+pub struct CrateFile {
+    /// Path relative to the crate's `src/`.
+    pub path: String,
+    /// Its text.
+    pub text: String,
+    /// The user's file it reports panics in (`--remap-path-prefix`), if any.
+    pub remap_to: Option<String>,
+}
+
 impl Outline {
-    /// Adds the target regions and declare-target items of one parsed file.
-    pub fn add_file(&mut self, file: &syn::File) {
+    /// Adds the target regions and declare-target items of one parsed file; `path` names it in panic locations.
+    pub fn add_file(&mut self, file: &syn::File, path: &str) {
         let consts: Vec<Item> = file.items.iter().filter(|i| matches!(i, Item::Const(_))).cloned().collect();
+        let before = self.kernels.len();
         self.add_items(&file.items, &consts);
+        self.files.extend(std::iter::repeat_n(path.to_string(), self.kernels.len() - before));
     }
 
     fn add_items(&mut self, items: &[Item], consts: &[Item]) {
@@ -91,10 +106,47 @@ impl Outline {
         self.kernels.extend(kernels);
     }
 
-    /// The device crate's `lib.rs`.
+    /// The device crate's `lib.rs`, one token-printed file (for tests and tools).
     pub fn crate_source(&self) -> String {
         let kernels: Vec<TokenStream> = self.kernels.iter().map(device::kernel).collect();
         device::crate_source(&self.items, &kernels)
+    }
+
+    /// The device crate as files: `lib.rs` (header, items, one module per user file) and `u<n>.rs` per user file
+    /// holding that file's kernels, printed so that their bodies keep the user's line and column numbers (each maps
+    /// to the user's file with `--remap-path-prefix`; rustc identifies files by that name, hence one per user file).
+    pub fn crate_files(&self) -> Vec<CrateFile> {
+        let mut lib = device::crate_source(&self.items, &[]);
+        let mut groups: Vec<(&String, Vec<&KernelPlan>)> = Vec::new();
+        for (k, path) in self.kernels.iter().zip(&self.files) {
+            match groups.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, ks)) => ks.push(k),
+                None => groups.push((path, vec![k])),
+            }
+        }
+        let mut files = Vec::new();
+        for (n, (path, kernels)) in groups.into_iter().enumerate() {
+            let module = format!("u{n}");
+            lib.push_str(&format!("#[path = \"{module}.rs\"]\nmod {module};\n"));
+            let mut tokens = TokenStream::new();
+            for k in kernels {
+                let mut plan = k.clone();
+                // Items copied from elsewhere in the file would drag the printer's position: print them inline.
+                plan.local_items = plan
+                    .local_items
+                    .iter()
+                    .map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone()))
+                    .collect();
+                tokens.extend(device::kernel(&plan));
+            }
+            let text = crate::lower::print::positioned(
+                "#[allow(unused_imports)] use omp_device::prelude::*; #[allow(unused_imports)] use super::*;",
+                tokens,
+            );
+            files.push(CrateFile { path: format!("{module}.rs"), text, remap_to: Some(path.clone()) });
+        }
+        files.insert(0, CrateFile { path: "lib.rs".into(), text: lib, remap_to: None });
+        files
     }
 }
 

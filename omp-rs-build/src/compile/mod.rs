@@ -140,10 +140,11 @@ impl Job<'_> {
         if let Some(dir) = self.lib.rlib.parent() {
             cmd.arg("-L").arg(format!("dependency={}", dir.display()));
         }
-        if self.krate.remap_path_prefix.is_empty() {
-            cmd.arg(format!("--remap-path-prefix={}={}", self.src.display(), self.krate.name));
-        }
+        // The source directory reads as the crate name; a per-file mapping (relative paths are inside the source
+        // directory) comes later, and rustc applies the last matching one: kernels report the user's file.
+        cmd.arg(format!("--remap-path-prefix={}={}", self.src.display(), self.krate.name));
         for (from, to) in &self.krate.remap_path_prefix {
+            let from = if from.is_relative() { self.src.join(from) } else { from.clone() };
             cmd.arg(format!("--remap-path-prefix={}={to}", from.display()));
         }
         cmd.arg(self.src.join("lib.rs"));

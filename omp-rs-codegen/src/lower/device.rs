@@ -37,6 +37,15 @@ fn partials(v: &Ident) -> Ident {
     format_ident!("__omp_r_{}", v)
 }
 
+/// A generated use of a user's name, without the user's span (only the copied body keeps its positions).
+fn fresh(v: &Ident) -> Ident {
+    Ident::new(&v.to_string(), proc_macro2::Span::call_site())
+}
+
+fn fresh_ty(t: &syn::Type) -> TokenStream {
+    super::print::unlocated(quote!(#t))
+}
+
 /// The `omp_device::kernel! { ... }` item of one kernel.
 pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let name = format_ident!("{}", plan.name);
@@ -47,12 +56,14 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     for arg in &plan.args {
         match arg {
             KernelArg::Scalar { name, ty, private_mut } => {
+                let name = &fresh(name);
                 let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
                 params.push(quote!(#name: u64));
                 let m = private_mut.then(|| quote!(mut));
                 setup.extend(quote!(let #m #name: #t = omp_device::abi::from_slot(#name);));
             }
             KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
+                let (name, elem) = (&fresh(name), &fresh_ty(elem));
                 let (b, n) = (base(name), len(name));
                 match usage {
                     ArrayUse::Read => {
@@ -94,7 +105,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let mut red_init = TokenStream::new();
     let mut red_out = TokenStream::new();
     for r in &plan.reductions {
-        let (v, p) = (&r.name, partials(&r.name));
+        let v = &fresh(&r.name);
+        let p = partials(v);
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
         let op = format_ident!("{}", r.op.type_name());
         // bool partials travel as u8 (the host reads them as plain bytes).
@@ -124,7 +136,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let var_lets = plan.nest.dims.iter().enumerate().map(|(k, dim)| {
         let t: syn::Type = syn::parse_str(&plan.dim_types[k]).unwrap_or_else(|_| syn::parse_quote!(usize));
         let (f, s, kk) = (&firsts[k], &steps[k], &ks[k]);
-        match &dim.var {
+        match dim.var.as_ref().map(fresh) {
             Some(v) => quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);),
             None => quote!(let _ = #kk;),
         }

@@ -4,4 +4,5 @@
 pub mod device;
 pub mod host;
 pub mod offload;
+pub mod print;
 pub mod names;
