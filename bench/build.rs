@@ -35,7 +35,11 @@ fn main() {
         "-fopenmp".to_owned()
     });
     let mut omp = cc::Build::new();
-    omp.files(OMP_SOURCES).include("csrc").flag("-std=c99").opt_level(3).warnings(true);
+    omp.files(OMP_SOURCES)
+        .include("csrc")
+        .flag("-std=c99")
+        .opt_level(3)
+        .warnings(true);
     omp.flag_if_supported("-ffp-contract=off");
     for f in omp_flag.split_whitespace() {
         omp.flag(f);

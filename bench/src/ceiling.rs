@@ -16,7 +16,9 @@ pub fn measure_cpu_copy() -> (f64, String) {
     let mut best = f64::MAX;
     for _ in 0..TRIALS {
         let t0 = Instant::now();
-        dst.par_chunks_mut(chunk).zip(src.par_chunks(chunk)).for_each(|(d, s)| d.copy_from_slice(s));
+        dst.par_chunks_mut(chunk)
+            .zip(src.par_chunks(chunk))
+            .for_each(|(d, s)| d.copy_from_slice(s));
         best = best.min(t0.elapsed().as_secs_f64());
     }
     assert_eq!(dst[COPY_ELEMS - 1], 1.0);
@@ -24,7 +26,7 @@ pub fn measure_cpu_copy() -> (f64, String) {
     let label = format!(
         "cpu copy kernel (rayon, {} threads, 2x{} MiB, best of {TRIALS})",
         rayon::current_num_threads(),
-        COPY_ELEMS * 8 >> 20
+        (COPY_ELEMS * 8) >> 20
     );
     (bytes / best / 1e9, label)
 }

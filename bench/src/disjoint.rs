@@ -24,7 +24,11 @@ unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 impl<'a, T> DisjointSlice<'a, T> {
     /// Borrows `s` exclusively for the lifetime of the wrapper.
     pub fn new(s: &'a mut [T]) -> Self {
-        DisjointSlice { ptr: s.as_mut_ptr(), len: s.len(), _borrow: PhantomData }
+        DisjointSlice {
+            ptr: s.as_mut_ptr(),
+            len: s.len(),
+            _borrow: PhantomData,
+        }
     }
 
     /// Writes `v` at `i` (bounds-checked).

@@ -83,7 +83,11 @@ pub struct Skipped {
 /// Runs the plan; returns a record per supported kernel variant and the unsupported ones.
 pub fn run(plan: &Plan) -> (Vec<Record>, Vec<Skipped>) {
     let steps = (plan.kernels.len() * plan.variants.len()) as u64;
-    let bar = if plan.progress { ProgressBar::new(steps) } else { ProgressBar::hidden() };
+    let bar = if plan.progress {
+        ProgressBar::new(steps)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
             .expect("valid template")
@@ -96,7 +100,10 @@ pub fn run(plan: &Plan) -> (Vec<Record>, Vec<Skipped>) {
             bar.set_message(format!("{} {}", k.name, v.name()));
             match run_one(plan, k, v) {
                 Some(r) => records.push(r),
-                None => skipped.push(Skipped { kernel: k.name, variant: v.name() }),
+                None => skipped.push(Skipped {
+                    kernel: k.name,
+                    variant: v.name(),
+                }),
             }
             bar.inc(1);
         }
@@ -161,11 +168,16 @@ pub fn select_kernels(all: &[KernelDef], names: &[String]) -> Result<Vec<KernelD
     }
     let mut out: Vec<KernelDef> = Vec::new();
     for name in names {
-        let hits: Vec<&KernelDef> =
-            all.iter().filter(|k| k.name == name || k.group.name() == name).collect();
+        let hits: Vec<&KernelDef> = all
+            .iter()
+            .filter(|k| k.name == name || k.group.name() == name)
+            .collect();
         if hits.is_empty() {
             let known: Vec<&str> = all.iter().map(|k| k.name).collect();
-            return Err(format!("unknown kernel or group {name:?}; known kernels: {}", known.join(", ")));
+            return Err(format!(
+                "unknown kernel or group {name:?}; known kernels: {}",
+                known.join(", ")
+            ));
         }
         for k in hits {
             if !out.iter().any(|o| o.name == k.name) {

@@ -29,8 +29,13 @@ pub enum Group {
 
 impl Group {
     /// All groups in RAJAPerf's order.
-    pub const ALL: [Group; 5] =
-        [Group::Stream, Group::Basic, Group::Lcals, Group::Polybench, Group::Apps];
+    pub const ALL: [Group; 5] = [
+        Group::Stream,
+        Group::Basic,
+        Group::Lcals,
+        Group::Polybench,
+        Group::Apps,
+    ];
 
     /// The prefix of its kernels' names.
     pub fn name(self) -> &'static str {
@@ -149,7 +154,9 @@ pub struct KernelDef {
 
 impl fmt::Debug for KernelDef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KernelDef").field("name", &self.name).finish_non_exhaustive()
+        f.debug_struct("KernelDef")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
     }
 }
 

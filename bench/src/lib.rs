@@ -12,6 +12,9 @@
 //! [`report`] (JSON, Markdown, plots, merge), [`ceiling`] (measured copy bandwidth).
 
 #![deny(missing_docs)]
+// Kernel loops index arrays the way RAJAPerf's bodies do, so they read side by side with the
+// documented formulas and the C/CUDA versions.
+#![allow(clippy::needless_range_loop, clippy::manual_memcpy)]
 
 // openmp-sys makes cargo link libgomp for the C OpenMP variant (see build.rs).
 extern crate openmp_sys;

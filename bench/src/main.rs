@@ -25,7 +25,12 @@ fn list() {
     }
     println!("Kernels (default reps):");
     for k in kernels::all() {
-        println!("  {:24} {:5}  checksum rule: {}", k.name, k.default_reps, k.tolerance.label());
+        println!(
+            "  {:24} {:5}  checksum rule: {}",
+            k.name,
+            k.default_reps,
+            k.tolerance.label()
+        );
     }
 }
 
@@ -34,7 +39,11 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         list();
         return Ok(ExitCode::SUCCESS);
     }
-    let file = if args.merge.is_empty() { run_suite(args)? } else { merge_files(args)? };
+    let file = if args.merge.is_empty() {
+        run_suite(args)?
+    } else {
+        merge_files(args)?
+    };
 
     let checks = report::check(&file.results, &args.baseline);
     let md = markdown::render(&file, &checks, &args.baseline);
@@ -50,7 +59,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             eprintln!("wrote {}", p.display());
         }
     }
-    let failed: Vec<_> = checks.iter().filter(|c| c.status == CheckStatus::Fail).collect();
+    let failed: Vec<_> = checks
+        .iter()
+        .filter(|c| c.status == CheckStatus::Fail)
+        .collect();
     for c in &failed {
         eprintln!(
             "checksum mismatch: {} {} differs from {} by {:.2e} (bound {:.1e}, {})",
@@ -62,7 +74,11 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             c.rule
         );
     }
-    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn run_suite(args: &Args) -> Result<ResultFile, String> {
@@ -90,7 +106,10 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
     };
     let (results, skipped) = harness::run(&plan);
     for s in &skipped {
-        eprintln!("note: variant {} does not implement {}", s.variant, s.kernel);
+        eprintln!(
+            "note: variant {} does not implement {}",
+            s.variant, s.kernel
+        );
     }
     let threads = rayon::current_num_threads();
     Ok(ResultFile {
@@ -98,7 +117,11 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
         source: "omp-bench".to_owned(),
         device: format!("cpu ({threads} rayon threads)"),
         size: format!("{:?} (target {})", args.size, args.size.target()),
-        ceilings: vec![Ceiling { label, gbs, variants: args.variants.clone() }],
+        ceilings: vec![Ceiling {
+            label,
+            gbs,
+            variants: args.variants.clone(),
+        }],
         results,
     })
 }

@@ -89,7 +89,10 @@ pub struct RandState {
 impl RandState {
     /// The state `srand(seed)` leaves.
     pub fn new(seed: u32) -> Self {
-        let mut st = RandState { ring: [0; 31], next: 0 };
+        let mut st = RandState {
+            ring: [0; 31],
+            next: 0,
+        };
         // SAFETY: `st` is a valid, exclusively borrowed rp_rand.
         unsafe { ffi::rp_srand(&mut st, seed) };
         st
@@ -149,9 +152,7 @@ impl Init {
     pub fn constant_index(&mut self, n: usize, v: i64) -> Vec<i64> {
         let mut a = vec![0_i64; n];
         // SAFETY: as in `data`.
-        unsafe {
-            ffi::rp_init_data_const_index(a.as_mut_ptr(), len_i64(n), v, &mut self.counter)
-        };
+        unsafe { ffi::rp_init_data_const_index(a.as_mut_ptr(), len_i64(n), v, &mut self.counter) };
         a
     }
 
@@ -217,14 +218,18 @@ impl Checksum {
     /// Adds `cks(a, a.len(), scale)`.
     pub fn add_array(&mut self, a: &[f64], scale: f64) -> &mut Self {
         // SAFETY: `a` is a valid slice; `bytes` is 16-byte aligned long double storage.
-        unsafe { ffi::rp_cks_add_f64(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale) };
+        unsafe {
+            ffi::rp_cks_add_f64(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale)
+        };
         self
     }
 
     /// Adds `cks(a, a.len(), scale)` for an int array.
     pub fn add_int_array(&mut self, a: &[i32], scale: f64) -> &mut Self {
         // SAFETY: as in `add_array`.
-        unsafe { ffi::rp_cks_add_i32(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale) };
+        unsafe {
+            ffi::rp_cks_add_i32(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale)
+        };
         self
     }
 

@@ -11,11 +11,21 @@ const TARGET: usize = 4_500;
 /// Enough reps to exercise state carried across reps (R-dependent kernels).
 const REPS: usize = 3;
 
-fn run(k: &KernelDef, v: &dyn variant::Variant, target: usize, reps: usize) -> omp_bench::kernel::RunOutput {
+fn run(
+    k: &KernelDef,
+    v: &dyn variant::Variant,
+    target: usize,
+    reps: usize,
+) -> omp_bench::kernel::RunOutput {
     let mut t = Timer::new();
     let out = (k.run)(v, &RunSpec { target, reps }, &mut t)
         .unwrap_or_else(|_| panic!("{} does not implement {}", v.name(), k.name));
-    assert!(t.elapsed().is_some(), "{} did not time {}", v.name(), k.name);
+    assert!(
+        t.elapsed().is_some(),
+        "{} did not time {}",
+        v.name(),
+        k.name
+    );
     out
 }
 
@@ -24,13 +34,21 @@ fn every_variant_matches_seq_on_every_kernel() {
     let mut failures = Vec::new();
     for k in kernels::all() {
         let base = run(&k, &Seq, TARGET, REPS);
-        assert!(base.checksum.to_f64().is_finite() && base.checksum.to_f64() != 0.0, "{}", k.name);
+        assert!(
+            base.checksum.to_f64().is_finite() && base.checksum.to_f64() != 0.0,
+            "{}",
+            k.name
+        );
         for v in variant::all() {
             let out = run(&k, v, TARGET, REPS);
             let d = out.checksum.rel_diff(&base.checksum);
             let bound = k.tolerance.rel_bound(out.problem_size, REPS);
             if d > bound {
-                failures.push(format!("{} {}: rel diff {d:e} > {bound:e}", k.name, v.name()));
+                failures.push(format!(
+                    "{} {}: rel diff {d:e} > {bound:e}",
+                    k.name,
+                    v.name()
+                ));
             }
             assert_eq!(out.problem_size, base.problem_size);
         }
@@ -49,7 +67,13 @@ fn deterministic_parallel_variants_are_bit_identical_to_seq() {
         let base = run(&k, &Seq, TARGET, 2);
         for v in variant::all() {
             let out = run(&k, v, TARGET, 2);
-            assert_eq!(out.checksum.to_string(), base.checksum.to_string(), "{} {}", k.name, v.name());
+            assert_eq!(
+                out.checksum.to_string(),
+                base.checksum.to_string(),
+                "{} {}",
+                k.name,
+                v.name()
+            );
         }
     }
 }
@@ -57,24 +81,45 @@ fn deterministic_parallel_variants_are_bit_identical_to_seq() {
 #[test]
 fn r_dependent_kernels_change_with_reps() {
     // Guards against a variant silently resetting state that RAJAPerf carries across reps.
-    for name in ["Stream_DOT", "Basic_DAXPY", "Lcals_HYDRO_2D", "Polybench_JACOBI_1D", "Apps_LTIMES"] {
+    for name in [
+        "Stream_DOT",
+        "Basic_DAXPY",
+        "Lcals_HYDRO_2D",
+        "Polybench_JACOBI_1D",
+        "Apps_LTIMES",
+    ] {
         let k = kernels::all().into_iter().find(|k| k.name == name).unwrap();
         for v in variant::all() {
             let one = run(&k, v, TARGET, 1);
             let two = run(&k, v, TARGET, 2);
-            assert!(two.checksum.rel_diff(&one.checksum) > 0.0, "{name} {}", v.name());
+            assert!(
+                two.checksum.rel_diff(&one.checksum) > 0.0,
+                "{name} {}",
+                v.name()
+            );
         }
     }
 }
 
 #[test]
 fn idempotent_kernels_do_not_change_with_reps() {
-    for name in ["Stream_TRIAD", "Lcals_EOS", "Polybench_GEMM", "Apps_VOL3D", "Apps_ENERGY"] {
+    for name in [
+        "Stream_TRIAD",
+        "Lcals_EOS",
+        "Polybench_GEMM",
+        "Apps_VOL3D",
+        "Apps_ENERGY",
+    ] {
         let k = kernels::all().into_iter().find(|k| k.name == name).unwrap();
         for v in variant::all() {
             let one = run(&k, v, TARGET, 1);
             let three = run(&k, v, TARGET, 3);
-            assert_eq!(one.checksum.to_string(), three.checksum.to_string(), "{name} {}", v.name());
+            assert_eq!(
+                one.checksum.to_string(),
+                three.checksum.to_string(),
+                "{name} {}",
+                v.name()
+            );
         }
     }
 }
@@ -84,7 +129,15 @@ fn registry_names_are_unique_and_grouped() {
     let all = kernels::all();
     assert_eq!(all.len(), 32);
     for (i, k) in all.iter().enumerate() {
-        assert!(k.name.starts_with(&format!("{}_", k.group.name())), "{}", k.name);
-        assert!(all[i + 1..].iter().all(|o| o.name != k.name), "duplicate {}", k.name);
+        assert!(
+            k.name.starts_with(&format!("{}_", k.group.name())),
+            "{}",
+            k.name
+        );
+        assert!(
+            all[i + 1..].iter().all(|o| o.name != k.name),
+            "duplicate {}",
+            k.name
+        );
     }
 }

@@ -4,11 +4,15 @@ use super::{kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, Result
 use std::fmt::Write;
 
 fn find<'a>(records: &'a [Record], kernel: &str, variant: &str) -> Option<&'a Record> {
-    records.iter().find(|r| r.kernel == kernel && r.variant == variant)
+    records
+        .iter()
+        .find(|r| r.kernel == kernel && r.variant == variant)
 }
 
 fn ceiling_for<'a>(ceilings: &'a [Ceiling], variant: &str) -> Option<&'a Ceiling> {
-    ceilings.iter().find(|c| c.variants.iter().any(|v| v == variant))
+    ceilings
+        .iter()
+        .find(|c| c.variants.iter().any(|v| v == variant))
 }
 
 /// Formats seconds with a unit that keeps 3-4 significant digits.
@@ -29,7 +33,11 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
     let kernels = kernels_of(records);
     let mut md = String::new();
     let _ = writeln!(md, "# omp-bench results\n");
-    let _ = writeln!(md, "Device: {}. Size: {}. Source: {}.\n", file.device, file.size, file.source);
+    let _ = writeln!(
+        md,
+        "Device: {}. Size: {}. Source: {}.\n",
+        file.device, file.size, file.source
+    );
 
     let _ = writeln!(
         md,
@@ -45,7 +53,10 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
     }
     md.push('\n');
     for k in &kernels {
-        let any = records.iter().find(|r| &r.kernel == k).expect("kernel has a record");
+        let any = records
+            .iter()
+            .find(|r| &r.kernel == k)
+            .expect("kernel has a record");
         let _ = write!(md, "| {k} | {} | {} |", any.problem_size, any.reps);
         let base = find(records, k, baseline);
         for v in &variants {
@@ -63,9 +74,18 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
         md.push('\n');
     }
 
-    let _ = writeln!(md, "\n## Achieved bandwidth, GB/s (in parentheses % of the variant's ceiling)\n");
+    let _ = writeln!(
+        md,
+        "\n## Achieved bandwidth, GB/s (in parentheses % of the variant's ceiling)\n"
+    );
     for c in &file.ceilings {
-        let _ = writeln!(md, "- Ceiling {:.1} GB/s: {} (variants: {})", c.gbs, c.label, c.variants.join(", "));
+        let _ = writeln!(
+            md,
+            "- Ceiling {:.1} GB/s: {} (variants: {})",
+            c.gbs,
+            c.label,
+            c.variants.join(", ")
+        );
     }
     if !file.ceilings.is_empty() {
         md.push('\n');
@@ -80,7 +100,10 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
     }
     md.push('\n');
     for k in &kernels {
-        let any = records.iter().find(|r| &r.kernel == k).expect("kernel has a record");
+        let any = records
+            .iter()
+            .find(|r| &r.kernel == k)
+            .expect("kernel has a record");
         if any.bytes_per_rep <= 0.0 {
             continue;
         }
@@ -105,11 +128,17 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
         "Tolerance (relative): `deterministic` kernels 1e-10 (RAJAPerf's threshold); `reordered-sum` \
          kernels (reductions whose order a variant may change) 2(n + reps)u with u = 2^-53, at least 1e-10.\n"
     );
-    let _ = writeln!(md, "| Kernel | Variant | Checksum | Rel. diff | Bound | Rule | Check |");
+    let _ = writeln!(
+        md,
+        "| Kernel | Variant | Checksum | Rel. diff | Bound | Rule | Check |"
+    );
     let _ = writeln!(md, "|---|---|---:|---:|---:|---|---|");
     for c in checks {
         let r = find(records, &c.kernel, &c.variant).expect("check has a record");
-        let diff = c.rel_diff.map(|d| format!("{d:.1e}")).unwrap_or_else(|| "-".to_owned());
+        let diff = c
+            .rel_diff
+            .map(|d| format!("{d:.1e}"))
+            .unwrap_or_else(|| "-".to_owned());
         let status = match &c.status {
             CheckStatus::Baseline => "baseline".to_owned(),
             CheckStatus::Pass => "ok".to_owned(),

@@ -83,10 +83,14 @@ impl ResultFile {
     /// Reads and checks a result file.
     pub fn read(path: &Path) -> Result<ResultFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file: ResultFile =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not a result file: {e}", path.display()))?;
+        let file: ResultFile = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not a result file: {e}", path.display()))?;
         if file.schema != SCHEMA {
-            return Err(format!("{}: schema {:?}, expected {SCHEMA:?}", path.display(), file.schema));
+            return Err(format!(
+                "{}: schema {:?}, expected {SCHEMA:?}",
+                path.display(),
+                file.schema
+            ));
         }
         Ok(file)
     }
@@ -117,8 +121,15 @@ pub fn merge(files: Vec<ResultFile>) -> (ResultFile, Vec<String>) {
         sizes.push(f.size);
         out.ceilings.extend(f.ceilings);
         for r in f.results {
-            if let Some(old) = out.results.iter_mut().find(|o| o.kernel == r.kernel && o.variant == r.variant) {
-                notes.push(format!("{} {}: later file replaces earlier record", r.kernel, r.variant));
+            if let Some(old) = out
+                .results
+                .iter_mut()
+                .find(|o| o.kernel == r.kernel && o.variant == r.variant)
+            {
+                notes.push(format!(
+                    "{} {}: later file replaces earlier record",
+                    r.kernel, r.variant
+                ));
                 *old = r;
             } else {
                 out.results.push(r);
@@ -167,9 +178,15 @@ pub struct Check {
 fn tolerance_of(r: &Record) -> (f64, String) {
     if let Some(k) = kernels::all().into_iter().find(|k| k.name == r.kernel) {
         let tol: Tolerance = k.tolerance;
-        return (tol.rel_bound(r.problem_size as usize, r.reps as usize), tol.label().to_owned());
+        return (
+            tol.rel_bound(r.problem_size as usize, r.reps as usize),
+            tol.label().to_owned(),
+        );
     }
-    let rule = r.tolerance.clone().unwrap_or_else(|| "deterministic".to_owned());
+    let rule = r
+        .tolerance
+        .clone()
+        .unwrap_or_else(|| "deterministic".to_owned());
     (r.rel_tol.unwrap_or(DETERMINISTIC_REL_TOL), rule)
 }
 
@@ -190,7 +207,10 @@ pub fn check(records: &[Record], baseline: &str) -> Vec<Check> {
             if r.variant == baseline {
                 return c;
             }
-            let Some(base) = records.iter().find(|b| b.kernel == r.kernel && b.variant == baseline) else {
+            let Some(base) = records
+                .iter()
+                .find(|b| b.kernel == r.kernel && b.variant == baseline)
+            else {
                 c.status = CheckStatus::NotCompared(format!("no {baseline} record"));
                 return c;
             };
@@ -201,11 +221,18 @@ pub fn check(records: &[Record], baseline: &str) -> Vec<Check> {
                 ));
                 return c;
             }
-            match (r.checksum.parse::<Checksum>(), base.checksum.parse::<Checksum>()) {
+            match (
+                r.checksum.parse::<Checksum>(),
+                base.checksum.parse::<Checksum>(),
+            ) {
                 (Ok(a), Ok(b)) => {
                     let d = a.rel_diff(&b);
                     c.rel_diff = Some(d);
-                    c.status = if d <= bound { CheckStatus::Pass } else { CheckStatus::Fail };
+                    c.status = if d <= bound {
+                        CheckStatus::Pass
+                    } else {
+                        CheckStatus::Fail
+                    };
                 }
                 _ => c.status = CheckStatus::NotCompared("unparsable checksum".to_owned()),
             }

@@ -42,7 +42,14 @@ extern "C" {
         reps: i64,
     );
     fn comp_apps_energy(a: *const EnergyArgs, n: i64, reps: i64);
-    fn comp_apps_fir(input: *const f64, out: *mut f64, coeff: *const f64, ncoeff: i64, n: i64, reps: i64);
+    fn comp_apps_fir(
+        input: *const f64,
+        out: *mut f64,
+        coeff: *const f64,
+        ncoeff: i64,
+        n: i64,
+        reps: i64,
+    );
     fn comp_apps_ltimes(
         phi: *mut f64,
         ell: *const f64,
@@ -91,7 +98,9 @@ extern "C" {
 
 /// Every zone index must keep all its neighbours inside an array of `len`.
 fn check_zones(zones: &[i64], reach: usize, len: usize) {
-    let (lo, hi) = zones.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &z| (lo.min(z), hi.max(z)));
+    let (lo, hi) = zones
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(lo, hi), &z| (lo.min(z), hi.max(z)));
     assert!(zones.is_empty() || (lo as usize >= reach && hi as usize + reach < len));
 }
 
@@ -99,7 +108,13 @@ fn check_zones(zones: &[i64], reach: usize, len: usize) {
 // the Vecs; outputs are exclusively borrowed for the call.
 impl AppsKernels for COmp {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
-        let nn = c_len(&[d.x.len(), d.y.len(), d.xdot.len(), d.ydot.len(), d.div.len()]);
+        let nn = c_len(&[
+            d.x.len(),
+            d.y.len(),
+            d.xdot.len(),
+            d.ydot.len(),
+            d.div.len(),
+        ]);
         check_zones(&d.zones, d.jp + 1, nn as usize);
         let (nz, jp) = (c_i64(d.zones.len()), c_i64(d.jp));
         t.time(|| unsafe {
@@ -165,7 +180,14 @@ impl AppsKernels for COmp {
         let ncoeff = Fir::COEFF.len();
         let n = c_len(&[d.out.len(), d.input.len() + 1 - ncoeff]);
         t.time(|| unsafe {
-            comp_apps_fir(d.input.as_ptr(), d.out.as_mut_ptr(), Fir::COEFF.as_ptr(), c_i64(ncoeff), n, c_i64(reps))
+            comp_apps_fir(
+                d.input.as_ptr(),
+                d.out.as_mut_ptr(),
+                Fir::COEFF.as_ptr(),
+                c_i64(ncoeff),
+                n,
+                c_i64(reps),
+            )
         });
         Ok(())
     }
@@ -214,7 +236,13 @@ impl AppsKernels for COmp {
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
-        let n = c_len(&[d.compression.len(), d.bvc.len(), d.p_new.len(), d.e_old.len(), d.vnewc.len()]);
+        let n = c_len(&[
+            d.compression.len(),
+            d.bvc.len(),
+            d.p_new.len(),
+            d.e_old.len(),
+            d.vnewc.len(),
+        ]);
         t.time(|| unsafe {
             comp_apps_pressure(
                 d.compression.as_ptr(),

@@ -80,7 +80,15 @@ impl KernelData for DelDotVec2d {
         let xdot = init.data(nn);
         let ydot = init.data(nn);
         let div = init.constant(nn, 0.0);
-        DelDotVec2d { x, y, xdot, ydot, div, zones, jp: dom.jp() }
+        DelDotVec2d {
+            x,
+            y,
+            xdot,
+            ydot,
+            div,
+            zones,
+            jp: dom.jp(),
+        }
     }
     fn bytes_per_rep(&self) -> f64 {
         let (nn, nz) = (self.x.len() as f64, self.zones.len() as f64);
@@ -220,7 +228,8 @@ pub mod energy_body {
             ssc(pbvc * e_new + vnewc * vnewc * bvc * p_new, rho0) * ql_old + qq_old
         };
         let mut e = e_new
-            - (7.0 * (p_old + q_old) - 8.0 * (p_half_step + q_new) + (p_new + q_tilde)) * delvc / 6.0;
+            - (7.0 * (p_old + q_old) - 8.0 * (p_half_step + q_new) + (p_new + q_tilde)) * delvc
+                / 6.0;
         if e.abs() < e_cut {
             e = 0.0;
         }
@@ -312,7 +321,9 @@ impl KernelData for Energy {
         27.0 * F64 * self.e_new.len() as f64
     }
     fn checksum(&self) -> Checksum {
-        *Checksum::zero().add_array(&self.e_new, 1.0).add_array(&self.q_new, 1.0)
+        *Checksum::zero()
+            .add_array(&self.e_new, 1.0)
+            .add_array(&self.q_new, 1.0)
     }
 }
 
@@ -328,8 +339,9 @@ pub struct Fir {
 
 impl Fir {
     /// Filter taps.
-    pub const COEFF: [f64; 16] =
-        [3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0];
+    pub const COEFF: [f64; 16] = [
+        3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0,
+    ];
 }
 
 impl KernelData for Fir {
@@ -390,12 +402,22 @@ impl KernelData for Ltimes {
         Self::NUM_D * Self::NUM_G * Self::num_z(target)
     }
     fn setup(target: usize) -> Self {
-        let (num_d, num_g, num_m, num_z) = (Self::NUM_D, Self::NUM_G, Self::NUM_M, Self::num_z(target));
+        let (num_d, num_g, num_m, num_z) =
+            (Self::NUM_D, Self::NUM_G, Self::NUM_M, Self::num_z(target));
         let mut init = Init::new();
         let phi = init.constant(num_m * num_g * num_z, 0.0);
         let ell = init.data(num_d * num_m);
         let psi = init.data(num_d * num_g * num_z);
-        Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, target }
+        Ltimes {
+            phi,
+            ell,
+            psi,
+            num_d,
+            num_g,
+            num_m,
+            num_z,
+            target,
+        }
     }
     fn bytes_per_rep(&self) -> f64 {
         (2 * self.phi.len() + self.ell.len() + self.psi.len()) as f64 * F64
@@ -518,7 +540,15 @@ impl KernelData for Matvec3dStencil {
             ccl: next(),
             ccc: next(),
         };
-        Matvec3dStencil { b, x, coefs, zones: dom.real_zones(), jp: dom.jp(), kp: dom.kp(), target }
+        Matvec3dStencil {
+            b,
+            x,
+            coefs,
+            zones: dom.real_zones(),
+            jp: dom.jp(),
+            kp: dom.kp(),
+            target,
+        }
     }
     fn bytes_per_rep(&self) -> f64 {
         let nz = self.zones.len() as f64;
@@ -586,7 +616,17 @@ impl KernelData for Pressure {
         let p_cut = init.scalar();
         let pmin = init.scalar();
         let eosvmax = init.scalar();
-        Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax }
+        Pressure {
+            compression,
+            bvc,
+            p_new,
+            e_old,
+            vnewc,
+            cls,
+            p_cut,
+            pmin,
+            eosvmax,
+        }
     }
     fn bytes_per_rep(&self) -> f64 {
         6.0 * F64 * self.p_new.len() as f64
@@ -619,13 +659,23 @@ pub struct Vol3d {
 }
 
 impl Vol3d {
-    /// `1/12` as RAJAPerf writes it.
+    /// `1/12` as RAJAPerf writes it (the literal rounds to the nearest double of 1/12).
+    #[allow(clippy::excessive_precision)]
     pub const VOL_FACTOR: f64 = 0.083333333333333333;
 
     /// Volume of zone `i` from its corners n0..n7.
     #[inline(always)]
     pub fn zone(x: &[f64], y: &[f64], z: &[f64], i: usize, jp: usize, kp: usize) -> f64 {
-        let n = [i, i + 1, i + jp, i + 1 + jp, i + kp, i + 1 + kp, i + jp + kp, i + 1 + jp + kp];
+        let n = [
+            i,
+            i + 1,
+            i + jp,
+            i + 1 + jp,
+            i + kp,
+            i + 1 + kp,
+            i + jp + kp,
+            i + 1 + jp + kp,
+        ];
         // dAB = coordinate(nA) - coordinate(nB), per axis.
         let d = |a: usize, b: usize| [x[n[a]] - x[n[b]], y[n[a]] - y[n[b]], z[n[a]] - z[n[b]]];
         let (d71, d72, d74) = (d(7, 1), d(7, 2), d(7, 4));
@@ -660,7 +710,17 @@ impl KernelData for Vol3d {
         let mut z = init.constant(nn, 0.0);
         dom.mesh_3d([0.3, 0.2, 0.1], &mut x, &mut y, &mut z);
         let vol = init.constant(nn, 0.0);
-        Vol3d { x, y, z, vol, jp: dom.jp(), kp: dom.kp(), fpz: dom.fpz(), lpz: dom.lpz(), target }
+        Vol3d {
+            x,
+            y,
+            z,
+            vol,
+            jp: dom.jp(),
+            kp: dom.kp(),
+            fpz: dom.fpz(),
+            lpz: dom.lpz(),
+            target,
+        }
     }
     fn bytes_per_rep(&self) -> f64 {
         let zones = (self.lpz + 1 - self.fpz) as f64;
@@ -709,11 +769,25 @@ pub fn kernels() -> Vec<KernelDef> {
     use Tolerance::Deterministic;
     let g = Group::Apps;
     vec![
-        kernel_def!("Apps_DEL_DOT_VEC_2D", g, 100, Deterministic, DelDotVec2d, del_dot_vec_2d),
+        kernel_def!(
+            "Apps_DEL_DOT_VEC_2D",
+            g,
+            100,
+            Deterministic,
+            DelDotVec2d,
+            del_dot_vec_2d
+        ),
         kernel_def!("Apps_ENERGY", g, 130, Deterministic, Energy, energy),
         kernel_def!("Apps_FIR", g, 160, Deterministic, Fir, fir),
         kernel_def!("Apps_LTIMES", g, 50, Deterministic, Ltimes, ltimes),
-        kernel_def!("Apps_MATVEC_3D_STENCIL", g, 100, Deterministic, Matvec3dStencil, matvec_3d_stencil),
+        kernel_def!(
+            "Apps_MATVEC_3D_STENCIL",
+            g,
+            100,
+            Deterministic,
+            Matvec3dStencil,
+            matvec_3d_stencil
+        ),
         kernel_def!("Apps_PRESSURE", g, 700, Deterministic, Pressure, pressure),
         kernel_def!("Apps_VOL3D", g, 100, Deterministic, Vol3d, vol3d),
     ]

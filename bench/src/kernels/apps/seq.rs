@@ -7,7 +7,15 @@ use crate::variant::{Outcome, Seq};
 
 impl AppsKernels for Seq {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
-        let DelDotVec2d { x, y, xdot, ydot, div, zones, jp } = d;
+        let DelDotVec2d {
+            x,
+            y,
+            xdot,
+            ydot,
+            div,
+            zones,
+            jp,
+        } = d;
         let jp = *jp;
         t.time(|| {
             for _ in 0..reps {
@@ -63,7 +71,14 @@ impl AppsKernels for Seq {
                     );
                 }
                 for i in 0..n {
-                    e_new[i] = body::e3(e_new[i], delvc[i], p_old[i], q_old[i], p_half_step[i], q_new[i]);
+                    e_new[i] = body::e3(
+                        e_new[i],
+                        delvc[i],
+                        p_old[i],
+                        q_old[i],
+                        p_half_step[i],
+                        q_new[i],
+                    );
                 }
                 for i in 0..n {
                     e_new[i] = body::e4(e_new[i], work[i], e_cut, emin);
@@ -89,8 +104,8 @@ impl AppsKernels for Seq {
                 }
                 for i in 0..n {
                     q_new[i] = body::q6(
-                        q_new[i], delvc[i], pbvc[i], e_new[i], vnewc[i], bvc[i], p_new[i], rho0, ql_old[i],
-                        qq_old[i], q_cut,
+                        q_new[i], delvc[i], pbvc[i], e_new[i], vnewc[i], bvc[i], p_new[i], rho0,
+                        ql_old[i], qq_old[i], q_cut,
                     );
                 }
             }
@@ -115,7 +130,16 @@ impl AppsKernels for Seq {
     }
 
     fn ltimes(&self, d: &mut Ltimes, reps: usize, t: &mut Timer) -> Outcome {
-        let Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, .. } = d;
+        let Ltimes {
+            phi,
+            ell,
+            psi,
+            num_d,
+            num_g,
+            num_m,
+            num_z,
+            ..
+        } = d;
         let (nd, ng, nm, nz) = (*num_d, *num_g, *num_m, *num_z);
         t.time(|| {
             for _ in 0..reps {
@@ -123,7 +147,8 @@ impl AppsKernels for Seq {
                     for g in 0..ng {
                         for m in 0..nm {
                             for dd in 0..nd {
-                                phi[m + g * nm + z * nm * ng] += ell[dd + m * nd] * psi[dd + g * nd + z * nd * ng];
+                                phi[m + g * nm + z * nm * ng] +=
+                                    ell[dd + m * nd] * psi[dd + g * nd + z * nd * ng];
                             }
                         }
                     }
@@ -134,7 +159,15 @@ impl AppsKernels for Seq {
     }
 
     fn matvec_3d_stencil(&self, d: &mut Matvec3dStencil, reps: usize, t: &mut Timer) -> Outcome {
-        let Matvec3dStencil { b, x, coefs, zones, jp, kp, .. } = d;
+        let Matvec3dStencil {
+            b,
+            x,
+            coefs,
+            zones,
+            jp,
+            kp,
+            ..
+        } = d;
         let (jp, kp) = (*jp, *kp);
         t.time(|| {
             for _ in 0..reps {
@@ -148,7 +181,17 @@ impl AppsKernels for Seq {
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
-        let Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax } = d;
+        let Pressure {
+            compression,
+            bvc,
+            p_new,
+            e_old,
+            vnewc,
+            cls,
+            p_cut,
+            pmin,
+            eosvmax,
+        } = d;
         let (cls, p_cut, pmin, eosvmax) = (*cls, *p_cut, *pmin, *eosvmax);
         t.time(|| {
             for _ in 0..reps {
@@ -164,7 +207,17 @@ impl AppsKernels for Seq {
     }
 
     fn vol3d(&self, d: &mut Vol3d, reps: usize, t: &mut Timer) -> Outcome {
-        let Vol3d { x, y, z, vol, jp, kp, fpz, lpz, .. } = d;
+        let Vol3d {
+            x,
+            y,
+            z,
+            vol,
+            jp,
+            kp,
+            fpz,
+            lpz,
+            ..
+        } = d;
         let (jp, kp, fpz, lpz) = (*jp, *kp, *fpz, *lpz);
         t.time(|| {
             for _ in 0..reps {

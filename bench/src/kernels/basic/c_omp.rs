@@ -1,6 +1,9 @@
 //! Basic kernels, C OpenMP (`csrc/omp/basic.c`).
 
-use super::{BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
+use super::{
+    BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int,
+    TrapInt,
+};
 use crate::kernels::{c_i64, c_len};
 use crate::timer::Timer;
 use crate::variant::{COmp, Outcome};
@@ -92,7 +95,13 @@ impl BasicKernels for COmp {
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let n = c_len(&[d.out1.len(), d.out2.len(), d.out3.len(), d.in1.len(), d.in2.len()]);
+        let n = c_len(&[
+            d.out1.len(),
+            d.out2.len(),
+            d.out3.len(),
+            d.in1.len(),
+            d.in2.len(),
+        ]);
         t.time(|| unsafe {
             comp_basic_init3(
                 d.out1.as_mut_ptr(),
@@ -108,7 +117,13 @@ impl BasicKernels for COmp {
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let n = c_len(&[d.out1.len(), d.out2.len(), d.out3.len(), d.in1.len(), d.in2.len()]);
+        let n = c_len(&[
+            d.out1.len(),
+            d.out2.len(),
+            d.out3.len(),
+            d.in1.len(),
+            d.in2.len(),
+        ]);
         t.time(|| unsafe {
             comp_basic_muladdsub(
                 d.out1.as_mut_ptr(),

@@ -1,6 +1,9 @@
 //! Basic kernels, rayon.
 
-use super::{BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
+use super::{
+    BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int,
+    TrapInt,
+};
 use crate::disjoint::{as_atomic_f64, atomic_add_f64};
 use crate::timer::Timer;
 use crate::variant::{Outcome, Rayon};
@@ -11,7 +14,9 @@ impl BasicKernels for Rayon {
         let (y, x, a) = (&mut d.y, &d.x, d.a);
         t.time(|| {
             for _ in 0..reps {
-                y.par_iter_mut().zip(x.par_iter()).for_each(|(y, x)| *y += a * x);
+                y.par_iter_mut()
+                    .zip(x.par_iter())
+                    .for_each(|(y, x)| *y += a * x);
             }
         });
         Ok(())
@@ -22,35 +27,48 @@ impl BasicKernels for Rayon {
         let (y, a) = (as_atomic_f64(y), *a);
         t.time(|| {
             for _ in 0..reps {
-                (0..x.len()).into_par_iter().for_each(|i| atomic_add_f64(&y[i], a * x[i]));
+                (0..x.len())
+                    .into_par_iter()
+                    .for_each(|i| atomic_add_f64(&y[i], a * x[i]));
             }
         });
         Ok(())
     }
 
     fn if_quad(&self, d: &mut IfQuad, reps: usize, t: &mut Timer) -> Outcome {
-        let IfQuad { a, b, c, x1, x2, .. } = d;
+        let IfQuad {
+            a, b, c, x1, x2, ..
+        } = d;
         let (a, b, c) = (&*a, &*b, &*c);
         t.time(|| {
             for _ in 0..reps {
-                x1.par_iter_mut().zip(x2.par_iter_mut()).enumerate().for_each(|(i, (x1, x2))| {
-                    let s = b[i] * b[i] - 4.0 * a[i] * c[i];
-                    if s >= 0.0 {
-                        let s = s.sqrt();
-                        *x2 = (-b[i] + s) / (2.0 * a[i]);
-                        *x1 = (-b[i] - s) / (2.0 * a[i]);
-                    } else {
-                        *x2 = 0.0;
-                        *x1 = 0.0;
-                    }
-                });
+                x1.par_iter_mut()
+                    .zip(x2.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(i, (x1, x2))| {
+                        let s = b[i] * b[i] - 4.0 * a[i] * c[i];
+                        if s >= 0.0 {
+                            let s = s.sqrt();
+                            *x2 = (-b[i] + s) / (2.0 * a[i]);
+                            *x1 = (-b[i] - s) / (2.0 * a[i]);
+                        } else {
+                            *x2 = 0.0;
+                            *x1 = 0.0;
+                        }
+                    });
             }
         });
         Ok(())
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let Init3 { out1, out2, out3, in1, in2 } = d;
+        let Init3 {
+            out1,
+            out2,
+            out3,
+            in1,
+            in2,
+        } = d;
         t.time(|| {
             for _ in 0..reps {
                 out1.par_iter_mut()
@@ -69,7 +87,13 @@ impl BasicKernels for Rayon {
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let MulAddSub { out1, out2, out3, in1, in2 } = d;
+        let MulAddSub {
+            out1,
+            out2,
+            out3,
+            in1,
+            in2,
+        } = d;
         t.time(|| {
             for _ in 0..reps {
                 out1.par_iter_mut()
@@ -92,13 +116,16 @@ impl BasicKernels for Rayon {
         t.time(|| {
             for _ in 0..reps {
                 // Parallel over k (one ni*nj plane each), like RAJAPerf's OpenMP variant.
-                array.par_chunks_mut(ni * nj).enumerate().for_each(|(k, plane)| {
-                    for j in 0..nj {
-                        for i in 0..ni {
-                            plane[i + ni * j] = 0.00000001 * i as f64 * j as f64 * k as f64;
+                array
+                    .par_chunks_mut(ni * nj)
+                    .enumerate()
+                    .for_each(|(k, plane)| {
+                        for j in 0..nj {
+                            for i in 0..ni {
+                                plane[i + ni * j] = 0.00000001 * i as f64 * j as f64 * k as f64;
+                            }
                         }
-                    }
-                });
+                    });
             }
         });
         Ok(())
@@ -145,7 +172,15 @@ impl BasicKernels for Rayon {
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
-        let TrapInt { n, x0, xp, y, yp, h, .. } = *d;
+        let TrapInt {
+            n,
+            x0,
+            xp,
+            y,
+            yp,
+            h,
+            ..
+        } = *d;
         let mut m_sumx = d.m_sumx;
         t.time(|| {
             for _ in 0..reps {

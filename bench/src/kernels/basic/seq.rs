@@ -1,6 +1,9 @@
 //! Basic kernels, sequential (Base_Seq).
 
-use super::{BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
+use super::{
+    BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int,
+    TrapInt,
+};
 use crate::timer::Timer;
 use crate::variant::{Outcome, Seq};
 
@@ -28,7 +31,9 @@ impl BasicKernels for Seq {
     }
 
     fn if_quad(&self, d: &mut IfQuad, reps: usize, t: &mut Timer) -> Outcome {
-        let IfQuad { a, b, c, x1, x2, .. } = d;
+        let IfQuad {
+            a, b, c, x1, x2, ..
+        } = d;
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..a.len() {
@@ -48,7 +53,13 @@ impl BasicKernels for Seq {
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let Init3 { out1, out2, out3, in1, in2 } = d;
+        let Init3 {
+            out1,
+            out2,
+            out3,
+            in1,
+            in2,
+        } = d;
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..in1.len() {
@@ -63,7 +74,13 @@ impl BasicKernels for Seq {
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let MulAddSub { out1, out2, out3, in1, in2 } = d;
+        let MulAddSub {
+            out1,
+            out2,
+            out3,
+            in1,
+            in2,
+        } = d;
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..in1.len() {
@@ -84,7 +101,8 @@ impl BasicKernels for Seq {
                 for k in 0..nk {
                     for j in 0..nj {
                         for i in 0..ni {
-                            array[i + ni * (j + nj * k)] = 0.00000001 * i as f64 * j as f64 * k as f64;
+                            array[i + ni * (j + nj * k)] =
+                                0.00000001 * i as f64 * j as f64 * k as f64;
                         }
                     }
                 }
@@ -131,7 +149,15 @@ impl BasicKernels for Seq {
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
-        let TrapInt { n, x0, xp, y, yp, h, .. } = *d;
+        let TrapInt {
+            n,
+            x0,
+            xp,
+            y,
+            yp,
+            h,
+            ..
+        } = *d;
         let mut m_sumx = d.m_sumx;
         t.time(|| {
             for _ in 0..reps {

@@ -63,7 +63,9 @@ impl LcalsKernels for COmp {
     fn diff_predict(&self, d: &mut DiffPredict, reps: usize, t: &mut Timer) -> Outcome {
         c_len(&[d.px.len(), d.cx.len(), 14 * d.n]);
         let n = c_i64(d.n);
-        t.time(|| unsafe { comp_lcals_diff_predict(d.px.as_mut_ptr(), d.cx.as_ptr(), n, c_i64(reps)) });
+        t.time(|| unsafe {
+            comp_lcals_diff_predict(d.px.as_mut_ptr(), d.cx.as_ptr(), n, c_i64(reps))
+        });
         Ok(())
     }
 
@@ -97,7 +99,16 @@ impl LcalsKernels for COmp {
         c_len(&[d.x.len(), d.y.len(), d.z.len(), d.n + 12]);
         let n = c_i64(d.n);
         t.time(|| unsafe {
-            comp_lcals_hydro_1d(d.x.as_mut_ptr(), d.y.as_ptr(), d.z.as_ptr(), d.q, d.r, d.t, n, c_i64(reps))
+            comp_lcals_hydro_1d(
+                d.x.as_mut_ptr(),
+                d.y.as_ptr(),
+                d.z.as_ptr(),
+                d.q,
+                d.r,
+                d.t,
+                n,
+                c_i64(reps),
+            )
         });
         Ok(())
     }
@@ -132,7 +143,9 @@ impl LcalsKernels for COmp {
             zz: d.zz.as_ptr(),
         };
         let (kn, jn) = (c_i64(d.kn), c_i64(d.jn));
-        t.time(|| unsafe { comp_lcals_hydro_2d(&arrays, kn, jn, Hydro2d::S, Hydro2d::T, c_i64(reps)) });
+        t.time(|| unsafe {
+            comp_lcals_hydro_2d(&arrays, kn, jn, Hydro2d::S, Hydro2d::T, c_i64(reps))
+        });
         Ok(())
     }
 

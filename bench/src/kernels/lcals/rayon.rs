@@ -41,7 +41,16 @@ impl LcalsKernels for Rayon {
     }
 
     fn eos(&self, d: &mut Eos, reps: usize, t: &mut Timer) -> Outcome {
-        let Eos { x, y, z, u, q, r, t: tt, n } = d;
+        let Eos {
+            x,
+            y,
+            z,
+            u,
+            q,
+            r,
+            t: tt,
+            n,
+        } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (y, z, u) = (&*y, &*z, &*u);
         t.time(|| {
@@ -72,7 +81,15 @@ impl LcalsKernels for Rayon {
     }
 
     fn hydro_1d(&self, d: &mut Hydro1d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro1d { x, y, z, q, r, t: tt, n } = d;
+        let Hydro1d {
+            x,
+            y,
+            z,
+            q,
+            r,
+            t: tt,
+            n,
+        } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (y, z) = (&*y, &*z);
         t.time(|| {
@@ -88,7 +105,22 @@ impl LcalsKernels for Rayon {
     }
 
     fn hydro_2d(&self, d: &mut Hydro2d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn, jn, .. } = d;
+        let Hydro2d {
+            zrout,
+            zzout,
+            za,
+            zb,
+            zm,
+            zp,
+            zq,
+            zr,
+            zu,
+            zv,
+            zz,
+            kn,
+            jn,
+            ..
+        } = d;
         let (kn, jn) = (*kn, *jn);
         let (zm, zp, zq, zr, zz) = (&*zm, &*zp, &*zq, &*zr, &*zz);
         let (s, tt) = (Hydro2d::S, Hydro2d::T);
@@ -108,9 +140,10 @@ impl LcalsKernels for Rayon {
                                 - zq[at(k, j - 1)])
                                 * (zr[at(k, j)] + zr[at(k, j - 1)])
                                 / (zm[at(k, j - 1)] + zm[at(k + 1, j - 1)]);
-                            zb_row[j] = (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
-                                * (zr[at(k, j)] + zr[at(k - 1, j)])
-                                / (zm[at(k, j)] + zm[at(k, j - 1)]);
+                            zb_row[j] =
+                                (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
+                                    * (zr[at(k, j)] + zr[at(k - 1, j)])
+                                    / (zm[at(k, j)] + zm[at(k, j - 1)]);
                         }
                     });
                 // Nest 2: zu, zv from the finished za, zb.
@@ -160,10 +193,13 @@ impl LcalsKernels for Rayon {
         let (x, u, v) = (&*x, &*u, &*v);
         t.time(|| {
             for _ in 0..reps {
-                y.par_iter_mut().zip(w.par_iter_mut()).enumerate().for_each(|(i, (y, w))| {
-                    *y = u[i] / v[i];
-                    *w = x[i] / (y.exp() - 1.0);
-                });
+                y.par_iter_mut()
+                    .zip(w.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(i, (y, w))| {
+                        *y = u[i] / v[i];
+                        *w = x[i] / (y.exp() - 1.0);
+                    });
             }
         });
         Ok(())

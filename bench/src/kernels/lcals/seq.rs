@@ -24,7 +24,16 @@ impl LcalsKernels for Seq {
     }
 
     fn eos(&self, d: &mut Eos, reps: usize, t: &mut Timer) -> Outcome {
-        let Eos { x, y, z, u, q, r, t: tt, n } = d;
+        let Eos {
+            x,
+            y,
+            z,
+            u,
+            q,
+            r,
+            t: tt,
+            n,
+        } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         t.time(|| {
             for _ in 0..reps {
@@ -53,7 +62,15 @@ impl LcalsKernels for Seq {
     }
 
     fn hydro_1d(&self, d: &mut Hydro1d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro1d { x, y, z, q, r, t: tt, n } = d;
+        let Hydro1d {
+            x,
+            y,
+            z,
+            q,
+            r,
+            t: tt,
+            n,
+        } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         t.time(|| {
             for _ in 0..reps {
@@ -66,7 +83,22 @@ impl LcalsKernels for Seq {
     }
 
     fn hydro_2d(&self, d: &mut Hydro2d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn, jn, .. } = d;
+        let Hydro2d {
+            zrout,
+            zzout,
+            za,
+            zb,
+            zm,
+            zp,
+            zq,
+            zr,
+            zu,
+            zv,
+            zz,
+            kn,
+            jn,
+            ..
+        } = d;
         let (kn, jn) = (*kn, *jn);
         let (s, tt) = (Hydro2d::S, Hydro2d::T);
         let at = |k: usize, j: usize| j + k * jn;
@@ -79,9 +111,10 @@ impl LcalsKernels for Seq {
                             - zq[at(k, j - 1)])
                             * (zr[at(k, j)] + zr[at(k, j - 1)])
                             / (zm[at(k, j - 1)] + zm[at(k + 1, j - 1)]);
-                        zb[at(k, j)] = (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
-                            * (zr[at(k, j)] + zr[at(k - 1, j)])
-                            / (zm[at(k, j)] + zm[at(k, j - 1)]);
+                        zb[at(k, j)] =
+                            (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
+                                * (zr[at(k, j)] + zr[at(k - 1, j)])
+                                / (zm[at(k, j)] + zm[at(k, j - 1)]);
                     }
                 }
                 for k in 1..kn - 1 {

@@ -36,7 +36,14 @@ impl PolybenchKernels for COmp {
         let n = c_len(&[d.n, d.tmp.len(), d.x.len(), d.y.len()]);
         assert_eq!(d.a.len(), d.n * d.n);
         t.time(|| unsafe {
-            comp_polybench_atax(d.tmp.as_mut_ptr(), d.x.as_ptr(), d.a.as_ptr(), d.y.as_mut_ptr(), n, c_i64(reps))
+            comp_polybench_atax(
+                d.tmp.as_mut_ptr(),
+                d.x.as_ptr(),
+                d.a.as_ptr(),
+                d.y.as_mut_ptr(),
+                n,
+                c_i64(reps),
+            )
         });
         Ok(())
     }
@@ -47,7 +54,16 @@ impl PolybenchKernels for COmp {
         assert_eq!(d.c.len(), d.ni * d.nj);
         let (ni, nj, nk) = (c_i64(d.ni), c_i64(d.nj), c_i64(d.nk));
         t.time(|| unsafe {
-            comp_polybench_gemm(d.a.as_ptr(), d.b.as_ptr(), d.c.as_mut_ptr(), ni, nj, nk, Gemm::ALPHA, c_i64(reps))
+            comp_polybench_gemm(
+                d.a.as_ptr(),
+                d.b.as_ptr(),
+                d.c.as_mut_ptr(),
+                ni,
+                nj,
+                nk,
+                Gemm::ALPHA,
+                c_i64(reps),
+            )
         });
         Ok(())
     }

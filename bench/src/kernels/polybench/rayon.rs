@@ -8,18 +8,23 @@ use rayon::prelude::*;
 
 impl PolybenchKernels for Rayon {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax { tmp, x, a, y, n, .. } = d;
+        let Atax {
+            tmp, x, a, y, n, ..
+        } = d;
         let (n, x, a) = (*n, &*x, &*a);
         t.time(|| {
             for _ in 0..reps {
-                tmp.par_iter_mut().zip(y.par_iter_mut()).enumerate().for_each(|(i, (tmp, y))| {
-                    *y = 0.0;
-                    let mut dot = 0.0;
-                    for j in 0..n {
-                        dot += a[j + i * n] * x[j];
-                    }
-                    *tmp = dot;
-                });
+                tmp.par_iter_mut()
+                    .zip(y.par_iter_mut())
+                    .enumerate()
+                    .for_each(|(i, (tmp, y))| {
+                        *y = 0.0;
+                        let mut dot = 0.0;
+                        for j in 0..n {
+                            dot += a[j + i * n] * x[j];
+                        }
+                        *tmp = dot;
+                    });
                 let tmp = &*tmp;
                 y.par_iter_mut().enumerate().for_each(|(j, y)| {
                     let mut dot = *y;
@@ -34,7 +39,9 @@ impl PolybenchKernels for Rayon {
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm { a, b, c, nj, nk, .. } = d;
+        let Gemm {
+            a, b, c, nj, nk, ..
+        } = d;
         let (nj, nk, a, b) = (*nj, *nk, &*a, &*b);
         t.time(|| {
             for _ in 0..reps {
@@ -57,13 +64,17 @@ impl PolybenchKernels for Rayon {
         let n = *n;
         // dst interior from src, parallel over i planes.
         let step = |src: &[f64], dst: &mut [f64]| {
-            dst.par_chunks_mut(n * n).enumerate().skip(1).take(n - 2).for_each(|(i, plane)| {
-                for j in 1..n - 1 {
-                    for k in 1..n - 1 {
-                        plane[k + n * j] = heat_3d_point(src, n, i, j, k);
+            dst.par_chunks_mut(n * n)
+                .enumerate()
+                .skip(1)
+                .take(n - 2)
+                .for_each(|(i, plane)| {
+                    for j in 1..n - 1 {
+                        for k in 1..n - 1 {
+                            plane[k + n * j] = heat_3d_point(src, n, i, j, k);
+                        }
                     }
-                }
-            });
+                });
         };
         t.time(|| {
             for _ in 0..reps {
@@ -100,11 +111,15 @@ impl PolybenchKernels for Rayon {
         let Jacobi2d { a, b, n, .. } = d;
         let n = *n;
         let step = |src: &[f64], dst: &mut [f64]| {
-            dst.par_chunks_mut(n).enumerate().skip(1).take(n - 2).for_each(|(i, row)| {
-                for j in 1..n - 1 {
-                    row[j] = jacobi_2d_point(src, n, i, j);
-                }
-            });
+            dst.par_chunks_mut(n)
+                .enumerate()
+                .skip(1)
+                .take(n - 2)
+                .for_each(|(i, row)| {
+                    for j in 1..n - 1 {
+                        row[j] = jacobi_2d_point(src, n, i, j);
+                    }
+                });
         };
         t.time(|| {
             for _ in 0..reps {

@@ -17,12 +17,18 @@ pub(super) fn heat_3d_point(src: &[f64], n: usize, i: usize, j: usize, k: usize)
 /// One JACOBI_2D point from `src`.
 pub(super) fn jacobi_2d_point(src: &[f64], n: usize, i: usize, j: usize) -> f64 {
     let at = |i: usize, j: usize| j + i * n;
-    0.2 * (src[at(i, j)] + src[at(i, j - 1)] + src[at(i, j + 1)] + src[at(i + 1, j)] + src[at(i - 1, j)])
+    0.2 * (src[at(i, j)]
+        + src[at(i, j - 1)]
+        + src[at(i, j + 1)]
+        + src[at(i + 1, j)]
+        + src[at(i - 1, j)])
 }
 
 impl PolybenchKernels for Seq {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax { tmp, x, a, y, n, .. } = d;
+        let Atax {
+            tmp, x, a, y, n, ..
+        } = d;
         let n = *n;
         t.time(|| {
             for _ in 0..reps {
@@ -47,7 +53,15 @@ impl PolybenchKernels for Seq {
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm { a, b, c, ni, nj, nk, .. } = d;
+        let Gemm {
+            a,
+            b,
+            c,
+            ni,
+            nj,
+            nk,
+            ..
+        } = d;
         let (ni, nj, nk) = (*ni, *nj, *nk);
         t.time(|| {
             for _ in 0..reps {

@@ -42,14 +42,23 @@ impl StreamKernels for COmp {
     fn triad(&self, d: &mut Triad, reps: usize, t: &mut Timer) -> Outcome {
         let n = c_len(&[d.a.len(), d.b.len(), d.c.len()]);
         t.time(|| unsafe {
-            comp_stream_triad(d.a.as_mut_ptr(), d.b.as_ptr(), d.c.as_ptr(), d.alpha, n, reps as i64)
+            comp_stream_triad(
+                d.a.as_mut_ptr(),
+                d.b.as_ptr(),
+                d.c.as_ptr(),
+                d.alpha,
+                n,
+                reps as i64,
+            )
         });
         Ok(())
     }
 
     fn dot(&self, d: &mut Dot, reps: usize, t: &mut Timer) -> Outcome {
         let n = c_len(&[d.a.len(), d.b.len()]);
-        t.time(|| unsafe { comp_stream_dot(d.a.as_ptr(), d.b.as_ptr(), n, reps as i64, &mut d.m_dot) });
+        t.time(|| unsafe {
+            comp_stream_dot(d.a.as_ptr(), d.b.as_ptr(), n, reps as i64, &mut d.m_dot)
+        });
         Ok(())
     }
 }

@@ -10,7 +10,9 @@ impl StreamKernels for Rayon {
         let (a, c) = (&d.a, &mut d.c);
         t.time(|| {
             for _ in 0..reps {
-                c.par_iter_mut().zip(a.par_iter()).for_each(|(c, a)| *c = *a);
+                c.par_iter_mut()
+                    .zip(a.par_iter())
+                    .for_each(|(c, a)| *c = *a);
             }
         });
         Ok(())
@@ -20,7 +22,9 @@ impl StreamKernels for Rayon {
         let (b, c, alpha) = (&mut d.b, &d.c, d.alpha);
         t.time(|| {
             for _ in 0..reps {
-                b.par_iter_mut().zip(c.par_iter()).for_each(|(b, c)| *b = alpha * c);
+                b.par_iter_mut()
+                    .zip(c.par_iter())
+                    .for_each(|(b, c)| *b = alpha * c);
             }
         });
         Ok(())
