@@ -186,7 +186,8 @@ double rp_ld_rel_diff(const long double *a, const long double *b)
 
 int rp_ld_format(const long double *x, char *buf, int len)
 {
-    return snprintf(buf, (size_t)len, "%.21Lg", *x);
+    /* Exponent form keeps trailing zeros: always 21 significant digits. */
+    return snprintf(buf, (size_t)len, "%.20Le", *x);
 }
 
 int rp_ld_parse(long double *x, const char *text)

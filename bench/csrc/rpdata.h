@@ -52,8 +52,8 @@ double rp_scale(double c, int64_t default_size, int64_t actual_size);
 double rp_ld_to_f64(const long double *x);
 /* |a - b| / |b| (|a - b| when b == 0), computed in long double. */
 double rp_ld_rel_diff(const long double *a, const long double *b);
-/* Decimal text with 21 significant digits (round-trips a 64-bit mantissa). Returns the
- * length snprintf reports. */
+/* Decimal text with 21 significant digits, exponent form (round-trips a 64-bit mantissa).
+ * Returns the length snprintf reports. */
 int rp_ld_format(const long double *x, char *buf, int len);
 /* Parses text written by rp_ld_format (strtold). Returns 0 on success. */
 int rp_ld_parse(long double *x, const char *text);

@@ -47,7 +47,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
 
     let checks = report::check(&file.results, &args.baseline);
     let md = markdown::render(&file, &checks, &args.baseline);
-    println!("{md}");
+    print_report(&md)?;
     if let Some(path) = &args.markdown {
         std::fs::write(path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
     }
@@ -79,6 +79,15 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Prints the report; a closed pipe (`| head`) is not an error.
+fn print_report(md: &str) -> Result<(), String> {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{md}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(format!("stdout: {e}")),
+        _ => Ok(()),
+    }
 }
 
 fn run_suite(args: &Args) -> Result<ResultFile, String> {

@@ -133,6 +133,9 @@ fn checksum_text_round_trips() {
     let digits = text.chars().filter(|ch| ch.is_ascii_digit()).count();
     assert!(digits >= 17, "{text}");
     assert!("1.5x".parse::<Checksum>().is_err());
+    let mut int = Checksum::zero();
+    int.add_int(-81189);
+    assert_eq!(int.to_string(), "-8.11890000000000000000e+04");
 }
 
 #[test]
