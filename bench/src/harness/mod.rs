@@ -187,3 +187,6 @@ pub fn select_kernels(all: &[KernelDef], names: &[String]) -> Result<Vec<KernelD
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod test;
