@@ -32,7 +32,8 @@ pub struct Args {
     #[arg(long)]
     pub no_warmup: bool,
 
-    /// Variant whose checksums and times the others are compared with.
+    /// Variant the time ratios and plots are relative to. Checksums are always checked against
+    /// seq when the results contain it (else against this variant).
     #[arg(long, default_value = "seq")]
     pub baseline: String,
 

@@ -45,8 +45,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         merge_files(args)?
     };
 
-    let checks = report::check(&file.results, &args.baseline);
-    let md = markdown::render(&file, &checks, &args.baseline);
+    let reference = report::checksum_reference(&file.results, &args.baseline);
+    let checks = report::check(&file.results, &reference);
+    let md = markdown::render(&file, &checks, &args.baseline, &reference);
     print_report(&md)?;
     if let Some(path) = &args.markdown {
         std::fs::write(path, &md).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -68,7 +69,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             "checksum mismatch: {} {} differs from {} by {:.2e} (bound {:.1e}, {})",
             c.kernel,
             c.variant,
-            args.baseline,
+            reference,
             c.rel_diff.unwrap_or(f64::NAN),
             c.bound,
             c.rule

@@ -1,6 +1,6 @@
 //! Markdown tables: times with ratios to the baseline, bandwidth, checksum checks.
 
-use super::{kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile};
+use super::{geomean_ratio, kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile};
 use std::fmt::Write;
 
 fn find<'a>(records: &'a [Record], kernel: &str, variant: &str) -> Option<&'a Record> {
@@ -26,8 +26,8 @@ pub fn fmt_time(s: f64) -> String {
     }
 }
 
-/// The whole report.
-pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
+/// The whole report: times relative to `baseline`, checksums checked against `reference`.
+pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &str) -> String {
     let records = &file.results;
     let variants = variants_of(records);
     let kernels = kernels_of(records);
@@ -73,6 +73,17 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
         }
         md.push('\n');
     }
+
+    let _ = write!(md, "| geometric mean of time / {baseline} time | | |");
+    for v in &variants {
+        match geomean_ratio(records, v, baseline) {
+            Some((g, n)) => {
+                let _ = write!(md, " {g:.2} ({n} kernels) |");
+            }
+            None => md.push_str(" n/a |"),
+        }
+    }
+    md.push('\n');
 
     let _ = writeln!(
         md,
@@ -122,7 +133,7 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str) -> String {
         md.push('\n');
     }
 
-    let _ = writeln!(md, "\n## Checksums against {baseline}\n");
+    let _ = writeln!(md, "\n## Checksums against {reference}\n");
     let _ = writeln!(
         md,
         "Tolerance (relative): `deterministic` kernels 1e-10 (RAJAPerf's threshold); `reordered-sum` \

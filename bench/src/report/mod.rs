@@ -241,6 +241,28 @@ pub fn check(records: &[Record], baseline: &str) -> Vec<Check> {
         .collect()
 }
 
+/// The variant checksums are checked against: `seq` whenever present, else `fallback`.
+pub fn checksum_reference(records: &[Record], fallback: &str) -> String {
+    if records.iter().any(|r| r.variant == "seq") {
+        "seq".to_owned()
+    } else {
+        fallback.to_owned()
+    }
+}
+
+/// Geometric mean over kernels of `variant` time / `baseline` time (kernels with both).
+pub fn geomean_ratio(records: &[Record], variant: &str, baseline: &str) -> Option<(f64, usize)> {
+    let logs: Vec<f64> = records
+        .iter()
+        .filter(|r| r.variant == variant && r.time_median_s > 0.0)
+        .filter_map(|r| {
+            let b = records.iter().find(|b| b.kernel == r.kernel && b.variant == baseline)?;
+            (b.time_median_s > 0.0).then(|| (r.time_median_s / b.time_median_s).ln())
+        })
+        .collect();
+    (!logs.is_empty()).then(|| ((logs.iter().sum::<f64>() / logs.len() as f64).exp(), logs.len()))
+}
+
 /// Variants in first-appearance order.
 pub fn variants_of(records: &[Record]) -> Vec<String> {
     let mut v: Vec<String> = Vec::new();

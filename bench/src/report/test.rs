@@ -104,7 +104,7 @@ fn json_round_trips_and_rejects_other_schemas() {
     )
     .unwrap();
     assert!(ResultFile::read(&p).is_err());
-    let md = markdown::render(&f, &check(&f.results, "seq"), "seq");
+    let md = markdown::render(&f, &check(&f.results, "seq"), "seq", "seq");
     assert!(md.contains("| Stream_ADD |"));
     let plots = plot::write_plots(&f, "seq", &dir).unwrap();
     assert!(plots
@@ -117,4 +117,18 @@ fn json_round_trips_and_rejects_other_schemas() {
 fn gbs_uses_reps_and_median() {
     let r = rec("Stream_ADD", "seq", "1", 0.5);
     assert_eq!(r.gbs(), Some(8000.0 * 10.0 / 0.5 / 1e9));
+}
+
+#[test]
+fn geomean_and_reference_choice() {
+    let rs = vec![
+        rec("Stream_ADD", "seq", "1", 1.0),
+        rec("Stream_ADD", "rayon", "1", 0.25),
+        rec("Stream_COPY", "seq", "1", 1.0),
+        rec("Stream_COPY", "rayon", "1", 4.0),
+    ];
+    let (g, n) = geomean_ratio(&rs, "rayon", "seq").unwrap();
+    assert!((g - 1.0).abs() < 1e-12 && n == 2);
+    assert_eq!(checksum_reference(&rs, "cuda"), "seq");
+    assert_eq!(checksum_reference(&rs[1..2], "cuda"), "cuda");
 }
