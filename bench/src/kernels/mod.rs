@@ -21,6 +21,10 @@ pub fn all() -> Vec<KernelDef> {
     v
 }
 
+/// Elements per rayon task in chunked 1D loops: large enough that the inner loop vectorises
+/// and task overhead is amortised, small enough to balance a few dozen threads at 1e6.
+pub(crate) const RAYON_CHUNK: usize = 1 << 13;
+
 /// Length for a C kernel call: all arrays must have the same length.
 pub(crate) fn c_len(lens: &[usize]) -> i64 {
     let n = lens[0];

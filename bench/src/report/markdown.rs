@@ -1,6 +1,8 @@
 //! Markdown tables: times with ratios to the baseline, bandwidth, checksum checks.
 
-use super::{geomean_ratio, kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile};
+use super::{
+    geomean_ratio, kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile,
+};
 use std::fmt::Write;
 
 fn find<'a>(records: &'a [Record], kernel: &str, variant: &str) -> Option<&'a Record> {

@@ -142,6 +142,171 @@ pub struct Energy {
     pub q_cut: f64,
 }
 
+/// ENERGY's read-only arrays cut to one index range (all the same length), so loops over a
+/// range index them without bounds checks and vectorise.
+#[derive(Clone, Copy, Debug)]
+#[allow(missing_docs)]
+pub struct EnergyInputs<'a> {
+    pub e_old: &'a [f64],
+    pub delvc: &'a [f64],
+    pub p_new: &'a [f64],
+    pub p_old: &'a [f64],
+    pub q_old: &'a [f64],
+    pub work: &'a [f64],
+    pub comp_half_step: &'a [f64],
+    pub p_half_step: &'a [f64],
+    pub bvc: &'a [f64],
+    pub pbvc: &'a [f64],
+    pub ql_old: &'a [f64],
+    pub qq_old: &'a [f64],
+    pub vnewc: &'a [f64],
+    pub rho0: f64,
+    pub e_cut: f64,
+    pub emin: f64,
+    pub q_cut: f64,
+}
+
+impl Energy {
+    /// Read-only inputs, and the two outputs (e_new, q_new).
+    pub fn split(&mut self) -> (EnergyInputs<'_>, &mut [f64], &mut [f64]) {
+        let inputs = EnergyInputs {
+            e_old: &self.e_old,
+            delvc: &self.delvc,
+            p_new: &self.p_new,
+            p_old: &self.p_old,
+            q_old: &self.q_old,
+            work: &self.work,
+            comp_half_step: &self.comp_half_step,
+            p_half_step: &self.p_half_step,
+            bvc: &self.bvc,
+            pbvc: &self.pbvc,
+            ql_old: &self.ql_old,
+            qq_old: &self.qq_old,
+            vnewc: &self.vnewc,
+            rho0: self.rho0,
+            e_cut: self.e_cut,
+            emin: self.emin,
+            q_cut: self.q_cut,
+        };
+        (inputs, &mut self.e_new, &mut self.q_new)
+    }
+}
+
+impl<'a> EnergyInputs<'a> {
+    /// Every array cut to `r`.
+    pub fn range(&self, r: std::ops::Range<usize>) -> Self {
+        EnergyInputs {
+            e_old: &self.e_old[r.clone()],
+            delvc: &self.delvc[r.clone()],
+            p_new: &self.p_new[r.clone()],
+            p_old: &self.p_old[r.clone()],
+            q_old: &self.q_old[r.clone()],
+            work: &self.work[r.clone()],
+            comp_half_step: &self.comp_half_step[r.clone()],
+            p_half_step: &self.p_half_step[r.clone()],
+            bvc: &self.bvc[r.clone()],
+            pbvc: &self.pbvc[r.clone()],
+            ql_old: &self.ql_old[r.clone()],
+            qq_old: &self.qq_old[r.clone()],
+            vnewc: &self.vnewc[r],
+            ..*self
+        }
+    }
+
+    /// Loop 1 over this range (`e_new` has the range's length).
+    pub fn loop1(&self, e_new: &mut [f64]) {
+        let v = self.range(0..e_new.len());
+        for i in 0..e_new.len() {
+            e_new[i] = energy_body::e1(v.e_old[i], v.delvc[i], v.p_old[i], v.q_old[i], v.work[i]);
+        }
+    }
+
+    /// Loop 2: q_new from e_new.
+    pub fn loop2(&self, e_new: &[f64], q_new: &mut [f64]) {
+        let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
+        for i in 0..q_new.len() {
+            q_new[i] = energy_body::q2(
+                v.delvc[i],
+                v.comp_half_step[i],
+                v.pbvc[i],
+                e_new[i],
+                v.bvc[i],
+                v.p_half_step[i],
+                v.rho0,
+                v.ql_old[i],
+                v.qq_old[i],
+            );
+        }
+    }
+
+    /// Loop 3: e_new update from q_new.
+    pub fn loop3(&self, e_new: &mut [f64], q_new: &[f64]) {
+        let (v, q_new) = (self.range(0..e_new.len()), &q_new[..e_new.len()]);
+        for i in 0..e_new.len() {
+            e_new[i] = energy_body::e3(
+                e_new[i],
+                v.delvc[i],
+                v.p_old[i],
+                v.q_old[i],
+                v.p_half_step[i],
+                q_new[i],
+            );
+        }
+    }
+
+    /// Loop 4: work term and cut-offs.
+    pub fn loop4(&self, e_new: &mut [f64]) {
+        let v = self.range(0..e_new.len());
+        for i in 0..e_new.len() {
+            e_new[i] = energy_body::e4(e_new[i], v.work[i], v.e_cut, v.emin);
+        }
+    }
+
+    /// Loop 5: q_tilde correction and cut-offs.
+    pub fn loop5(&self, e_new: &mut [f64], q_new: &[f64]) {
+        let (v, q_new) = (self.range(0..e_new.len()), &q_new[..e_new.len()]);
+        for i in 0..e_new.len() {
+            e_new[i] = energy_body::e5(
+                e_new[i],
+                v.delvc[i],
+                v.pbvc[i],
+                v.vnewc[i],
+                v.bvc[i],
+                v.p_new[i],
+                v.rho0,
+                v.ql_old[i],
+                v.qq_old[i],
+                v.p_old[i],
+                v.q_old[i],
+                v.p_half_step[i],
+                q_new[i],
+                v.e_cut,
+                v.emin,
+            );
+        }
+    }
+
+    /// Loop 6: final q_new.
+    pub fn loop6(&self, e_new: &[f64], q_new: &mut [f64]) {
+        let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
+        for i in 0..q_new.len() {
+            q_new[i] = energy_body::q6(
+                q_new[i],
+                v.delvc[i],
+                v.pbvc[i],
+                e_new[i],
+                v.vnewc[i],
+                v.bvc[i],
+                v.p_new[i],
+                v.rho0,
+                v.ql_old[i],
+                v.qq_old[i],
+                v.q_cut,
+            );
+        }
+    }
+}
+
 /// ENERGY's six loop bodies, one function per loop, arguments in body order.
 pub mod energy_body {
     /// Sound-speed term with RAJAPerf's clamp.
@@ -394,6 +559,26 @@ impl Ltimes {
     pub fn num_z(target: usize) -> usize {
         let per_zone = Self::NUM_D * Self::NUM_G;
         ((target + per_zone / 2) / per_zone).max(1)
+    }
+}
+
+impl Ltimes {
+    /// Zone z: `phi_z[g][m] += ell[m][d] * psi_z[g][d]` for d ascending. The running value is
+    /// held in a register: the same additions in the same order as RAJAPerf's updates of phi
+    /// in memory, hence the same result.
+    #[inline(always)]
+    pub fn zone(phi_z: &mut [f64], ell: &[f64], psi_z: &[f64], nd: usize, ng: usize, nm: usize) {
+        for g in 0..ng {
+            let psi_g = &psi_z[g * nd..][..nd];
+            for m in 0..nm {
+                let ell_m = &ell[m * nd..][..nd];
+                let mut acc = phi_z[m + g * nm];
+                for dd in 0..nd {
+                    acc += ell_m[dd] * psi_g[dd];
+                }
+                phi_z[m + g * nm] = acc;
+            }
+        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Apps kernels, rayon.
 
-use super::energy_body as body;
 use super::{AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d};
 use crate::disjoint::DisjointSlice;
+use crate::kernels::RAYON_CHUNK as CHUNK;
 use crate::timer::Timer;
 use crate::variant::{Outcome, Rayon};
 use rayon::prelude::*;
@@ -34,98 +34,40 @@ impl AppsKernels for Rayon {
     }
 
     fn energy(&self, d: &mut Energy, reps: usize, t: &mut Timer) -> Outcome {
-        let Energy {
-            e_new,
-            e_old,
-            delvc,
-            p_new,
-            p_old,
-            q_new,
-            q_old,
-            work,
-            comp_half_step,
-            p_half_step,
-            bvc,
-            pbvc,
-            ql_old,
-            qq_old,
-            vnewc,
-            rho0,
-            e_cut,
-            emin,
-            q_cut,
-        } = d;
-        let (rho0, e_cut, emin, q_cut) = (*rho0, *e_cut, *emin, *q_cut);
-        let (e_old, delvc, p_new, p_old, q_old, work) =
-            (&*e_old, &*delvc, &*p_new, &*p_old, &*q_old, &*work);
-        let (comp_half_step, p_half_step, bvc, pbvc) =
-            (&*comp_half_step, &*p_half_step, &*bvc, &*pbvc);
-        let (ql_old, qq_old, vnewc) = (&*ql_old, &*qq_old, &*vnewc);
+        let (v, e_new, q_new) = d.split();
+        // Six element-wise loops, each split into chunks; chunk c covers the same index range
+        // of every array.
+        let at = |c: usize, len: usize| v.range(c * CHUNK..c * CHUNK + len);
         t.time(|| {
             for _ in 0..reps {
-                e_new.par_iter_mut().enumerate().for_each(|(i, e)| {
-                    *e = body::e1(e_old[i], delvc[i], p_old[i], q_old[i], work[i]);
-                });
-                q_new
-                    .par_iter_mut()
-                    .zip(e_new.par_iter())
-                    .enumerate()
-                    .for_each(|(i, (q, e))| {
-                        *q = body::q2(
-                            delvc[i],
-                            comp_half_step[i],
-                            pbvc[i],
-                            *e,
-                            bvc[i],
-                            p_half_step[i],
-                            rho0,
-                            ql_old[i],
-                            qq_old[i],
-                        );
-                    });
                 e_new
-                    .par_iter_mut()
-                    .zip(q_new.par_iter())
+                    .par_chunks_mut(CHUNK)
                     .enumerate()
-                    .for_each(|(i, (e, q))| {
-                        *e = body::e3(*e, delvc[i], p_old[i], q_old[i], p_half_step[i], *q);
-                    });
-                e_new.par_iter_mut().enumerate().for_each(|(i, e)| {
-                    *e = body::e4(*e, work[i], e_cut, emin);
-                });
-                e_new
-                    .par_iter_mut()
-                    .zip(q_new.par_iter())
-                    .enumerate()
-                    .for_each(|(i, (e, q))| {
-                        *e = body::e5(
-                            *e,
-                            delvc[i],
-                            pbvc[i],
-                            vnewc[i],
-                            bvc[i],
-                            p_new[i],
-                            rho0,
-                            ql_old[i],
-                            qq_old[i],
-                            p_old[i],
-                            q_old[i],
-                            p_half_step[i],
-                            *q,
-                            e_cut,
-                            emin,
-                        );
-                    });
+                    .for_each(|(c, e)| at(c, e.len()).loop1(e));
                 q_new
-                    .par_iter_mut()
-                    .zip(e_new.par_iter())
+                    .par_chunks_mut(CHUNK)
+                    .zip(e_new.par_chunks(CHUNK))
                     .enumerate()
-                    .for_each(|(i, (q, e))| {
-                        *q = body::q6(
-                            *q, delvc[i], pbvc[i], *e, vnewc[i], bvc[i], p_new[i], rho0, ql_old[i],
-                            qq_old[i], q_cut,
-                        );
-                    });
+                    .for_each(|(c, (q, e))| at(c, q.len()).loop2(e, q));
+                e_new
+                    .par_chunks_mut(CHUNK)
+                    .zip(q_new.par_chunks(CHUNK))
+                    .enumerate()
+                    .for_each(|(c, (e, q))| at(c, e.len()).loop3(e, q));
+                e_new
+                    .par_chunks_mut(CHUNK)
+                    .enumerate()
+                    .for_each(|(c, e)| at(c, e.len()).loop4(e));
+                e_new
+                    .par_chunks_mut(CHUNK)
+                    .zip(q_new.par_chunks(CHUNK))
+                    .enumerate()
+                    .for_each(|(c, (e, q))| at(c, e.len()).loop5(e, q));
+                q_new
+                    .par_chunks_mut(CHUNK)
+                    .zip(e_new.par_chunks(CHUNK))
+                    .enumerate()
+                    .for_each(|(c, (q, e))| at(c, q.len()).loop6(e, q));
             }
         });
         Ok(())
@@ -166,14 +108,7 @@ impl AppsKernels for Rayon {
                 phi.par_chunks_mut(nm * ng)
                     .enumerate()
                     .for_each(|(z, phi_z)| {
-                        for g in 0..ng {
-                            for m in 0..nm {
-                                for dd in 0..nd {
-                                    phi_z[m + g * nm] +=
-                                        ell[dd + m * nd] * psi[dd + g * nd + z * nd * ng];
-                                }
-                            }
-                        }
+                        Ltimes::zone(phi_z, ell, &psi[z * nd * ng..][..nd * ng], nd, ng, nm)
                     });
             }
         });

@@ -1,6 +1,5 @@
 //! Apps kernels, sequential (Base_Seq).
 
-use super::energy_body as body;
 use super::{AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d};
 use crate::timer::Timer;
 use crate::variant::{Outcome, Seq};
@@ -29,85 +28,15 @@ impl AppsKernels for Seq {
     }
 
     fn energy(&self, d: &mut Energy, reps: usize, t: &mut Timer) -> Outcome {
-        let Energy {
-            e_new,
-            e_old,
-            delvc,
-            p_new,
-            p_old,
-            q_new,
-            q_old,
-            work,
-            comp_half_step,
-            p_half_step,
-            bvc,
-            pbvc,
-            ql_old,
-            qq_old,
-            vnewc,
-            rho0,
-            e_cut,
-            emin,
-            q_cut,
-        } = d;
-        let (rho0, e_cut, emin, q_cut) = (*rho0, *e_cut, *emin, *q_cut);
-        let n = e_new.len();
+        let (v, e_new, q_new) = d.split();
         t.time(|| {
             for _ in 0..reps {
-                for i in 0..n {
-                    e_new[i] = body::e1(e_old[i], delvc[i], p_old[i], q_old[i], work[i]);
-                }
-                for i in 0..n {
-                    q_new[i] = body::q2(
-                        delvc[i],
-                        comp_half_step[i],
-                        pbvc[i],
-                        e_new[i],
-                        bvc[i],
-                        p_half_step[i],
-                        rho0,
-                        ql_old[i],
-                        qq_old[i],
-                    );
-                }
-                for i in 0..n {
-                    e_new[i] = body::e3(
-                        e_new[i],
-                        delvc[i],
-                        p_old[i],
-                        q_old[i],
-                        p_half_step[i],
-                        q_new[i],
-                    );
-                }
-                for i in 0..n {
-                    e_new[i] = body::e4(e_new[i], work[i], e_cut, emin);
-                }
-                for i in 0..n {
-                    e_new[i] = body::e5(
-                        e_new[i],
-                        delvc[i],
-                        pbvc[i],
-                        vnewc[i],
-                        bvc[i],
-                        p_new[i],
-                        rho0,
-                        ql_old[i],
-                        qq_old[i],
-                        p_old[i],
-                        q_old[i],
-                        p_half_step[i],
-                        q_new[i],
-                        e_cut,
-                        emin,
-                    );
-                }
-                for i in 0..n {
-                    q_new[i] = body::q6(
-                        q_new[i], delvc[i], pbvc[i], e_new[i], vnewc[i], bvc[i], p_new[i], rho0,
-                        ql_old[i], qq_old[i], q_cut,
-                    );
-                }
+                v.loop1(e_new);
+                v.loop2(e_new, q_new);
+                v.loop3(e_new, q_new);
+                v.loop4(e_new);
+                v.loop5(e_new, q_new);
+                v.loop6(e_new, q_new);
             }
         });
         Ok(())
@@ -115,12 +44,14 @@ impl AppsKernels for Seq {
 
     fn fir(&self, d: &mut Fir, reps: usize, t: &mut Timer) -> Outcome {
         let (input, out) = (&d.input, &mut d.out);
+        const TAPS: usize = Fir::COEFF.len();
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..out.len() {
+                    let window = &input[i..i + TAPS];
                     let mut sum = 0.0;
-                    for j in 0..Fir::COEFF.len() {
-                        sum += Fir::COEFF[j] * input[i + j];
+                    for j in 0..TAPS {
+                        sum += Fir::COEFF[j] * window[j];
                     }
                     out[i] = sum;
                 }
@@ -144,14 +75,8 @@ impl AppsKernels for Seq {
         t.time(|| {
             for _ in 0..reps {
                 for z in 0..nz {
-                    for g in 0..ng {
-                        for m in 0..nm {
-                            for dd in 0..nd {
-                                phi[m + g * nm + z * nm * ng] +=
-                                    ell[dd + m * nd] * psi[dd + g * nd + z * nd * ng];
-                            }
-                        }
-                    }
+                    let phi_z = &mut phi[z * nm * ng..][..nm * ng];
+                    Ltimes::zone(phi_z, ell, &psi[z * nd * ng..][..nd * ng], nd, ng, nm);
                 }
             }
         });
@@ -193,12 +118,15 @@ impl AppsKernels for Seq {
             eosvmax,
         } = d;
         let (cls, p_cut, pmin, eosvmax) = (*cls, *p_cut, *pmin, *eosvmax);
+        let n = p_new.len();
+        let (compression, bvc, e_old, vnewc) =
+            (&compression[..n], &mut bvc[..n], &e_old[..n], &vnewc[..n]);
         t.time(|| {
             for _ in 0..reps {
-                for i in 0..bvc.len() {
+                for i in 0..n {
                     bvc[i] = cls * (compression[i] + 1.0);
                 }
-                for i in 0..p_new.len() {
+                for i in 0..n {
                     p_new[i] = Pressure::p_new(bvc[i], e_old[i], vnewc[i], p_cut, eosvmax, pmin);
                 }
             }

@@ -5,6 +5,7 @@ use super::{
     TrapInt,
 };
 use crate::disjoint::{as_atomic_f64, atomic_add_f64};
+use crate::kernels::RAYON_CHUNK as CHUNK;
 use crate::timer::Timer;
 use crate::variant::{Outcome, Rayon};
 use rayon::prelude::*;
@@ -42,18 +43,27 @@ impl BasicKernels for Rayon {
         let (a, b, c) = (&*a, &*b, &*c);
         t.time(|| {
             for _ in 0..reps {
-                x1.par_iter_mut()
-                    .zip(x2.par_iter_mut())
+                x1.par_chunks_mut(CHUNK)
+                    .zip(x2.par_chunks_mut(CHUNK))
                     .enumerate()
-                    .for_each(|(i, (x1, x2))| {
-                        let s = b[i] * b[i] - 4.0 * a[i] * c[i];
-                        if s >= 0.0 {
-                            let s = s.sqrt();
-                            *x2 = (-b[i] + s) / (2.0 * a[i]);
-                            *x1 = (-b[i] - s) / (2.0 * a[i]);
-                        } else {
-                            *x2 = 0.0;
-                            *x1 = 0.0;
+                    .for_each(|(k, (x1, x2))| {
+                        let (lo, len) = (k * CHUNK, x1.len());
+                        let (a, b, c, x2) = (
+                            &a[lo..lo + len],
+                            &b[lo..lo + len],
+                            &c[lo..lo + len],
+                            &mut x2[..len],
+                        );
+                        for i in 0..len {
+                            let s = b[i] * b[i] - 4.0 * a[i] * c[i];
+                            if s >= 0.0 {
+                                let s = s.sqrt();
+                                x2[i] = (-b[i] + s) / (2.0 * a[i]);
+                                x1[i] = (-b[i] - s) / (2.0 * a[i]);
+                            } else {
+                                x2[i] = 0.0;
+                                x1[i] = 0.0;
+                            }
                         }
                     });
             }

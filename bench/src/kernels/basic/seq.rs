@@ -8,7 +8,8 @@ use crate::timer::Timer;
 use crate::variant::{Outcome, Seq};
 
 fn daxpy_loop(d: &mut Daxpy, reps: usize, t: &mut Timer) {
-    let (y, x, a) = (&mut d.y, &d.x, d.a);
+    let (y, a) = (&mut d.y[..], d.a);
+    let x = &d.x[..y.len()];
     t.time(|| {
         for _ in 0..reps {
             for i in 0..y.len() {
@@ -34,6 +35,8 @@ impl BasicKernels for Seq {
         let IfQuad {
             a, b, c, x1, x2, ..
         } = d;
+        let n = a.len();
+        let (b, c, x1, x2) = (&b[..n], &c[..n], &mut x1[..n], &mut x2[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..a.len() {
@@ -60,6 +63,8 @@ impl BasicKernels for Seq {
             in1,
             in2,
         } = d;
+        let n = in1.len();
+        let (out1, out2, out3, in2) = (&mut out1[..n], &mut out2[..n], &mut out3[..n], &in2[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..in1.len() {
@@ -81,6 +86,8 @@ impl BasicKernels for Seq {
             in1,
             in2,
         } = d;
+        let n = in1.len();
+        let (out1, out2, out3, in2) = (&mut out1[..n], &mut out2[..n], &mut out3[..n], &in2[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..in1.len() {
@@ -100,9 +107,9 @@ impl BasicKernels for Seq {
             for _ in 0..reps {
                 for k in 0..nk {
                     for j in 0..nj {
+                        let row = &mut array[ni * (j + nj * k)..][..ni];
                         for i in 0..ni {
-                            array[i + ni * (j + nj * k)] =
-                                0.00000001 * i as f64 * j as f64 * k as f64;
+                            row[i] = 0.00000001 * i as f64 * j as f64 * k as f64;
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 //! Lcals kernels, rayon.
 
 use super::{DiffPredict, Eos, FirstDiff, Hydro1d, Hydro2d, LcalsKernels, Planckian};
+use crate::kernels::RAYON_CHUNK as CHUNK;
 use crate::timer::Timer;
 use crate::variant::{Outcome, Rayon};
 use rayon::prelude::*;
@@ -55,12 +56,17 @@ impl LcalsKernels for Rayon {
         let (y, z, u) = (&*y, &*z, &*u);
         t.time(|| {
             for _ in 0..reps {
-                x[..n].par_iter_mut().enumerate().for_each(|(i, x)| {
-                    *x = u[i]
-                        + r * (z[i] + r * y[i])
-                        + tt * (u[i + 3]
-                            + r * (u[i + 2] + r * u[i + 1])
-                            + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
+                // Chunk c covers [lo, lo + len); u is read up to 6 elements further.
+                x[..n].par_chunks_mut(CHUNK).enumerate().for_each(|(c, x)| {
+                    let (lo, len) = (c * CHUNK, x.len());
+                    let (y, z, u) = (&y[lo..lo + len], &z[lo..lo + len], &u[lo..lo + len + 7]);
+                    for i in 0..len {
+                        x[i] = u[i]
+                            + r * (z[i] + r * y[i])
+                            + tt * (u[i + 3]
+                                + r * (u[i + 2] + r * u[i + 1])
+                                + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
+                    }
                 });
             }
         });
@@ -193,12 +199,21 @@ impl LcalsKernels for Rayon {
         let (x, u, v) = (&*x, &*u, &*v);
         t.time(|| {
             for _ in 0..reps {
-                y.par_iter_mut()
-                    .zip(w.par_iter_mut())
+                y.par_chunks_mut(CHUNK)
+                    .zip(w.par_chunks_mut(CHUNK))
                     .enumerate()
-                    .for_each(|(i, (y, w))| {
-                        *y = u[i] / v[i];
-                        *w = x[i] / (y.exp() - 1.0);
+                    .for_each(|(c, (y, w))| {
+                        let (lo, len) = (c * CHUNK, y.len());
+                        let (x, u, v, w) = (
+                            &x[lo..lo + len],
+                            &u[lo..lo + len],
+                            &v[lo..lo + len],
+                            &mut w[..len],
+                        );
+                        for i in 0..len {
+                            y[i] = u[i] / v[i];
+                            w[i] = x[i] / (y[i].exp() - 1.0);
+                        }
                     });
             }
         });

@@ -35,6 +35,7 @@ impl LcalsKernels for Seq {
             n,
         } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
+        let (x, y, z, u) = (&mut x[..n], &y[..n], &z[..n], &u[..n + 7]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..n {
@@ -50,7 +51,8 @@ impl LcalsKernels for Seq {
     }
 
     fn first_diff(&self, d: &mut FirstDiff, reps: usize, t: &mut Timer) -> Outcome {
-        let (x, y, n) = (&mut d.x, &d.y, d.n);
+        let n = d.n;
+        let (x, y) = (&mut d.x[..n], &d.y[..n + 1]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..n {
@@ -72,6 +74,7 @@ impl LcalsKernels for Seq {
             n,
         } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
+        let (x, y, z) = (&mut x[..n], &y[..n], &z[..n + 12]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..n {
@@ -146,6 +149,8 @@ impl LcalsKernels for Seq {
 
     fn planckian(&self, d: &mut Planckian, reps: usize, t: &mut Timer) -> Outcome {
         let Planckian { x, y, u, v, w } = d;
+        let n = w.len();
+        let (x, y, u, v) = (&x[..n], &mut y[..n], &u[..n], &v[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..w.len() {

@@ -1,7 +1,8 @@
 //! Polybench kernels, rayon.
 
-use super::seq::{heat_3d_point, jacobi_2d_point};
+use super::seq::{heat_3d_plane, jacobi_2d_row};
 use super::{Atax, Gemm, Heat3d, Jacobi1d, Jacobi2d, PolybenchKernels};
+use crate::kernels::RAYON_CHUNK as CHUNK;
 use crate::timer::Timer;
 use crate::variant::{Outcome, Rayon};
 use rayon::prelude::*;
@@ -66,15 +67,9 @@ impl PolybenchKernels for Rayon {
         let step = |src: &[f64], dst: &mut [f64]| {
             dst.par_chunks_mut(n * n)
                 .enumerate()
+                .take(n - 1)
                 .skip(1)
-                .take(n - 2)
-                .for_each(|(i, plane)| {
-                    for j in 1..n - 1 {
-                        for k in 1..n - 1 {
-                            plane[k + n * j] = heat_3d_point(src, n, i, j, k);
-                        }
-                    }
-                });
+                .for_each(|(i, plane)| heat_3d_plane(plane, src, n, i));
         };
         t.time(|| {
             for _ in 0..reps {
@@ -90,11 +85,19 @@ impl PolybenchKernels for Rayon {
     fn jacobi_1d(&self, d: &mut Jacobi1d, reps: usize, t: &mut Timer) -> Outcome {
         let (a, b) = (&mut d.a, &mut d.b);
         let n = a.len();
+        // Chunk c of dst covers [c*CHUNK, c*CHUNK + len); it reads src one element further on
+        // each side, so each chunk gets its interior plus a one-element halo of src.
         let step = |src: &[f64], dst: &mut [f64]| {
             dst[1..n - 1]
-                .par_iter_mut()
-                .zip(src.par_windows(3))
-                .for_each(|(dst, w)| *dst = 0.33333 * (w[0] + w[1] + w[2]));
+                .par_chunks_mut(CHUNK)
+                .enumerate()
+                .for_each(|(c, out)| {
+                    let lo = c * CHUNK; // src index of out[0] - 1
+                    let window = &src[lo..lo + out.len() + 2];
+                    for i in 0..out.len() {
+                        out[i] = 0.33333 * (window[i] + window[i + 1] + window[i + 2]);
+                    }
+                });
         };
         t.time(|| {
             for _ in 0..reps {
@@ -111,15 +114,12 @@ impl PolybenchKernels for Rayon {
         let Jacobi2d { a, b, n, .. } = d;
         let n = *n;
         let step = |src: &[f64], dst: &mut [f64]| {
+            let row = |i: usize| &src[i * n..][..n];
             dst.par_chunks_mut(n)
                 .enumerate()
+                .take(n - 1)
                 .skip(1)
-                .take(n - 2)
-                .for_each(|(i, row)| {
-                    for j in 1..n - 1 {
-                        row[j] = jacobi_2d_point(src, n, i, j);
-                    }
-                });
+                .for_each(|(i, dst_row)| jacobi_2d_row(dst_row, row(i - 1), row(i), row(i + 1)));
         };
         t.time(|| {
             for _ in 0..reps {

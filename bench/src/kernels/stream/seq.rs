@@ -6,7 +6,10 @@ use crate::variant::{Outcome, Seq};
 
 impl StreamKernels for Seq {
     fn copy(&self, d: &mut Copy, reps: usize, t: &mut Timer) -> Outcome {
-        let (a, c) = (&d.a, &mut d.c);
+        // Inputs cut to the output length: no bounds checks, so the loop vectorises.
+        let c = &mut d.c[..];
+        let n = c.len();
+        let a = &d.a[..n];
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..c.len() {
@@ -18,7 +21,9 @@ impl StreamKernels for Seq {
     }
 
     fn mul(&self, d: &mut Mul, reps: usize, t: &mut Timer) -> Outcome {
-        let (b, c, alpha) = (&mut d.b, &d.c, d.alpha);
+        let (b, alpha) = (&mut d.b[..], d.alpha);
+        let n = b.len();
+        let c = &d.c[..n];
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..b.len() {
@@ -30,7 +35,9 @@ impl StreamKernels for Seq {
     }
 
     fn add(&self, d: &mut Add, reps: usize, t: &mut Timer) -> Outcome {
-        let (a, b, c) = (&d.a, &d.b, &mut d.c);
+        let c = &mut d.c[..];
+        let n = c.len();
+        let (a, b) = (&d.a[..n], &d.b[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..c.len() {
@@ -42,7 +49,9 @@ impl StreamKernels for Seq {
     }
 
     fn triad(&self, d: &mut Triad, reps: usize, t: &mut Timer) -> Outcome {
-        let (a, b, c, alpha) = (&mut d.a, &d.b, &d.c, d.alpha);
+        let (a, alpha) = (&mut d.a[..], d.alpha);
+        let n = a.len();
+        let (b, c) = (&d.b[..n], &d.c[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..a.len() {
@@ -54,7 +63,7 @@ impl StreamKernels for Seq {
     }
 
     fn dot(&self, d: &mut Dot, reps: usize, t: &mut Timer) -> Outcome {
-        let (a, b) = (&d.a, &d.b);
+        let (a, b) = (&d.a[..], &d.b[..d.a.len()]);
         let mut m_dot = d.m_dot;
         t.time(|| {
             for _ in 0..reps {
