@@ -153,7 +153,7 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
             .map(|d| format!("{d:.1e}"))
             .unwrap_or_else(|| "-".to_owned());
         let status = match &c.status {
-            CheckStatus::Baseline => "baseline".to_owned(),
+            CheckStatus::Reference => "reference".to_owned(),
             CheckStatus::Pass => "ok".to_owned(),
             CheckStatus::Fail => "**MISMATCH**".to_owned(),
             CheckStatus::NotCompared(why) => format!("not compared: {why}"),
