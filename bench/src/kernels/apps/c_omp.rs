@@ -178,6 +178,7 @@ impl AppsKernels for COmp {
 
     fn fir(&self, d: &mut Fir, reps: usize, t: &mut Timer) -> Outcome {
         let ncoeff = Fir::COEFF.len();
+        assert_eq!(ncoeff, 16, "csrc/omp/apps.c has FIR_COEFFLEN 16");
         let n = c_len(&[d.out.len(), d.input.len() + 1 - ncoeff]);
         t.time(|| unsafe {
             comp_apps_fir(
