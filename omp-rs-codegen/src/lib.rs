@@ -1,1 +1,25 @@
-//! Directive model of omp-rs.
+//! The directive model of omp-rs, shared by the proc macros (`omp-rs-macros`) and the build helper
+//! (`omp-rs-build`) so that both derive kernel names, argument order and layouts from one place.
+//!
+//! Stages, one module each: [`parse`] (attribute tokens → [`model`]), [`check`] (cross-clause rules),
+//! [`loops`] (canonical loop nests), [`analyze`] (captures, data sharing, race freedom),
+//! [`lower`] (host code; device kernels), and [`expand`] (the macro entry points).
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod abi;
+pub mod analyze;
+pub mod body;
+pub mod check;
+pub mod ctxt;
+pub mod expand;
+pub mod keyword;
+pub mod loops;
+pub mod manifest;
+pub mod lower;
+pub mod model;
+pub mod outline;
+pub mod parse;
+pub mod standalone;
+pub mod target;
+pub mod types;

@@ -1,2 +1,92 @@
-//! omp-rs: OpenMP-style directives for Rust.
+//! # omp-rs: OpenMP-style directives for Rust
+//!
+//! Put an OpenMP directive on a loop; it runs on every CPU core (and, with the device pipeline, on NVIDIA and
+//! AMD GPUs) with the semantics an OpenMP programmer expects, and the compiler rejects data races.
+//!
+//! ```
+//! #[omp::parallel_for]
+//! fn saxpy(a: f64, x: &[f64], y: &mut [f64]) {
+//!     for i in 0..y.len() {
+//!         y[i] += a * x[i];
+//!     }
+//! }
+//!
+//! #[omp::parallel_for(reduction(+: s))]
+//! fn dot(x: &[f64], y: &[f64]) -> f64 {
+//!     let mut s = 0.0;
+//!     for i in 0..x.len() {
+//!         s += x[i] * y[i];
+//!     }
+//!     s
+//! }
+//!
+//! let x = vec![1.0; 1000];
+//! let mut y = vec![2.0; 1000];
+//! saxpy(3.0, &x, &mut y);
+//! assert_eq!(dot(&x, &y), 5000.0);
+//! ```
+//!
+//! ## From C pragmas to attributes
+//!
+//! | C / C++ | Rust |
+//! |---|---|
+//! | `#pragma omp parallel for` | `#[omp::parallel_for]` |
+//! | `#pragma omp parallel for reduction(+:s) schedule(dynamic,4)` | `#[omp::parallel_for(reduction(+: s), schedule(dynamic, 4))]` |
+//! | `#pragma omp target teams distribute parallel for collapse(2)` | `#[omp::target_teams_distribute_parallel_for(collapse(2))]` |
+//! | `map(to: x[0:n])` | `map(to: x[0..n])` |
+//! | `#pragma omp target data map(tofrom: a)` | `#[omp::target_data(map(tofrom: a))] { ... }` |
+//! | `#pragma omp target update from(a)` | `omp::target_update!(from: a);` |
+//! | `#pragma omp atomic` | `#[omp::atomic] h[k] += 1;` |
+//! | `#pragma omp critical(name)` | `#[omp::critical(name)] { ... }` |
+//! | `omp_get_thread_num()` | `omp::get_thread_num()` |
+//!
+//! On a `fn`, a loop directive applies to the function's one top-level `for` loop. Inside a function marked
+//! `#[omp::directives]`, directives go on the statements themselves (stable Rust has no attribute macros on
+//! statements; the outer attribute expands them).
+//!
+//! ## Safety
+//! Generated code has no data races: a write to an array must be indexed by the parallel induction variable
+//! (or, under `collapse`, an injective affine form like `i * n + j`, checked once at run time), a shared scalar
+//! must be a `reduction`, `atomic` or `critical` variable, and everything else is shared read-only. Anything
+//! else is a compile error that names the variable and the clause to add.
+//!
+//! ## Environment
+//! `OMP_NUM_THREADS`, `OMP_SCHEDULE` (for `schedule(runtime)`), `OMP_TARGET_OFFLOAD`
+//! (`DEFAULT`/`DISABLED`/`MANDATORY`), `OMP_DEFAULT_DEVICE`, `OMP_DISPLAY_ENV`, `OMP_PROC_BIND` (accepted;
+//! threads are not pinned).
+//!
+//! ## Crate layout
+//! `omp-rs-macros` (the attributes, re-exported here) → `omp-rs-codegen` (parsing, analysis, lowering) →
+//! this crate's hidden `__private` module (team of threads, schedules, reductions, race-free sharing).
+
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+mod host;
+mod icv;
+mod routines;
+
 pub use omp_rs_macros::*;
+pub use routines::*;
+
+mod error;
+#[allow(unsafe_code)] // the FFI layer over libomptarget: every block carries its SAFETY argument
+pub mod offload;
+
+pub use error::Error;
+pub use offload::{
+    get_default_device, get_initial_device, get_num_devices, is_initial_device, target_is_present, DataRegion,
+    DeviceBuffer,
+};
+
+/// Support for macro expansions: not a public API, may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::host::{
+        atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AsSliceOf,
+        AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CopyValue, CriticalCell, CriticalGuard, Dim,
+        DisjointMut, DisjointView, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
+        Schedule, SliceLocal,
+    };
+    pub use crate::offload::private as offload;
+}

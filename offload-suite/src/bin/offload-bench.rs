@@ -1,0 +1,90 @@
+//! Launch costs and bandwidth of target regions, as the macros generate them (kernel ABI v1 through libomptarget):
+//! - the synchronous launch of a minimal target region whose data is resident (inside `target_data`);
+//! - saxpy on 2^26 f64 resident: implicit mapping (the region maps `x`, `y`, found present) versus explicit staging
+//!   (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table lookups);
+//! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`).
+//! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size.
+
+use std::time::Instant;
+
+#[omp::directives]
+fn minimal_resident(reps: usize, y: &mut [f64], times: &mut Vec<f64>) {
+    #[omp::target_data(map(tofrom: y))]
+    {
+        for _ in 0..reps {
+            let t = Instant::now();
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..1 {
+                y[i] += 1.0;
+            }
+            times.push(t.elapsed().as_secs_f64());
+        }
+    }
+}
+
+#[omp::directives]
+fn saxpy_resident(reps: usize, a: f64, x: &[f64], y: &mut [f64], times: &mut Vec<f64>) {
+    #[omp::target_data(map(to: x), map(tofrom: y))]
+    {
+        for _ in 0..reps {
+            let t = Instant::now();
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..y.len() {
+                y[i] += a * x[i];
+            }
+            times.push(t.elapsed().as_secs_f64());
+        }
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for(is_device_ptr(x, y))]
+fn saxpy_device(n: usize, a: f64, x: &omp::DeviceBuffer<f64>, y: &mut omp::DeviceBuffer<f64>) {
+    for i in 0..n {
+        y[i] += a * x[i];
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn main() {
+    let n: usize = std::env::var("OFFLOAD_BENCH_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1 << 26);
+    let reps: usize = std::env::var("OFFLOAD_BENCH_REPS").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
+    let x: Vec<f64> = (0..n).map(|i| (i % 1000) as f64 * 1e-3).collect();
+    let mut y = vec![1.0; n];
+
+    let mut t_min = Vec::new();
+    let mut tiny = vec![0.0; 16];
+    minimal_resident(2000, &mut tiny, &mut t_min);
+    let first_launch = t_min[0];
+    let t_min = median(&mut t_min[1..]);
+
+    let mut t_imp = Vec::new();
+    saxpy_resident(reps + 1, 2.0, &x, &mut y, &mut t_imp);
+    let t_imp = median(&mut t_imp[1..]);
+
+    let dx = omp::DeviceBuffer::from_slice(&x, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut dy = omp::DeviceBuffer::from_slice(&y, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut t_exp = Vec::new();
+    for _ in 0..reps + 1 {
+        let t = Instant::now();
+        saxpy_device(n, 2.0, &dx, &mut dy);
+        t_exp.push(t.elapsed().as_secs_f64());
+    }
+    let t_exp = median(&mut t_exp[1..]);
+    let check = dy.to_vec().unwrap_or_else(|e| panic!("{e}"));
+    let want_last = y[n - 1] + (reps + 1) as f64 * 2.0 * x[n - 1];
+    assert!((check[n - 1] - want_last).abs() <= 1e-9 * want_last.abs(), "explicit saxpy result {} vs {want_last}", check[n - 1]);
+
+    let gbs = |t: f64| 24.0 * n as f64 / t / 1e9;
+    println!("| measurement | value |");
+    println!("|---|---|");
+    println!("| devices | {} |", omp::get_num_devices());
+    println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
+    println!("| minimal target region, data resident, synchronous (median of 2000) | {:.2} µs |", t_min * 1e6);
+    println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
+    println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
+    println!("| implicit / explicit | {:.3} |", t_imp / t_exp);
+}

@@ -1,0 +1,393 @@
+//! The target regions under test, each with its sequential reference and a check on fresh random inputs.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{close, same, vec_f64, Check};
+
+/// Every check of the suite.
+pub const CHECKS: &[Check] = &[
+    ("saxpy (fn-level target_teams_distribute_parallel_for)", check_saxpy),
+    ("target_parallel_for, f32 and step_by", check_scale_f32),
+    ("collapse(2) 5-point stencil", check_stencil),
+    ("collapse(3) nested init, reversed loop", check_nested_init),
+    ("reduction + * min max on f64", check_float_reductions),
+    ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
+    ("atomic histogram and atomic scalar sum", check_atomics),
+    ("target_data + nested regions + target_update", check_data_region),
+    ("target_enter_data / target_exit_data", check_enter_exit),
+    ("explicit maps with sections, num_teams, thread_limit, device(0)", check_explicit_maps),
+    ("if(false) runs on the host", check_if_false),
+    ("firstprivate / private scalars", check_privates),
+    ("target fn with two nested loop regions", check_target_fn),
+    ("device panic: out-of-bounds index is reported", check_device_panic),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+
+#[omp::target_teams_distribute_parallel_for]
+fn saxpy(a: f64, x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] += a * x[i];
+    }
+}
+
+fn check_saxpy(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(100_000..300_000);
+    let (a, x, y0) = (rng.gen_range(-3.0..3.0), vec_f64(rng, n), vec_f64(rng, n));
+    let mut y = y0.clone();
+    saxpy(a, &x, &mut y);
+    let want: Vec<f64> = y0.iter().zip(&x).map(|(y, x)| y + a * x).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target_parallel_for]
+fn scale_f32(s: f32, step: usize, x: &[f32], y: &mut [f32]) {
+    for i in (0..x.len()).step_by(step) {
+        y[i] = s * x[i] + 1.0;
+    }
+}
+
+fn check_scale_f32(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(10_000..50_000);
+    let step = rng.gen_range(1..5);
+    let x: Vec<f32> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let s: f32 = rng.gen_range(0.5..2.0);
+    let mut y = vec![-7.0f32; n];
+    scale_f32(s, step, &x, &mut y);
+    let want: Vec<f32> = (0..n).map(|i| if i % step == 0 { s * x[i] + 1.0 } else { -7.0 }).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for(collapse(2))]
+fn stencil(n: usize, m: usize, a: &[f64], b: &mut [f64]) {
+    for i in 1..n - 1 {
+        for j in 1..m - 1 {
+            b[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+        }
+    }
+}
+
+fn check_stencil(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(50..400), rng.gen_range(50..400));
+    let a = vec_f64(rng, n * m);
+    let b0 = vec_f64(rng, n * m);
+    let mut b = b0.clone();
+    stencil(n, m, &a, &mut b);
+    let mut want = b0;
+    for i in 1..n - 1 {
+        for j in 1..m - 1 {
+            want[i * m + j] = 0.25 * (a[(i - 1) * m + j] + a[(i + 1) * m + j] + a[i * m + j - 1] + a[i * m + j + 1]);
+        }
+    }
+    same("b", &b, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for(collapse(3))]
+fn nested_init(ni: i32, nj: i32, nk: i32, out: &mut [f64]) {
+    for k in (0..nk).rev() {
+        for j in 0..nj {
+            for i in 0..ni {
+                out[(i + ni * (j + nj * k)) as usize] = 0.00000001 * i as f64 * j as f64 * k as f64;
+            }
+        }
+    }
+}
+
+fn check_nested_init(rng: &mut StdRng) -> Result<(), String> {
+    let (ni, nj, nk) = (rng.gen_range(5..60), rng.gen_range(5..60), rng.gen_range(5..60));
+    let mut out = vec![-1.0; (ni * nj * nk) as usize];
+    nested_init(ni, nj, nk, &mut out);
+    let mut want = vec![0.0; out.len()];
+    for k in 0..nk {
+        for j in 0..nj {
+            for i in 0..ni {
+                want[(i + ni * (j + nj * k)) as usize] = 0.00000001 * i as f64 * j as f64 * k as f64;
+            }
+        }
+    }
+    same("out", &out, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]
+fn float_reductions(x: &[f64]) -> (f64, f64, f64, f64) {
+    let mut s: f64 = 0.0;
+    let mut p: f64 = 1.0;
+    let mut lo: f64 = f64::INFINITY;
+    let mut hi: f64 = f64::NEG_INFINITY;
+    for i in 0..x.len() {
+        s += x[i];
+        p *= 1.0 + x[i] * 1e-6;
+        lo = lo.min(x[i]);
+        hi = hi.max(x[i]);
+    }
+    (s, p, lo, hi)
+}
+
+fn check_float_reductions(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(100_000..400_000);
+    let x = vec_f64(rng, n);
+    let (s, p, lo, hi) = float_reductions(&x);
+    let ws: f64 = x.iter().sum();
+    let wp: f64 = x.iter().map(|v| 1.0 + v * 1e-6).product();
+    close("sum", s, ws, n, x.iter().map(|v| v.abs()).sum())?;
+    close("product", p, wp, n, wp.abs())?;
+    same("min", &[lo], &[x.iter().cloned().fold(f64::INFINITY, f64::min)])?;
+    same("max", &[hi], &[x.iter().cloned().fold(f64::NEG_INFINITY, f64::max)])
+}
+
+#[omp::target_teams_distribute_parallel_for(reduction(&: and), reduction(|: or), reduction(^: xor), reduction(+: count), reduction(&&: all), reduction(||: any))]
+fn int_reductions(v: &[i64], limit: i64) -> (i64, i64, i64, u64, bool, bool) {
+    let mut and: i64 = -1;
+    let mut or: i64 = 0;
+    let mut xor: i64 = 0;
+    let mut count: u64 = 0;
+    let mut all: bool = true;
+    let mut any: bool = false;
+    for i in 0..v.len() {
+        and &= v[i] | 0x0f0f;
+        or |= v[i];
+        xor ^= v[i];
+        count += (v[i] % 3 == 0) as u64;
+        all = all && v[i] < limit;
+        any = any || v[i] == limit;
+    }
+    (and, or, xor, count, all, any)
+}
+
+fn check_int_reductions(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(50_000..200_000);
+    let v: Vec<i64> = (0..n).map(|_| rng.gen_range(0..1_000_000)).collect();
+    let limit = if rng.gen_bool(0.5) { v[n / 2] } else { 2_000_000 };
+    let got = int_reductions(&v, limit);
+    let want = (
+        v.iter().fold(-1i64, |a, x| a & (x | 0x0f0f)),
+        v.iter().fold(0, |a, x| a | x),
+        v.iter().fold(0, |a, x| a ^ x),
+        v.iter().filter(|x| *x % 3 == 0).count() as u64,
+        v.iter().all(|x| *x < limit),
+        v.iter().any(|x| *x == limit),
+    );
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("got {got:?}, sequential {want:?}"))
+    }
+}
+
+#[omp::directives]
+fn histogram(x: &[f64], bins: &mut [u64], total: &mut [f64]) {
+    let mut sum: f64 = 0.0;
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..x.len() {
+        let b = ((x[i] + 1.0) * 0.5 * bins.len() as f64) as usize;
+        #[omp::atomic]
+        bins[b.min(bins.len() - 1)] += 1;
+        #[omp::atomic]
+        sum += 0.25;
+    }
+    total[0] = sum;
+}
+
+fn check_atomics(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(100_000..300_000);
+    let x = vec_f64(rng, n);
+    let nb = rng.gen_range(3..64);
+    let mut bins = vec![0u64; nb];
+    let mut total = vec![0.0];
+    histogram(&x, &mut bins, &mut total);
+    let mut want = vec![0u64; nb];
+    for v in &x {
+        let b = ((v + 1.0) * 0.5 * nb as f64) as usize;
+        want[b.min(nb - 1)] += 1;
+    }
+    same("bins", &bins, &want)?;
+    // Quarters add exactly in any order.
+    same("sum", &total, &[n as f64 * 0.25])
+}
+
+#[omp::directives]
+fn jacobi(n: usize, a: &mut [f64], b: &mut [f64], iters: usize) -> f64 {
+    let mut resid: f64 = 0.0;
+    #[omp::target_data(map(tofrom: a), map(alloc: b))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for k in 0..n * n {
+            b[k] = a[k];
+        }
+        for _ in 0..iters {
+            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            for i in 1..n - 1 {
+                for j in 1..n - 1 {
+                    b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1]);
+                }
+            }
+            resid = 0.0;
+            #[omp::target_teams_distribute_parallel_for(collapse(2), reduction(max: resid))]
+            for i in 1..n - 1 {
+                for j in 1..n - 1 {
+                    resid = resid.max((b[i * n + j] - a[i * n + j]).abs());
+                    a[i * n + j] = b[i * n + j];
+                }
+            }
+        }
+        omp::target_update!(from: b);
+    }
+    resid
+}
+
+fn jacobi_seq(n: usize, a: &mut [f64], b: &mut [f64], iters: usize) -> f64 {
+    let mut resid: f64 = 0.0;
+    b.copy_from_slice(a);
+    for _ in 0..iters {
+        for i in 1..n - 1 {
+            for j in 1..n - 1 {
+                b[i * n + j] = 0.25 * (a[(i - 1) * n + j] + a[(i + 1) * n + j] + a[i * n + j - 1] + a[i * n + j + 1]);
+            }
+        }
+        resid = 0.0;
+        for i in 1..n - 1 {
+            for j in 1..n - 1 {
+                resid = resid.max((b[i * n + j] - a[i * n + j]).abs());
+                a[i * n + j] = b[i * n + j];
+            }
+        }
+    }
+    resid
+}
+
+fn check_data_region(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(40..200);
+    let iters = rng.gen_range(3..20);
+    let a0 = vec_f64(rng, n * n);
+    let (mut a, mut b) = (a0.clone(), vec![0.0; n * n]);
+    let r = jacobi(n, &mut a, &mut b, iters);
+    let (mut wa, mut wb) = (a0, vec![0.0; n * n]);
+    let wr = jacobi_seq(n, &mut wa, &mut wb, iters);
+    same("a", &a, &wa)?;
+    same("b (target_update from)", &b, &wb)?;
+    same("resid", &[r], &[wr])
+}
+
+#[omp::directives]
+fn enter_exit(x: &mut Vec<f64>, rounds: usize) {
+    omp::target_enter_data!(map(to: x));
+    for _ in 0..rounds {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..x.len() {
+            x[i] = 2.0 * x[i] + 1.0;
+        }
+    }
+    omp::target_exit_data!(map(from: x));
+}
+
+fn check_enter_exit(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1000..100_000);
+    let rounds = rng.gen_range(1..6);
+    let x0 = vec_f64(rng, n);
+    let mut x = x0.clone();
+    enter_exit(&mut x, rounds);
+    let want: Vec<f64> = x0.iter().map(|v| (0..rounds).fold(*v, |a, _| 2.0 * a + 1.0)).collect();
+    same("x", &x, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for(map(to: x[..n]), map(tofrom: y[..n]), num_teams(7), thread_limit(64), device(0))]
+fn prefix_axpy(n: usize, x: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        y[i] += 3.0 * x[i];
+    }
+}
+
+fn check_explicit_maps(rng: &mut StdRng) -> Result<(), String> {
+    let len = rng.gen_range(1000..20_000);
+    let n = rng.gen_range(1..len);
+    let x = vec_f64(rng, len);
+    let y0 = vec_f64(rng, len);
+    let mut y = y0.clone();
+    prefix_axpy(n, &x, &mut y);
+    let want: Vec<f64> = (0..len).map(|i| if i < n { y0[i] + 3.0 * x[i] } else { y0[i] }).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for(if(target: on_device))]
+fn maybe_on_device(on_device: bool, x: &[f64], y: &mut [f64]) {
+    for i in 0..x.len() {
+        y[i] = x[i] * x[i];
+    }
+}
+
+fn check_if_false(rng: &mut StdRng) -> Result<(), String> {
+    let x = vec_f64(rng, 5000);
+    let want: Vec<f64> = x.iter().map(|v| v * v).collect();
+    for on in [false, true] {
+        let mut y = vec![0.0; x.len()];
+        maybe_on_device(on, &x, &mut y);
+        same(if on { "y (if true)" } else { "y (if false)" }, &y, &want)?;
+    }
+    Ok(())
+}
+
+#[omp::target_teams_distribute_parallel_for(firstprivate(offset), private(tmp))]
+fn privates(offset: f64, x: &[f64], y: &mut [f64]) {
+    let mut tmp: f64 = 0.0;
+    for i in 0..x.len() {
+        tmp = x[i] + offset;
+        y[i] = tmp * tmp;
+    }
+    let _ = tmp;
+}
+
+fn check_privates(rng: &mut StdRng) -> Result<(), String> {
+    let x = vec_f64(rng, 20_000);
+    let off: f64 = rng.gen_range(-1.0..1.0);
+    let mut y = vec![0.0; x.len()];
+    privates(off, &x, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| (v + off) * (v + off)).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target]
+fn two_phase(n: usize, x: &[f64], tmp: &mut [f64], y: &mut [f64]) {
+    #[omp::teams_distribute_parallel_for]
+    for i in 0..n {
+        tmp[i] = x[i] * 2.0;
+    }
+    #[omp::teams_distribute_parallel_for]
+    for i in 0..n {
+        y[i] = tmp[i] + x[i];
+    }
+}
+
+fn check_target_fn(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1000..50_000);
+    let x = vec_f64(rng, n);
+    let (mut tmp, mut y) = (vec![0.0; n], vec![0.0; n]);
+    two_phase(n, &x, &mut tmp, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| v * 3.0).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn shifted_copy(off: usize, x: &[f64], out: &mut [f64]) {
+    for i in 0..out.len() {
+        out[i] = 2.0 * x[i + off];
+    }
+}
+
+fn check_device_panic(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1000..5000);
+    let x = vec_f64(rng, n);
+    let mut out = vec![0.0; n];
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shifted_copy(7, &x, &mut out)));
+    let msg = match caught {
+        Ok(()) => return Err("an out-of-bounds index did not panic".into()),
+        Err(e) => e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+    };
+    if !(msg.contains("out of bounds") || msg.contains("panicked")) {
+        return Err(format!("unexpected panic message: {msg}"));
+    }
+    // The runtime stays usable.
+    let mut ok = vec![0.0; n - 7];
+    shifted_copy(7, &x, &mut ok);
+    same("after the panic", &ok, &x[7..].iter().map(|v| 2.0 * v).collect::<Vec<_>>())
+}

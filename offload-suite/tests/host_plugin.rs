@@ -1,0 +1,34 @@
+//! Every target construct through libomptarget's host plugin (no GPU needed): the suite binary runs with
+//! `OMP_TARGET_OFFLOAD=MANDATORY` and host-plugin images enabled, so a region that does not offload is an error,
+//! and every result is compared with sequential Rust.
+
+use std::process::Command;
+
+#[test]
+fn every_construct_through_libomptarget() {
+    let toolchain_required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
+    if !manifest.contains("host-x86_64") {
+        assert!(!toolchain_required, "no host-plugin image was built: the device toolchain is missing");
+        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .env("OMP_RS_HOST_PLUGIN", "1")
+        .output()
+        .expect("run the suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}\n{stderr}");
+    assert!(out.status.success(), "suite failed");
+    assert!(stdout.contains(" 0 failed"), "{stdout}");
+    assert!(!stdout.contains("devices: 0"), "nothing ran through libomptarget: {stdout}");
+}
+
+#[test]
+fn the_same_checks_pass_on_the_host_path() {
+    let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite")).env("OMP_TARGET_OFFLOAD", "DISABLED").output().expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -1,0 +1,276 @@
+//! [`Builder`]: the build-script entry point (cc / prost-build style).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::arch::Arch;
+use crate::compile::{self, Image};
+use crate::error::{Error, Result};
+use crate::manifest::{self, ImageEntry, Manifest};
+use crate::outline;
+use crate::scan;
+use crate::toolchain::{Toolchain, ToolchainError, ENV_VARS};
+
+/// Configures and runs the device build of one package.
+#[derive(Debug, Clone)]
+pub struct Builder {
+    archs: Vec<String>,
+    package_root: Option<PathBuf>,
+    package_name: Option<String>,
+    out_dir: Option<PathBuf>,
+    cargo_metadata: bool,
+    cargo_warnings: bool,
+}
+
+/// What [`Builder::try_compile`] did.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// `$OUT_DIR/omp-rs/manifest.json`.
+    pub manifest_path: PathBuf,
+    /// Its content.
+    pub manifest: Manifest,
+    /// Images built.
+    pub images: Vec<Image>,
+    /// Arches not built because a toolchain component is missing.
+    pub skipped: Vec<(Arch, ToolchainError)>,
+    /// Files scanned (parsed or not).
+    pub scanned: Vec<PathBuf>,
+    /// The `cargo:warning` lines emitted (at most one).
+    pub warnings: Vec<String>,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+impl Builder {
+    /// A builder for the package cargo is building (`CARGO_MANIFEST_DIR`, `OUT_DIR`).
+    pub fn new() -> Builder {
+        Builder {
+            archs: Vec::new(),
+            package_root: None,
+            package_name: None,
+            out_dir: None,
+            cargo_metadata: true,
+            cargo_warnings: true,
+        }
+    }
+
+    /// Builds for `arch` (`sm_90`, `gfx90a`, `gfx942`, `host`, or a comma-separated list);
+    /// replaces `OMP_RS_OFFLOAD_ARCH` and the default list. May be called several times.
+    pub fn arch(&mut self, arch: &str) -> &mut Self {
+        self.archs.push(arch.to_string());
+        self
+    }
+
+    /// The package directory to scan (default: `CARGO_MANIFEST_DIR`).
+    pub fn package_root(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.package_root = Some(dir.into());
+        self
+    }
+
+    /// The package name given to the outliner (default: `CARGO_PKG_NAME`).
+    pub fn package_name(&mut self, name: &str) -> &mut Self {
+        self.package_name = Some(name.to_string());
+        self
+    }
+
+    /// Where `omp-rs/` with the manifest and images goes (default: `OUT_DIR`).
+    pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Print `cargo:rerun-if-changed` / `rerun-if-env-changed` (default `true`).
+    pub fn cargo_metadata(&mut self, on: bool) -> &mut Self {
+        self.cargo_metadata = on;
+        self
+    }
+
+    /// Print `cargo:warning` when images are skipped (default `true`).
+    pub fn cargo_warnings(&mut self, on: bool) -> &mut Self {
+        self.cargo_warnings = on;
+        self
+    }
+
+    /// Like [`Builder::try_compile`], but a failure fails the build script with the error.
+    ///
+    /// # Panics
+    /// On any error of `try_compile` (a missing toolchain is not an error).
+    pub fn compile(&self) -> Report {
+        match self.try_compile() {
+            Ok(r) => r,
+            Err(e) => panic!("omp-rs-build: {e}"),
+        }
+    }
+
+    /// Scans the package, outlines its target regions, builds one image per available arch and
+    /// writes `$OUT_DIR/omp-rs/manifest.json`. Arches whose toolchain is missing are skipped with
+    /// one `cargo:warning` naming `cargo omp setup`; the package then runs target regions on the host.
+    ///
+    /// # Errors
+    /// Missing `OUT_DIR`/`CARGO_MANIFEST_DIR`, a bad arch name, I/O errors, or a tool failing on
+    /// the generated crate.
+    pub fn try_compile(&self) -> Result<Report> {
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => env_dir("OUT_DIR")?,
+        };
+        let root = match &self.package_root {
+            Some(d) => d.clone(),
+            None => env_dir("CARGO_MANIFEST_DIR")?,
+        };
+        let package = self.package_name.clone().or_else(|| std::env::var("CARGO_PKG_NAME").ok()).unwrap_or_default();
+        if self.cargo_metadata {
+            for v in ENV_VARS {
+                println!("cargo:rerun-if-env-changed={v}");
+            }
+        }
+        let scan = scan::scan_package(&root);
+        if self.cargo_metadata {
+            for p in &scan.watched {
+                println!("cargo:rerun-if-changed={}", p.display());
+            }
+        }
+        let dir = out_dir.join(manifest::DIR);
+        std::fs::create_dir_all(&dir).map_err(Error::io("creating", &dir))?;
+        let manifest_path = dir.join(manifest::FILE);
+        let mut report = Report {
+            manifest_path: manifest_path.clone(),
+            manifest: Manifest::new(),
+            images: Vec::new(),
+            skipped: Vec::new(),
+            scanned: scan.watched.clone(),
+            warnings: Vec::new(),
+        };
+        let Some(outlined) = outline::outline(&package, &scan.files)? else {
+            report.manifest.write(&manifest_path)?;
+            return Ok(report);
+        };
+        report.manifest.kernels = outlined.kernels.clone();
+        // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
+        for (rel, text) in &outlined.krate.files {
+            let p = dir.join("device").join("src").join(rel);
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(Error::io("creating", parent))?;
+            }
+            std::fs::write(&p, text).map_err(Error::io("writing", &p))?;
+        }
+
+        let tc = Toolchain::discover();
+        if self.cargo_metadata && tc.home.is_dir() {
+            // notices `cargo omp setup` installing into the home (it only changes files, not env)
+            println!("cargo:rerun-if-changed={}", tc.home.display());
+        }
+        let (archs, explicit) = self.selected_archs()?;
+        let mut to_build = Vec::new();
+        for a in archs {
+            match tc.check(&a) {
+                Ok(()) => to_build.push(a),
+                // Defaults are "whatever is installed": a missing AMD stack is no news on an NVIDIA box.
+                Err(e) => report.skipped.push((a, e)),
+            }
+        }
+        for image in compile_all(&tc, &outlined.krate, &to_build, &dir)? {
+            report.manifest.images.push(ImageEntry {
+                arch: image.arch.to_string(),
+                file: image.path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default(),
+                kind: image.kind,
+                resources: image.resources.clone(),
+            });
+            report.images.push(image);
+        }
+        let no_gpu = !to_build.iter().any(Arch::is_gpu);
+        if !report.skipped.is_empty() && (explicit || no_gpu) {
+            let names: Vec<String> = report.skipped.iter().map(|(a, _)| a.to_string()).collect();
+            let w = format!(
+                "omp-rs: no device image for {} (target regions fall back to the host): {}",
+                names.join(", "),
+                report.skipped[0].1
+            );
+            if self.cargo_warnings {
+                println!("cargo:warning={w}");
+            }
+            report.warnings.push(w);
+        }
+        if report.images.is_empty() {
+            // Nothing to embed: the macros must expand to the host path only.
+            report.manifest.kernels.clear();
+        }
+        report.manifest.write(&manifest_path)?;
+        write_build_log(&dir, &report);
+        Ok(report)
+    }
+
+    /// (arches, whether the user chose them).
+    fn selected_archs(&self) -> Result<(Vec<Arch>, bool)> {
+        if !self.archs.is_empty() {
+            return Ok((Arch::parse_list(&self.archs.join(","))?, true));
+        }
+        if let Ok(v) = std::env::var("OMP_RS_OFFLOAD_ARCH") {
+            return Ok((Arch::parse_list(&v)?, true));
+        }
+        Ok((Arch::defaults(), false))
+    }
+}
+
+/// Builds the arches in parallel, at most `NUM_JOBS` (cargo's job count for build scripts) at a
+/// time; each arch is a chain of single-threaded tools. Results keep the order of `archs`.
+fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir: &Path) -> Result<Vec<Image>> {
+    let jobs = std::env::var("NUM_JOBS").ok().and_then(|j| j.parse::<usize>().ok()).unwrap_or(1).max(1);
+    let mut images = Vec::with_capacity(archs.len());
+    for chunk in archs.chunks(jobs) {
+        let results: Vec<Result<Image>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk.iter().map(|a| s.spawn(move || compile::compile(tc, krate, a, dir))).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(Error::Unexpected("image build thread panicked".into()))))
+                .collect()
+        });
+        for r in results {
+            images.push(r?);
+        }
+    }
+    Ok(images)
+}
+
+fn env_dir(var: &'static str) -> Result<PathBuf> {
+    std::env::var_os(var).map(PathBuf::from).ok_or(Error::MissingEnv(var))
+}
+
+/// `omp-rs/build.log`: per-image stage times and ptxas numbers (for humans; not parsed).
+fn write_build_log(dir: &Path, r: &Report) {
+    let mut s = String::new();
+    for i in &r.images {
+        let t = &i.timings;
+        let _ = writeln!(
+            s,
+            "{:<12} {:>7.3}s total: setup {:.3}s rustc {:.3}s link {:.3}s opt {:.3}s llc {:.3}s finish {:.3}s -> {}",
+            i.arch.to_string(),
+            t.total.as_secs_f64(),
+            t.setup.as_secs_f64(),
+            t.rustc.as_secs_f64(),
+            t.link.as_secs_f64(),
+            t.opt.as_secs_f64(),
+            t.llc.as_secs_f64(),
+            t.finish.as_secs_f64(),
+            i.path.display()
+        );
+        for l in i.diagnostics.lines() {
+            let _ = writeln!(s, "    rustc: {l}");
+        }
+        for k in &i.resources {
+            let _ = writeln!(
+                s,
+                "    {}: {} registers, {} B stack, {}/{} B spill st/ld, {} B smem, {} barriers",
+                k.name, k.registers, k.stack_frame_bytes, k.spill_store_bytes, k.spill_load_bytes, k.smem_bytes, k.barriers
+            );
+        }
+    }
+    for (a, e) in &r.skipped {
+        let _ = writeln!(s, "{a}: skipped: {e}");
+    }
+    let _ = std::fs::write(dir.join("build.log"), s);
+}

@@ -1,0 +1,173 @@
+//! Compiling a generated device crate into one image per arch.
+//!
+//! | arch | pipeline |
+//! |---|---|
+//! | `sm_XX` | `rustc --emit=llvm-bc` → `llvm-link` (+ omp_device) → `llvm-link --only-needed` (core, helper, libdevice) → `opt` (internalize all but the exports, O3) → `llc` → PTX → `ptxas -v` → cubin |
+//! | `gfxXXX` | same up to `opt` with ocml/ockl/oclc instead of libdevice → `llc -filetype=obj` (code object v5) → `ld.lld -shared --no-undefined` |
+//! | host | `rustc --crate-type cdylib` (std, `panic=unwind`) with the host rustc |
+//!
+//! The crate source is written to `<out_dir>/work/<arch>/src/`, intermediate files stay in
+//! `<out_dir>/work/<arch>/`, images land in `<out_dir>/<crate>.<arch>.<ext>` (PTX and the ptxas
+//! log next to the cubin).
+
+mod amdgpu;
+mod host;
+mod nvptx;
+pub mod ptxas;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::arch::{Arch, ImageKind};
+use crate::device_lib::{self, DeviceLib};
+use crate::error::{Error, Result};
+use crate::toolchain::Toolchain;
+
+pub use ptxas::KernelResources;
+
+/// The device crate the outliner generates.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceCrate {
+    /// Crate name (a Rust identifier), e.g. `omp_kernels`.
+    pub name: String,
+    /// Source files, paths relative to the crate's `src/`; `lib.rs` is the root.
+    pub files: Vec<(PathBuf, String)>,
+    /// Symbols to keep: every kernel name and any extra device global. `omp_device`'s globals
+    /// ([`device_lib::DEVICE_GLOBALS`]) are always kept.
+    pub exports: Vec<String>,
+    /// `--remap-path-prefix` pairs (from, to) applied to panic locations; by default the source
+    /// directory is remapped to the crate name, so images do not depend on `OUT_DIR`.
+    pub remap_path_prefix: Vec<(PathBuf, String)>,
+}
+
+/// Where the time of one image went.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Timings {
+    /// Looking up (or building, the first time) the core sysroot and omp_device.
+    pub setup: Duration,
+    /// rustc on the device crate (host: compile and link).
+    pub rustc: Duration,
+    /// Both llvm-link steps.
+    pub link: Duration,
+    /// opt.
+    pub opt: Duration,
+    /// llc.
+    pub llc: Duration,
+    /// ptxas or ld.lld.
+    pub finish: Duration,
+    /// Everything.
+    pub total: Duration,
+}
+
+/// One built image.
+#[derive(Debug, Clone)]
+pub struct Image {
+    /// Its arch.
+    pub arch: Arch,
+    /// Its kind.
+    pub kind: ImageKind,
+    /// The image file.
+    pub path: PathBuf,
+    /// NVIDIA: the PTX it was assembled from (also a JIT fallback).
+    pub ptx: Option<PathBuf>,
+    /// NVIDIA: the `ptxas -v` log.
+    pub ptxas_log: Option<PathBuf>,
+    /// NVIDIA: per-kernel registers, spills, stack, shared memory.
+    pub resources: Vec<KernelResources>,
+    /// rustc's warnings on the device crate (empty when clean).
+    pub diagnostics: String,
+    /// Stage times.
+    pub timings: Timings,
+}
+
+impl DeviceCrate {
+    /// Every symbol to keep (exports + omp_device globals), deduplicated.
+    pub fn export_list(&self) -> Vec<String> {
+        let mut v = self.exports.clone();
+        for (g, _) in device_lib::DEVICE_GLOBALS {
+            if !v.iter().any(|e| e == g) {
+                v.push((*g).to_string());
+            }
+        }
+        v
+    }
+}
+
+/// Builds `krate` for `arch` into `out_dir`.
+///
+/// # Errors
+/// A missing toolchain component, or a failing tool (its command line and stderr are in the error).
+pub fn compile(tc: &Toolchain, krate: &DeviceCrate, arch: &Arch, out_dir: &Path) -> Result<Image> {
+    tc.check(arch)?;
+    let t0 = Instant::now();
+    let lib = device_lib::ensure(tc, arch)?;
+    let setup = t0.elapsed();
+    let work = out_dir.join("work").join(arch.to_string());
+    let src = write_crate(krate, &work)?;
+    let image_path = out_dir.join(format!("{}.{arch}.{}", krate.name, arch.image_kind().extension()));
+    let job = Job { tc, krate, arch, lib: &lib, src: &src, work: &work, image: &image_path };
+    let mut image = match arch {
+        Arch::Nvidia(_) => nvptx::compile(&job)?,
+        Arch::Amd(_) => amdgpu::compile(&job)?,
+        Arch::Host => host::compile(&job)?,
+    };
+    image.timings.setup = setup;
+    image.timings.total = t0.elapsed();
+    Ok(image)
+}
+
+/// What every back end needs.
+struct Job<'a> {
+    tc: &'a Toolchain,
+    krate: &'a DeviceCrate,
+    arch: &'a Arch,
+    lib: &'a DeviceLib,
+    /// `<work>/src` (holds `lib.rs`).
+    src: &'a Path,
+    /// `<out_dir>/work/<arch>`: intermediate files.
+    work: &'a Path,
+    /// The image file to produce.
+    image: &'a Path,
+}
+
+impl Job<'_> {
+    /// The arguments shared by the GPU and host rustc calls.
+    fn rustc_common(&self, cmd: &mut std::process::Command) {
+        cmd.args(["--edition=2021", "--crate-name", &self.krate.name])
+            .args(["-Copt-level=3", "-Cdebuginfo=0"])
+            .arg("--extern")
+            .arg(format!("omp_device={}", self.lib.rlib.display()));
+        if let Some(dir) = self.lib.rlib.parent() {
+            cmd.arg("-L").arg(format!("dependency={}", dir.display()));
+        }
+        if self.krate.remap_path_prefix.is_empty() {
+            cmd.arg(format!("--remap-path-prefix={}={}", self.src.display(), self.krate.name));
+        }
+        for (from, to) in &self.krate.remap_path_prefix {
+            cmd.arg(format!("--remap-path-prefix={}={to}", from.display()));
+        }
+        cmd.arg(self.src.join("lib.rs"));
+    }
+}
+
+/// Writes the crate's files to `<work>/src/`, returns that directory.
+fn write_crate(krate: &DeviceCrate, work: &Path) -> Result<PathBuf> {
+    let src = work.join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src).map_err(Error::io("cleaning", &src))?;
+    }
+    for (rel, text) in &krate.files {
+        if rel.is_absolute() || rel.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
+            return Err(Error::Unexpected(format!("device crate file `{}` must be a relative path inside src/", rel.display())));
+        }
+        let p = src.join(rel);
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).map_err(Error::io("creating", d))?;
+        }
+        std::fs::write(&p, text).map_err(Error::io("writing", &p))?;
+    }
+    if !src.join("lib.rs").is_file() {
+        return Err(Error::Unexpected(format!("device crate `{}` has no lib.rs", krate.name)));
+    }
+    Ok(src)
+}

@@ -1,0 +1,235 @@
+//! The `omp_device` support library: its embedded source, the per-target LLVM IR helper, and the
+//! cache of compiled copies (`$OMP_RS_HOME/omp_device/<target>-<cpu>-<key>/`, keyed by a hash of
+//! the source, the helper, the rustc and the target).
+//!
+//! GPU entries hold `libomp_device.rlib` (metadata for compiling kernels), `omp_device.bc` (its
+//! code, linked whole into every kernel module) and `helper.bc`. The host entry holds a `std`
+//! rlib for the host-plugin `.so`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use crate::arch::Arch;
+use crate::cache;
+use crate::command::run;
+use crate::error::{Error, Result};
+use crate::sysroot::{self, Sysroot};
+use crate::toolchain::Toolchain;
+
+/// Source files of `omp_device` (`device/omp_device/src/`), root first.
+pub const SOURCES: &[(&str, &str)] = &[
+    ("lib.rs", include_str!("../device/omp_device/src/lib.rs")),
+    ("abi.rs", include_str!("../device/omp_device/src/abi.rs")),
+    ("atomic.rs", include_str!("../device/omp_device/src/atomic.rs")),
+    ("launch.rs", include_str!("../device/omp_device/src/launch.rs")),
+    ("math.rs", include_str!("../device/omp_device/src/math.rs")),
+    ("panic.rs", include_str!("../device/omp_device/src/panic.rs")),
+    ("reduce.rs", include_str!("../device/omp_device/src/reduce.rs")),
+    ("team.rs", include_str!("../device/omp_device/src/team.rs")),
+    ("view.rs", include_str!("../device/omp_device/src/view.rs")),
+];
+
+/// Device globals defined by `omp_device` that every image exports (name, size in bytes).
+pub const DEVICE_GLOBALS: &[(&str, u64)] = &[("__omp_rs_panic_record", 8)];
+
+const RECIPE: &str = "omp_device v1: opt3";
+
+/// A compiled `omp_device` for one target.
+#[derive(Debug, Clone)]
+pub struct DeviceLib {
+    /// `libomp_device.rlib`: pass as `--extern omp_device=…`.
+    pub rlib: PathBuf,
+    /// GPU: the library's bitcode.
+    pub bitcode: Option<PathBuf>,
+    /// GPU: the assembled IR helper.
+    pub helper: Option<PathBuf>,
+    /// The `core` sysroot it was compiled against (GPU).
+    pub sysroot: Option<Sysroot>,
+    /// Time spent building it in this call (`None`: cached).
+    pub built_in: Option<Duration>,
+}
+
+/// Returns `omp_device` for `arch`, building the core sysroot and the library on first use.
+///
+/// # Errors
+/// Missing toolchain or a failing compiler.
+pub fn ensure(tc: &Toolchain, arch: &Arch) -> Result<DeviceLib> {
+    if !arch.is_gpu() {
+        return ensure_host(tc);
+    }
+    let sysroot = sysroot::ensure(tc, arch)?;
+    let rustc = tc.device_rustc()?;
+    let llvm = tc.llvm_tools()?;
+    let cpu = arch.cpu().unwrap_or_default();
+    let layout = data_layout(tc, arch)?;
+    let helper = ir_helper(arch, &layout);
+    let mut parts: Vec<&[u8]> = vec![RECIPE.as_bytes(), rustc.verbose_version.as_bytes(), sysroot.key.as_bytes()];
+    parts.push(cpu.as_bytes());
+    parts.push(helper.as_bytes());
+    for (n, s) in SOURCES {
+        parts.push(n.as_bytes());
+        parts.push(s.as_bytes());
+    }
+    let name = format!("{}-{cpu}-{}", arch.target(), cache::key(&parts));
+    let t = Instant::now();
+    let (dir, built) = cache::get_or_build(&tc.home.join("omp_device"), &name, |tmp| {
+        let src = write_sources(tmp)?;
+        let mut cmd = Command::new(&rustc.path);
+        cmd.env("RUSTC_BOOTSTRAP", "1")
+            .args(["--crate-name", "omp_device", "--crate-type", "rlib", "--edition=2021"])
+            .args(["-Copt-level=3", "-Cpanic=abort", "-Cdebuginfo=0", "--emit=link,llvm-bc"])
+            .arg(format!("-Cmetadata=omp-device-{name}"))
+            .arg("--sysroot")
+            .arg(&sysroot.dir)
+            .args(["--target", arch.target()])
+            .arg(format!("-Ctarget-cpu={cpu}"))
+            .args(sysroot::target_flags(arch))
+            .arg(format!("--remap-path-prefix={}=omp_device", src.display()))
+            .arg("--out-dir")
+            .arg(tmp)
+            .arg(src.join("src/lib.rs"));
+        run(&mut cmd)?;
+        let ll = tmp.join("helper.ll");
+        std::fs::write(&ll, &helper).map_err(Error::io("writing", &ll))?;
+        run(Command::new(&llvm.llvm_as).arg(&ll).arg("-o").arg(tmp.join("helper.bc")))?;
+        std::fs::remove_dir_all(&src).map_err(Error::io("removing", &src))?;
+        Ok(())
+    })?;
+    Ok(DeviceLib {
+        rlib: dir.join("libomp_device.rlib"),
+        bitcode: Some(dir.join("omp_device.bc")),
+        helper: Some(dir.join("helper.bc")),
+        sysroot: Some(sysroot),
+        built_in: built.then(|| t.elapsed()),
+    })
+}
+
+fn ensure_host(tc: &Toolchain) -> Result<DeviceLib> {
+    let rustc = tc.host()?;
+    let mut parts: Vec<&[u8]> = vec![RECIPE.as_bytes(), rustc.verbose_version.as_bytes(), b"host"];
+    let path = rustc.path.as_os_str().as_encoded_bytes();
+    parts.push(path);
+    for (n, s) in SOURCES {
+        parts.push(n.as_bytes());
+        parts.push(s.as_bytes());
+    }
+    let name = format!("host-{}-{}", std::env::consts::ARCH, cache::key(&parts));
+    let t = Instant::now();
+    let (dir, built) = cache::get_or_build(&tc.home.join("omp_device"), &name, |tmp| {
+        let src = write_sources(tmp)?;
+        let mut cmd = Command::new(&rustc.path);
+        cmd.args(["--crate-name", "omp_device", "--crate-type", "rlib", "--edition=2021"])
+            .args(["-Copt-level=3", "-Cdebuginfo=0", "--emit=link"])
+            .arg(format!("-Cmetadata=omp-device-{name}"))
+            .arg(format!("--remap-path-prefix={}=omp_device", src.display()))
+            .arg("--out-dir")
+            .arg(tmp)
+            .arg(src.join("src/lib.rs"));
+        run(&mut cmd)?;
+        std::fs::remove_dir_all(&src).map_err(Error::io("removing", &src))?;
+        Ok(())
+    })?;
+    Ok(DeviceLib {
+        rlib: dir.join("libomp_device.rlib"),
+        bitcode: None,
+        helper: None,
+        sysroot: None,
+        built_in: built.then(|| t.elapsed()),
+    })
+}
+
+/// Writes the embedded sources to `<dir>/src/src/*.rs`; returns `<dir>/src`.
+fn write_sources(dir: &Path) -> Result<PathBuf> {
+    let src = dir.join("src");
+    let files = src.join("src");
+    std::fs::create_dir_all(&files).map_err(Error::io("creating", &files))?;
+    for (n, s) in SOURCES {
+        let p = files.join(n);
+        std::fs::write(&p, s).map_err(Error::io("writing", &p))?;
+    }
+    Ok(src)
+}
+
+/// The target's LLVM data layout, as rustc uses it (so the helper links without warnings).
+fn data_layout(tc: &Toolchain, arch: &Arch) -> Result<String> {
+    let rustc = tc.device_rustc()?;
+    let out = run(Command::new(&rustc.path)
+        .env("RUSTC_BOOTSTRAP", "1")
+        .args(["-Zunstable-options", "--print", "target-spec-json", "--target", arch.target()]))?;
+    let spec: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| Error::Unexpected(format!("rustc --print target-spec-json: {e}")))?;
+    spec.get("data-layout")
+        .and_then(|v| v.as_str())
+        .map(str::to_string)
+        .ok_or_else(|| Error::Unexpected("rustc's target spec has no data-layout".into()))
+}
+
+/// The per-target LLVM IR helper: what Rust cannot express (an `addrspace(3)` static, a
+/// convergent barrier, thread exit, float `atomicrmw`).
+///
+/// - `__omp_rs_team_scratch()`: generic pointer to 4 KiB of team-shared memory (256 × 16 B).
+/// - `__omp_rs_team_barrier()`: NVIDIA `barrier.sync 0` (waits for non-exited threads only);
+///   AMD workgroup release fence + `s_barrier` + acquire fence (what HIP's `__syncthreads` is).
+/// - `__omp_rs_thread_exit()`: NVIDIA `exit` (this thread), AMD `s_endpgm` (this wavefront).
+/// - `__omp_rs_atomic_fadd_f64/_f32(p, v)`: `atomicrmw fadd` on the global address space,
+///   device / agent scope, relaxed.
+pub fn ir_helper(arch: &Arch, data_layout: &str) -> String {
+    let (triple, barrier, exit, scope) = match arch {
+        Arch::Nvidia(_) => (
+            crate::arch::NVPTX_TARGET,
+            "  call void asm sideeffect \"barrier.sync 0;\", \"~{memory}\"() #2\n",
+            "  call void asm sideeffect \"exit;\", \"\"() #2\n",
+            "device",
+        ),
+        _ => (
+            crate::arch::AMDGPU_TARGET,
+            "  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier() #2\n  fence syncscope(\"workgroup\") acquire\n",
+            "  call void @llvm.amdgcn.endpgm()\n",
+            "agent",
+        ),
+    };
+    let decls = if matches!(arch, Arch::Amd(_)) {
+        "declare void @llvm.amdgcn.s.barrier()\ndeclare void @llvm.amdgcn.endpgm()\n"
+    } else {
+        ""
+    };
+    format!(
+        r#"; omp-rs device helper ({arch}), generated by omp-rs-build
+target datalayout = "{data_layout}"
+target triple = "{triple}"
+
+@__omp_rs_team_scratch_buf = internal addrspace(3) global [256 x i128] undef, align 16
+
+define ptr @__omp_rs_team_scratch() #0 {{
+  ret ptr addrspacecast (ptr addrspace(3) @__omp_rs_team_scratch_buf to ptr)
+}}
+
+define void @__omp_rs_team_barrier() #1 {{
+{barrier}  ret void
+}}
+
+define void @__omp_rs_thread_exit() #3 {{
+{exit}  unreachable
+}}
+
+define double @__omp_rs_atomic_fadd_f64(ptr %p, double %v) #0 {{
+  %g = addrspacecast ptr %p to ptr addrspace(1)
+  %old = atomicrmw fadd ptr addrspace(1) %g, double %v syncscope("{scope}") monotonic, align 8
+  ret double %old
+}}
+
+define float @__omp_rs_atomic_fadd_f32(ptr %p, float %v) #0 {{
+  %g = addrspacecast ptr %p to ptr addrspace(1)
+  %old = atomicrmw fadd ptr addrspace(1) %g, float %v syncscope("{scope}") monotonic, align 4
+  ret float %old
+}}
+
+{decls}
+attributes #0 = {{ alwaysinline nounwind }}
+attributes #1 = {{ alwaysinline convergent nounwind }}
+attributes #2 = {{ convergent nounwind }}
+attributes #3 = {{ noreturn nounwind }}
+"#
+    )
+}

@@ -1,0 +1,72 @@
+//! The one error type of omp-rs-build.
+
+use std::path::PathBuf;
+
+use crate::toolchain::ToolchainError;
+
+/// Everything that can fail while building device images.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A tool or library of the device toolchain is missing (the message says how to install it).
+    #[error(transparent)]
+    Toolchain(#[from] ToolchainError),
+    /// A file or directory operation failed.
+    #[error("{what} `{}`: {source}", path.display())]
+    Io {
+        /// What was being done.
+        what: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A tool could not be started.
+    #[error("could not run `{command}`: {source}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A tool ran and failed.
+    #[error("`{command}` failed ({status}):\n{stderr}")]
+    Command {
+        /// The command line.
+        command: String,
+        /// Exit status.
+        status: String,
+        /// Its standard error (and output), truncated.
+        stderr: String,
+    },
+    /// An offload architecture name was not understood.
+    #[error("unknown offload arch `{0}`: expected sm_XX (e.g. sm_90), gfxXXX (e.g. gfx90a, gfx942) or host")]
+    UnknownArch(String),
+    /// A build-script environment variable is missing.
+    #[error("environment variable {0} is not set: call omp_build::Builder from a build script or set the path explicitly")]
+    MissingEnv(&'static str),
+    /// The manifest could not be written or read.
+    #[error("manifest `{}`: {source}", path.display())]
+    Manifest {
+        /// The manifest path.
+        path: PathBuf,
+        /// The serde error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A tool's output was not what was expected.
+    #[error("{0}")]
+    Unexpected(String),
+}
+
+impl Error {
+    pub(crate) fn io(what: &'static str, path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> Error {
+        let path = path.into();
+        move |source| Error::Io { what, path, source }
+    }
+}
+
+/// Result alias of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,134 @@
+//! The hand-over point between source scanning and device compilation.
+//!
+//! [`outline`] receives every parsed file of the package and returns the device crate (source
+//! text, exported symbols) plus the kernels' manifest entries. **This is where the outliner of
+//! `omp_rs_codegen` plugs in**; until it does, a package that uses a `#[omp::target…]` directive
+//! gets the hand-written [`demo`] crate, so the whole pipeline (images + manifest) runs.
+
+use std::path::PathBuf;
+
+use crate::compile::DeviceCrate;
+use crate::error::Result;
+use crate::manifest::{KernelEntry, SlotKind};
+use crate::scan::SourceFile;
+
+/// What the outliner produces.
+#[derive(Debug, Clone)]
+pub struct Outlined {
+    /// The device crate (its `lib.rs` starts with the header shown in `omp_device`'s docs).
+    pub krate: DeviceCrate,
+    /// One entry per kernel, in the manifest's format.
+    pub kernels: Vec<KernelEntry>,
+}
+
+/// Outlines the target regions of `files` into a device crate (`None` when the package has none).
+///
+/// The walk is `omp_rs_codegen::outline`, the same code the macros run, so kernel names and argument slots
+/// agree with the launches the macros expand to. Regions with errors are left out: the macros report them.
+///
+/// # Errors
+/// None today; kept for internal failures of the outliner.
+pub fn outline(package: &str, files: &[SourceFile]) -> Result<Option<Outlined>> {
+    let mut o = omp_rs_codegen::outline::Outline::default();
+    for f in files {
+        o.add_file(&f.ast);
+    }
+    if o.kernels.is_empty() {
+        return Ok(None);
+    }
+    // Two regions with the same name (the same function in two targets of the package) are one kernel.
+    let mut seen = std::collections::HashSet::new();
+    o.kernels.retain(|k| seen.insert(k.name.clone()));
+    let kernels: Vec<KernelEntry> = o
+        .kernels
+        .iter()
+        .map(|k| KernelEntry {
+            name: k.name.clone(),
+            function: k.function.clone(),
+            region: k.region,
+            slots: k.slots(),
+            maps: k.maps.clone(),
+        })
+        .collect();
+    let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
+    Ok(Some(Outlined {
+        krate: DeviceCrate {
+            name: crate_name,
+            files: vec![(PathBuf::from("lib.rs"), o.crate_source())],
+            exports: kernels.iter().map(|k| k.name.clone()).collect(),
+            remap_path_prefix: Vec::new(),
+        },
+        kernels,
+    }))
+}
+
+/// Source of the hand-written demo device crate (also the reference for generated code).
+pub const DEMO_SOURCE: &str = include_str!("outline/demo_kernels.rs");
+
+/// The hand-written demo crate: saxpy (bounds-checked `View`, read-only slice), a `+`/`max`
+/// reduction through `team_reduce`, exp/sin/sqrt/powi, an `atomic` f64 add, a kernel that
+/// indexes out of bounds, and integer/bool reductions with integer/f32 atomics.
+pub fn demo() -> Outlined {
+    use SlotKind::*;
+    let loop3 = [LoopFirst, LoopTrips, LoopStep];
+    let arr = [ArrayBase, ArrayLen];
+    let k = |name: &str, slots: Vec<SlotKind>| KernelEntry {
+        name: name.into(),
+        function: name.trim_start_matches("omp_demo_").into(),
+        region: 0,
+        slots,
+        maps: Vec::new(),
+    };
+    let cat = |parts: &[&[SlotKind]]| parts.concat();
+    let kernels = vec![
+        k("omp_demo_saxpy", cat(&[&[Float64], &arr, &arr, &loop3])),
+        k("omp_demo_sum_max", cat(&[&arr, &loop3, &[ReductionPartials, ReductionPartials]])),
+        k("omp_demo_math", cat(&[&arr, &arr, &arr, &arr, &loop3])),
+        k("omp_demo_atomic_sum", cat(&[&arr, &[Pointer], &loop3])),
+        k("omp_demo_oob", cat(&[&arr, &arr, &[Int], &loop3])),
+        k("omp_demo_int_ops", cat(&[&arr, &loop3, &[Pointer, Pointer, ReductionPartials]])),
+    ];
+    Outlined {
+        krate: DeviceCrate {
+            name: "omp_demo_kernels".into(),
+            files: vec![(PathBuf::from("lib.rs"), DEMO_SOURCE.to_string())],
+            exports: kernels.iter().map(|k| k.name.clone()).collect(),
+            remap_path_prefix: Vec::new(),
+        },
+        kernels,
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn outlines_target_regions_only() {
+        let file: syn::File = syn::parse_quote! {
+            #[omp::target_teams_distribute_parallel_for]
+            fn saxpy(a: f64, x: &[f64], y: &mut [f64]) {
+                for i in 0..y.len() {
+                    y[i] += a * x[i];
+                }
+            }
+            #[omp::parallel_for]
+            fn host_only(y: &mut [f64]) {
+                for i in 0..y.len() {
+                    y[i] = 0.0;
+                }
+            }
+        };
+        let files = [SourceFile { path: "lib.rs".into(), ast: file }];
+        let o = outline("demo-pkg", &files).unwrap().unwrap();
+        assert_eq!(o.kernels.len(), 1);
+        let k = &o.kernels[0];
+        assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
+        use SlotKind::*;
+        assert_eq!(k.slots, vec![Float64, ArrayBase, ArrayLen, ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]);
+        assert_eq!(o.krate.exports, vec![k.name.clone()]);
+        assert_eq!(o.krate.name, "omp_kernels_demo_pkg");
+        assert_eq!(demo().kernels.len(), demo().krate.exports.len());
+    }
+
+}

@@ -1,0 +1,104 @@
+//! `Builder` end to end on a throw-away package: scanning, outlining,
+//! images, manifest; and the host-only fallback with one warning when the toolchain is missing.
+//! One test function: it changes environment variables, which are process-wide.
+
+use std::path::Path;
+
+use omp_build::{manifest, Builder, Manifest, Toolchain};
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+#[test]
+fn builder_end_to_end_and_missing_toolchain() {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("omp-rs-builder-test");
+    let _ = std::fs::remove_dir_all(&base);
+    let pkg = base.join("pkg");
+    write(&pkg, "Cargo.toml", "[package]\nname = \"pkg\"\n");
+    write(&pkg, "src/lib.rs", "pub mod kernels;\n");
+    write(
+        &pkg,
+        "src/kernels.rs",
+        "#[omp::target_teams_distribute_parallel_for]\n\
+         pub fn saxpy(a: f64, x: &[f64], y: &mut [f64]) { for i in 0..y.len() { y[i] += a * x[i]; } }\n",
+    );
+    write(&pkg, "examples/plain.rs", "fn main() {}\n");
+
+    // 1. package without target regions: empty manifest, nothing compiled
+    let plain = base.join("plain");
+    write(&plain, "src/lib.rs", "#[omp::parallel_for] pub fn f() {}\n");
+    let r = Builder::new().package_root(&plain).out_dir(base.join("out-plain")).cargo_metadata(false).try_compile().unwrap();
+    assert!(r.images.is_empty() && r.manifest.kernels.is_empty() && r.warnings.is_empty());
+    assert!(r.manifest_path.is_file());
+
+    // 2. with the toolchain: sm_90 + host images and a manifest listing them
+    let tc = Toolchain::discover();
+    let archs: Vec<&str> = ["sm_90", "host"]
+        .into_iter()
+        .filter(|a| tc.check(&a.parse().unwrap()).is_ok())
+        .collect();
+    if archs.len() < 2 {
+        if std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1") {
+            panic!("toolchain missing for sm_90/host");
+        }
+        eprintln!("SKIPPED the image part: run scripts/setup-gpu-toolchain.sh (or `cargo omp setup`)");
+    } else {
+        let out = base.join("out");
+        let r = Builder::new()
+            .package_root(&pkg)
+            .package_name("pkg")
+            .out_dir(&out)
+            .arch("sm_90,host")
+            .cargo_metadata(false)
+            .try_compile()
+            .unwrap();
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        let rel: Vec<String> = r.scanned.iter().map(|p| p.strip_prefix(&pkg).unwrap().display().to_string()).collect();
+        for f in ["src", "examples", "src/lib.rs", "src/kernels.rs", "examples/plain.rs"] {
+            assert!(rel.iter().any(|r| r == f), "{f} not watched: {rel:?}");
+        }
+        let m = Manifest::read(&out.join(manifest::DIR).join(manifest::FILE)).unwrap();
+        assert_eq!(m, r.manifest);
+        assert_eq!(m.format_version, manifest::FORMAT_VERSION);
+        assert_eq!(m.images.len(), 2);
+        for i in &m.images {
+            assert!(out.join(manifest::DIR).join(&i.file).is_file(), "{} missing", i.file);
+        }
+        // The outliner named the one target region after its function.
+        assert_eq!(m.kernels.len(), 1);
+        let k = &m.kernels[0];
+        assert!(k.name.starts_with("omp_saxpy_0_") && k.function == "saxpy", "{k:?}");
+        assert!(m.images[0].resources.iter().any(|r| r.name == k.name));
+        assert!(m.globals.iter().any(|g| g.name == "__omp_rs_panic_record" && g.size == 8));
+        let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
+        eprintln!("{log}");
+    }
+
+    // 3. toolchain missing: success, host-only, exactly one warning naming the fix
+    std::env::set_var("OMP_RS_PTXAS", "/nonexistent/ptxas");
+    std::env::set_var("OMP_RS_ROCM_BITCODE", "/nonexistent/rocm");
+    let r = Builder::new()
+        .package_root(&pkg)
+        .out_dir(base.join("out-missing"))
+        .arch("sm_90,gfx90a")
+        .cargo_metadata(false)
+        .cargo_warnings(false)
+        .try_compile()
+        .unwrap();
+    std::env::remove_var("OMP_RS_PTXAS");
+    std::env::remove_var("OMP_RS_ROCM_BITCODE");
+    assert!(r.images.is_empty());
+    assert_eq!(r.skipped.len(), 2);
+    assert!(r.manifest.kernels.is_empty(), "kernels listed without images");
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    let w = &r.warnings[0];
+    assert!(w.contains("cargo omp setup") && w.contains("setup-gpu-toolchain.sh") && w.contains("sm_90"), "{w}");
+    assert!(!w.contains('\n'), "a cargo:warning must be one line: {w}");
+
+    // 4. bad arch name: a typed error
+    let e = Builder::new().package_root(&pkg).out_dir(base.join("out-bad")).arch("sm90").cargo_metadata(false).try_compile();
+    assert!(matches!(e, Err(omp_build::Error::UnknownArch(_))), "{e:?}");
+}

@@ -1,0 +1,100 @@
+//! Kernel ABI v1 (ARCHITECTURE.md): kernel names and argument slots. The host expansion and the device crate both
+//! take them from here, so they cannot drift.
+
+use std::fmt::Write;
+
+use proc_macro2::{TokenStream, TokenTree};
+
+/// What an 8-byte argument slot carries (after libomptarget's leading `dyn_ptr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum SlotKind {
+    /// A device pointer to one value.
+    Pointer,
+    /// An integer widened to 64 bits (`bool` as 0/1).
+    Int,
+    /// `f64::to_bits`.
+    Float64,
+    /// `f32::to_bits` in the low 32 bits.
+    Float32,
+    /// Base pointer of an array capture.
+    ArrayBase,
+    /// Length in elements of an array capture.
+    ArrayLen,
+    /// First value of a loop dimension.
+    LoopFirst,
+    /// Trip count of a loop dimension.
+    LoopTrips,
+    /// Step of a loop dimension.
+    LoopStep,
+    /// Pointer to `num_teams` partial values of a reduction variable.
+    ReductionPartials,
+}
+
+/// The slot kind of a primitive scalar type.
+pub fn scalar_slot(ty: &str) -> SlotKind {
+    match ty {
+        "f64" => SlotKind::Float64,
+        "f32" => SlotKind::Float32,
+        _ => SlotKind::Int,
+    }
+}
+
+/// A 64-bit FNV-1a hash of a token stream in a canonical spelling (identifiers, literals and punctuation
+/// separated by one space, delimiters explicit), so the proc macro and the build script, which see the same
+/// source through different token implementations, get the same value.
+pub fn token_hash(tokens: &TokenStream) -> u64 {
+    let mut text = String::new();
+    canonical(tokens.clone(), &mut text);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn canonical(tokens: TokenStream, out: &mut String) {
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(i) => {
+                let _ = write!(out, "{i} ");
+            }
+            TokenTree::Literal(l) => {
+                let _ = write!(out, "{l} ");
+            }
+            TokenTree::Punct(p) => {
+                out.push(p.as_char());
+                out.push(' ');
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    proc_macro2::Delimiter::Parenthesis => ('(', ')'),
+                    proc_macro2::Delimiter::Brace => ('{', '}'),
+                    proc_macro2::Delimiter::Bracket => ('[', ']'),
+                    proc_macro2::Delimiter::None => ('«', '»'),
+                };
+                out.push(open);
+                out.push(' ');
+                canonical(g.stream(), out);
+                out.push(close);
+                out.push(' ');
+            }
+        }
+    }
+}
+
+/// `omp_<fn>_<region>_<hash>`: the kernel of region number `region` (in walk order) of function `function`,
+/// whose signature and body hash to `fn_hash`.
+pub fn kernel_name(function: &str, region: u32, fn_hash: u64) -> String {
+    format!("omp_{function}_{region}_{:08x}", fn_hash as u32)
+}
+
+/// The hash that names a function's kernels: its signature and body, not its attributes (the macro does not
+/// see the attribute it expands).
+pub fn fn_hash(sig: &syn::Signature, block: &syn::Block) -> u64 {
+    let mut ts = quote::ToTokens::to_token_stream(sig);
+    quote::ToTokens::to_tokens(block, &mut ts);
+    token_hash(&ts)
+}

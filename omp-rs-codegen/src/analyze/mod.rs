@@ -1,0 +1,386 @@
+//! Data-sharing and race analysis of a parallel loop body.
+//!
+//! Every variable the body uses from outside gets one [`Class`]. The host and device lowerings give each class
+//! its race-free implementation: shared read-only references, per-iteration views of arrays whose writes are
+//! provably disjoint, private reduction copies, atomics, or a named lock. Anything the analysis cannot prove
+//! race-free is a compile error that names the variable and the clause to add. Memory safety of the generated
+//! code rests on exactly one claim made here: *all accesses to a `Disjoint` array use one affine index that
+//! depends on every parallel induction variable*, which the run-time check in the lowering makes injective.
+
+pub mod affine;
+pub mod walk;
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::{BinOp, Expr, Ident};
+
+use crate::body::BodyDirective;
+use crate::ctxt::Ctxt;
+use crate::loops::LoopNest;
+use crate::model::{ClauseName, Directive, ReductionOp};
+use affine::{affine, Poly};
+use walk::{Access, Use, Walk};
+
+/// How a captured variable is shared by the iterations of a parallel loop.
+#[derive(Debug, Clone)]
+pub enum Class {
+    /// Only read: shared by reference.
+    Shared,
+    /// An array written at one affine index that differs between iterations.
+    Disjoint(DisjointArray),
+    /// A `reduction` variable.
+    Reduction(ReductionOp),
+    /// `private`: each thread has its own copy (initialised from the original).
+    Private,
+    /// `firstprivate`: each thread has its own copy initialised from the original.
+    Firstprivate,
+    /// Only accessed by `#[omp::atomic]` statements (`indexed`: an array `x[i]`).
+    Atomic {
+        /// Whether the accesses index an array.
+        indexed: bool,
+    },
+    /// Written inside `#[omp::critical(name)]` blocks and only accessed there.
+    Critical {
+        /// The critical section's name (`""` when unnamed).
+        name: String,
+    },
+}
+
+/// The proof obligation for an array written by every iteration.
+#[derive(Debug, Clone)]
+pub struct DisjointArray {
+    /// The index, as an affine form.
+    pub form: Poly,
+    /// The index as first written (for messages).
+    pub index: Expr,
+    /// Whether injectivity needs a run-time check (symbolic coefficients or several variables).
+    pub needs_check: bool,
+}
+
+/// A variable used by the loop body and defined outside it.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// Its name (spanned at the first use).
+    pub name: Ident,
+    /// How it is shared.
+    pub class: Class,
+    /// Whether any use reads it as a whole value (not only indexed or `.len()`).
+    pub whole_value_use: bool,
+    /// Whether the body assigns to it as a whole (`x = e`, `x op= e`).
+    pub written: bool,
+    /// Whether the body indexes it (`x[i]`).
+    pub indexed: bool,
+    /// Whether it appears inside an index expression (`n` in `a[i * n + j]`).
+    pub index_operand: bool,
+}
+
+/// Result of analysing one parallel loop.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    /// Captures in order of first use, followed by clause variables the body does not use.
+    pub captures: Vec<Capture>,
+    /// Statement directives of the body.
+    pub directives: Vec<BodyDirective>,
+}
+
+impl Analysis {
+    /// The capture named `name`.
+    pub fn get(&self, name: &str) -> Option<&Capture> {
+        self.captures.iter().find(|c| c.name == name)
+    }
+}
+
+/// Analyses the body of a parallel loop nest for the given directive.
+pub fn parallel_loop(d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Analysis {
+    let vars: Vec<Option<Ident>> = nest.dims.iter().map(|dim| dim.var.clone()).collect();
+    let walk = walk::walk_body(&nest.body, &vars);
+    classify(d, nest, walk, cx)
+}
+
+fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
+    for e in walk.errors {
+        cx.syn_error(e);
+    }
+    for esc in &walk.escapes {
+        cx.error_at(
+            esc.span,
+            format!(
+                "{} cannot leave the body of the parallel loop `{}`: every iteration must run to its end \
+                 (use `continue` to skip the rest of an iteration)",
+                esc.what, d.construct.name
+            ),
+        );
+    }
+
+    let mut reductions: BTreeMap<String, ReductionOp> = BTreeMap::new();
+    for r in d.reductions() {
+        for v in &r.vars {
+            reductions.insert(v.to_string(), r.op);
+        }
+    }
+    let privates: Vec<String> = d.vars_of(ClauseName::Private).iter().map(|i| i.to_string()).collect();
+    let firstprivates: Vec<String> = d.vars_of(ClauseName::Firstprivate).iter().map(|i| i.to_string()).collect();
+
+    // Group uses by variable, in order of first use.
+    let mut order: Vec<String> = Vec::new();
+    let mut by_var: BTreeMap<String, Vec<Use>> = BTreeMap::new();
+    for u in walk.uses {
+        let k = u.ident.to_string();
+        if !by_var.contains_key(&k) {
+            order.push(k.clone());
+        }
+        by_var.entry(k).or_default().push(u);
+    }
+    // Clause variables the body never names still need their copies (e.g. a reduction over no iteration).
+    let clause_vars = d
+        .reductions()
+        .flat_map(|r| r.vars.iter())
+        .chain(d.vars_of(ClauseName::Private))
+        .chain(d.vars_of(ClauseName::Firstprivate));
+    let mut unused: Vec<Ident> = Vec::new();
+    for v in clause_vars {
+        if !by_var.contains_key(&v.to_string()) && !unused.iter().any(|u| u == v) {
+            unused.push(v.clone());
+        }
+    }
+
+    let mut captures = Vec::new();
+    for name in order {
+        let uses = &by_var[&name];
+        let first = uses[0].ident.clone();
+        let whole_value_use = uses.iter().any(|u| matches!(u.access, Access::Read | Access::Method(_) | Access::Write { .. }));
+        let written = uses.iter().any(|u| matches!(u.access, Access::Write { .. }));
+        let indexed = uses.iter().any(|u| matches!(u.access, Access::IndexRead(_) | Access::IndexWrite(_)));
+        let index_operand = uses.iter().any(|u| u.in_index);
+        let whole_value_use = whole_value_use || uses.iter().any(|u| matches!(u.access, Access::InMacro));
+        let class = if let Some(op) = reductions.get(&name) {
+            if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::IndexWrite(_) | Access::Atomic { .. })) {
+                cx.error_spanned_by(&u.ident, format!("`{name}` is a reduction variable; reductions over array elements are not supported"));
+            }
+            Class::Reduction(*op)
+        } else if privates.contains(&name) {
+            Class::Private
+        } else if firstprivates.contains(&name) {
+            Class::Firstprivate
+        } else {
+            classify_shared(&name, uses, d, nest, cx)
+        };
+        captures.push(Capture { name: first, class, whole_value_use, written, indexed, index_operand });
+    }
+    for v in unused {
+        let name = v.to_string();
+        let class = if let Some(op) = reductions.get(&name) {
+            Class::Reduction(*op)
+        } else if privates.contains(&name) {
+            Class::Private
+        } else {
+            Class::Firstprivate
+        };
+        captures.push(Capture { name: v, class, whole_value_use: false, written: false, indexed: false, index_operand: false });
+    }
+    Analysis { captures, directives: walk.directives }
+}
+
+/// A variable without a data-sharing clause: read-only, disjoint array, atomic, critical, or an error.
+fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Class {
+    let is_write = |a: &Access| matches!(a, Access::Write { .. } | Access::IndexWrite(_));
+    let has_atomic = uses.iter().any(|u| matches!(u.access, Access::Atomic { .. }));
+    let critical_write = uses.iter().find(|u| u.critical.is_some() && is_write(&u.access));
+    let writes_outside = uses.iter().any(|u| u.critical.is_none() && is_write(&u.access));
+
+    if has_atomic || critical_write.is_some() || writes_outside {
+        if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::InMacro)) {
+            cx.error_spanned_by(
+                &u.ident,
+                format!("`{name}` is written by this parallel loop, and omp-rs cannot see how this macro uses it; move the access out of the macro"),
+            );
+            return Class::Shared;
+        }
+    }
+
+    if has_atomic {
+        let indexed = uses.iter().any(|u| matches!(&u.access, Access::Atomic { index: Some(_), .. }));
+        for u in uses {
+            match &u.access {
+                Access::Atomic { index, .. } => {
+                    if index.is_some() != indexed {
+                        cx.error_spanned_by(&u.ident, format!("`{name}` is accessed atomically both as a whole and by index"));
+                    }
+                }
+                Access::Len if indexed => {}
+                _ => cx.error_spanned_by(
+                    &u.ident,
+                    format!(
+                        "`{name}` is updated by `#[omp::atomic]` in this loop, so every access to it must be atomic; \
+                         this plain access races with those updates (use `#[omp::atomic(read)] let v = {name}...;`)"
+                    ),
+                ),
+            }
+        }
+        return Class::Atomic { indexed };
+    }
+
+    if let Some(cw) = critical_write {
+        let cname = cw.critical.clone().unwrap_or_default();
+        for u in uses {
+            match &u.critical {
+                Some(n) if *n == cname => {}
+                Some(other) => cx.error_spanned_by(
+                    &u.ident,
+                    format!("`{name}` is written in `critical({cname})` and accessed in `critical({other})`; use one critical name for it"),
+                ),
+                None => cx.error_spanned_by(
+                    &u.ident,
+                    format!("`{name}` is written inside `#[omp::critical]`, so it may only be accessed inside critical blocks; this access races with those writes"),
+                ),
+            }
+        }
+        return Class::Critical { name: cname };
+    }
+
+    if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::Write { .. })) {
+        let op = match &u.access {
+            Access::Write { op, rhs } => suggested_op(name, op.as_ref(), rhs.as_ref()),
+            _ => None,
+        };
+        let reduction = op.map(|o| format!("add `reduction({o}: {name})` to the directive, ")).unwrap_or_else(|| {
+            format!("if it accumulates a result add `reduction(+: {name})` (or `*`, `min`, `max`, ...) to the directive, ")
+        });
+        cx.error_spanned_by(
+            &u.ident,
+            format!(
+                "`{name}` is written by every iteration of this parallel loop (a data race): {reduction}\
+                 make the update `#[omp::atomic]`, or declare `{name}` inside the loop body if each iteration needs its own"
+            ),
+        );
+        return Class::Shared;
+    }
+
+    if uses.iter().any(|u| matches!(u.access, Access::IndexWrite(_))) {
+        return disjoint(name, uses, d, nest, cx).map(Class::Disjoint).unwrap_or(Class::Shared);
+    }
+    Class::Shared
+}
+
+/// The reduction operator an update suggests (`s += e` → `+`, `m = m.max(e)` → `max`).
+fn suggested_op(name: &str, op: Option<&BinOp>, rhs: Option<&Expr>) -> Option<&'static str> {
+    match op {
+        Some(BinOp::AddAssign(_)) | Some(BinOp::SubAssign(_)) => Some("+"),
+        Some(BinOp::MulAssign(_)) => Some("*"),
+        Some(BinOp::BitAndAssign(_)) => Some("&"),
+        Some(BinOp::BitOrAssign(_)) => Some("|"),
+        Some(BinOp::BitXorAssign(_)) => Some("^"),
+        Some(_) => None,
+        None => match rhs {
+            Some(Expr::MethodCall(m)) if m.receiver.to_token_stream().to_string() == name => match m.method.to_string().as_str() {
+                "max" => Some("max"),
+                "min" => Some("min"),
+                _ => None,
+            },
+            Some(Expr::Binary(b)) if b.left.to_token_stream().to_string() == name => match b.op {
+                BinOp::Add(_) | BinOp::Sub(_) => Some("+"),
+                BinOp::Mul(_) => Some("*"),
+                BinOp::And(_) => Some("&&"),
+                BinOp::Or(_) => Some("||"),
+                _ => None,
+            },
+            _ => None,
+        },
+    }
+}
+
+/// Proves that the writes to array `name` from different iterations touch different elements.
+fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Option<DisjointArray> {
+    let mut form: Option<(Poly, Expr, Span)> = None;
+    let mut ok = true;
+    // Writes first, so that messages compare a read against the written index.
+    let mut ordered: Vec<&Use> = uses.iter().filter(|u| matches!(u.access, Access::IndexWrite(_))).collect();
+    ordered.extend(uses.iter().filter(|u| !matches!(u.access, Access::IndexWrite(_))));
+    for u in ordered {
+        let (index, write) = match &u.access {
+            Access::IndexWrite(i) => (i, true),
+            Access::IndexRead(i) => (i, false),
+            Access::Len => continue,
+            _ => {
+                cx.error_spanned_by(
+                    &u.ident,
+                    format!(
+                        "`{name}` is written by this parallel loop, so the body may only index it (`{name}[..]`) or call `{name}.len()`; \
+                         any other use could reach elements that other iterations write"
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+        };
+        let poly = match affine(index, &u.env) {
+            Ok(p) => p,
+            Err(why) => {
+                let what = if write { "write to" } else { "read of" };
+                cx.error_spanned_by(
+                    index,
+                    format!(
+                        "cannot prove that iterations of this parallel loop write different elements of `{name}`: the index of this \
+                         {what} `{name}[{}]` is not an affine function of the loop variables ({}). Use `#[omp::atomic]` for scattered \
+                         updates, or restructure so that `{name}` is indexed by the loop variable",
+                        index.to_token_stream(),
+                        why.0
+                    ),
+                );
+                ok = false;
+                continue;
+            }
+        };
+        match &form {
+            None => form = Some((poly, index.clone(), u.ident.span())),
+            Some((f, first, _)) if f.key() != poly.key() => {
+                let what = if write { "written" } else { "read" };
+                cx.error_spanned_by(
+                    index,
+                    format!(
+                        "`{name}` is written at `{name}[{}]` but also {what} at `{name}[{}]` in this parallel loop: another iteration \
+                         may write that element. Keep one index per array (read inputs from a separate array)",
+                        first.to_token_stream(),
+                        index.to_token_stream()
+                    ),
+                );
+                ok = false;
+            }
+            Some(_) => {}
+        }
+    }
+    let (form, index, _) = form?;
+    if !ok {
+        return None;
+    }
+    // Every parallel dimension must move the index, or iterations along it collide.
+    let dims = form.parallel_dims();
+    for (k, dim) in nest.dims.iter().enumerate() {
+        if dims.contains(&k) {
+            continue;
+        }
+        let msg = match (&dim.var, nest.dims.len()) {
+            (Some(v), 1) => format!(
+                "every iteration of this parallel loop writes `{name}[{}]` (a data race): the index does not depend on `{v}`. \
+                 Use `#[omp::atomic]` on the update, or accumulate into a scalar with `reduction(+: ...)`",
+                index.to_token_stream()
+            ),
+            (Some(v), _) => format!(
+                "iterations that differ only in `{v}` write the same element `{name}[{}]` (a data race); \
+                 include `{v}` in the index or reduce `collapse`",
+                index.to_token_stream()
+            ),
+            (None, _) => format!(
+                "iterations of the `_` loop write the same element `{name}[{}]` (a data race)",
+                index.to_token_stream()
+            ),
+        };
+        cx.error_spanned_by(&index, msg);
+        return None;
+    }
+    let _ = d;
+    let needs_check = !form.trivially_injective();
+    Some(DisjointArray { form, index, needs_check })
+}

@@ -1,0 +1,561 @@
+//! A scope-aware walk over a loop body that records every use of a variable defined outside it
+//! (a *capture*), with how it is used: read, written, indexed, asked `.len()`, updated atomically,
+//! touched inside `#[omp::critical]`. Locals declared inside the body are private by construction and
+//! are not recorded; immutable `let`s and inner `for` loops are remembered for the index analysis.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::visit::{self, Visit};
+use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
+
+use crate::body::{self, BodyDirective};
+use crate::model::AtomicKind;
+
+/// What an induction or local variable is, for the index analysis.
+#[derive(Debug, Clone)]
+pub enum Binding {
+    /// Induction variable of the parallel (collapsed) loop nest, by dimension.
+    Parallel(usize),
+    /// Induction variable of a sequential loop inside the body, with its range expression.
+    InnerLoop(Expr),
+    /// `let x = init;` (immutable, plain name): index expressions may use it through its definition.
+    Let(Expr),
+    /// Any other local (mutable, closure parameter, pattern binding, ...).
+    Opaque,
+}
+
+/// The bindings visible at a point of the body, innermost last.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    bindings: Vec<(String, Binding)>,
+}
+
+impl Env {
+    /// The innermost binding of `name`, if the body binds it.
+    pub fn lookup(&self, name: &str) -> Option<&Binding> {
+        self.position(name).map(|i| &self.bindings[i].1)
+    }
+
+    /// Position of the innermost binding of `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.bindings.iter().rposition(|(n, _)| n == name)
+    }
+
+    /// The environment as it was before binding number `n` (where a `let` initialiser was evaluated).
+    pub fn before(&self, n: usize) -> Env {
+        Env { bindings: self.bindings[..n].to_vec() }
+    }
+}
+
+/// How a capture is used at one place.
+#[derive(Debug, Clone)]
+pub enum Access {
+    /// Read as a value (`x`, `x + 1`, `f(x)`, `&x`).
+    Read,
+    /// Written as a whole: `x = e`, `x op= e`, `&mut x`, `x.field = e`. `op` is the compound operator, if any.
+    Write { op: Option<BinOp>, rhs: Option<Expr> },
+    /// `x[index]` read.
+    IndexRead(Expr),
+    /// `x[index] = e`, `x[index] op= e`, `&mut x[index]`, `x[index].f = e`, `x[index][j] = e`.
+    IndexWrite(Expr),
+    /// `x.len()`.
+    Len,
+    /// `x.method(..)` other than `len`.
+    Method(Ident),
+    /// Inside a macro whose arguments could not be analysed.
+    InMacro,
+    /// The target of an `#[omp::atomic]` statement (`index` for `x[index]`).
+    Atomic { kind: AtomicKind, index: Option<Expr> },
+}
+
+/// One use of a capture.
+#[derive(Debug, Clone)]
+pub struct Use {
+    /// The name as written at this place (its span points here).
+    pub ident: Ident,
+    /// How it is used.
+    pub access: Access,
+    /// Name of the enclosing `#[omp::critical]` block (`""` for an unnamed one).
+    pub critical: Option<String>,
+    /// Bindings visible here (for index analysis).
+    pub env: Env,
+    /// Whether the use is inside an index expression (`n` in `a[i * n]`).
+    pub in_index: bool,
+}
+
+/// Control flow that leaves the loop body: not allowed in a parallel loop.
+#[derive(Debug, Clone)]
+pub struct Escape {
+    /// Where.
+    pub span: Span,
+    /// `break`, `return`, `?`, labelled `continue`.
+    pub what: &'static str,
+}
+
+/// Result of walking a body.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Every use of a capture, in source order.
+    pub uses: Vec<Use>,
+    /// Escapes from the body.
+    pub escapes: Vec<Escape>,
+    /// Statement directives found in the body (`atomic`, `critical`), with their errors already reported.
+    pub directives: Vec<BodyDirective>,
+    /// Errors found while walking (malformed statement directives).
+    pub errors: Vec<syn::Error>,
+}
+
+/// Walks `block`, the body of a loop whose parallel induction variables are `parallel_vars`.
+pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>]) -> Walk {
+    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
+    for (dim, v) in parallel_vars.iter().enumerate() {
+        if let Some(v) = v {
+            w.env.bindings.push((v.to_string(), Binding::Parallel(dim)));
+        }
+    }
+    w.visit_block(block);
+    w.out
+}
+
+/// Free identifiers of an expression that the walk would record (for loop bounds and clause expressions).
+pub fn free_idents(expr: &Expr) -> Vec<Ident> {
+    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
+    w.visit_expr(expr);
+    w.out.uses.into_iter().map(|u| u.ident).collect()
+}
+
+struct Walker {
+    out: Walk,
+    env: Env,
+    /// Length of `env.bindings` at each open scope.
+    scopes: Vec<usize>,
+    critical: Option<String>,
+    /// Depth of loops inside the body (a `break` there is fine).
+    loop_depth: usize,
+    /// Depth of index expressions being visited.
+    index_depth: usize,
+}
+
+impl Walker {
+    fn push_scope(&mut self) {
+        self.scopes.push(self.env.bindings.len());
+    }
+
+    fn pop_scope(&mut self) {
+        if let Some(n) = self.scopes.pop() {
+            self.env.bindings.truncate(n);
+        }
+    }
+
+    fn bind(&mut self, name: &Ident, b: Binding) {
+        self.env.bindings.push((name.to_string(), b));
+    }
+
+    fn bind_pat(&mut self, pat: &Pat) {
+        let mut names = Vec::new();
+        pat_idents(pat, &mut names);
+        for n in names {
+            self.bind(&n, Binding::Opaque);
+        }
+    }
+
+    fn is_local(&self, ident: &Ident) -> bool {
+        self.env.lookup(&ident.to_string()).is_some()
+    }
+
+    fn record(&mut self, ident: &Ident, access: Access) {
+        if self.is_local(ident) {
+            return;
+        }
+        self.out.uses.push(Use {
+            ident: ident.clone(),
+            access,
+            critical: self.critical.clone(),
+            env: self.env.clone(),
+            in_index: self.index_depth > 0,
+        });
+    }
+
+    /// A place expression being written (`lhs = ..`, `&mut lhs`).
+    fn visit_place_write(&mut self, place: &Expr, op: Option<BinOp>, rhs: Option<&Expr>) {
+        match place_root(place) {
+            Some(Root { ident, first_index, through_field }) => {
+                // Walk the index expressions and anything else inside the place as reads.
+                self.visit_place_inner(place);
+                let access = match (first_index, through_field) {
+                    (Some(idx), _) => Access::IndexWrite(idx.clone()),
+                    (None, _) => Access::Write { op, rhs: rhs.cloned() },
+                };
+                self.record(ident, access);
+            }
+            None => self.visit_expr(place),
+        }
+    }
+
+    /// Visits the sub-expressions of a place (indices, receivers) without recording the root itself.
+    fn visit_place_inner(&mut self, place: &Expr) {
+        match place {
+            Expr::Index(ix) => {
+                self.visit_place_inner(&ix.expr);
+                self.visit_index(&ix.index);
+            }
+            Expr::Field(f) => self.visit_place_inner(&f.base),
+            Expr::Paren(p) => self.visit_place_inner(&p.expr),
+            Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => self.visit_place_inner(&u.expr),
+            Expr::Path(_) => {}
+            other => self.visit_expr(other),
+        }
+    }
+
+    fn visit_index(&mut self, index: &Expr) {
+        self.index_depth += 1;
+        self.visit_expr(index);
+        self.index_depth -= 1;
+    }
+
+    fn visit_macro_tokens(&mut self, mac: &syn::Macro) {
+        // Most macros in loop bodies are format-like (`println!`, `assert!`, `debug_assert_eq!`): their arguments
+        // are expressions. Anything else is opaque, and every capture named in it is recorded as such.
+        let parsed = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated);
+        match parsed {
+            Ok(args) => {
+                for a in &args {
+                    self.visit_expr(a);
+                }
+                // Inline format arguments (`"{x}"`) read captures too.
+                for a in &args {
+                    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = a {
+                        for name in inline_format_args(&s.value()) {
+                            let ident = Ident::new(&name, s.span());
+                            self.record(&ident, Access::Read);
+                        }
+                    }
+                }
+            }
+            Err(_) => self.record_idents_in(mac.tokens.clone()),
+        }
+    }
+
+    fn record_idents_in(&mut self, tokens: TokenStream) {
+        for tt in tokens {
+            match tt {
+                TokenTree::Ident(i) => {
+                    if !is_keyword(&i) {
+                        self.record(&i, Access::InMacro);
+                    }
+                }
+                TokenTree::Group(g) => self.record_idents_in(g.stream()),
+                _ => {}
+            }
+        }
+    }
+
+    fn visit_stmt_with_directive(&mut self, dir: BodyDirective) {
+        match &dir {
+            BodyDirective::Atomic(a) => {
+                // The operand is an ordinary read; the shared location is recorded as atomic.
+                if let Some(v) = &a.value {
+                    self.visit_expr(v);
+                }
+                if let Some(root) = place_root(&a.target) {
+                    self.visit_place_inner(&a.target);
+                    let (ident, index) = (root.ident.clone(), root.first_index.cloned());
+                    self.record(&ident, Access::Atomic { kind: a.kind, index });
+                }
+                match (&a.capture_into, &a.let_pat) {
+                    (_, Some(pat)) => self.bind_pat(pat),
+                    (Some(into), None) => self.visit_place_write(into, None, None),
+                    _ => {}
+                }
+            }
+            BodyDirective::Critical(c) => {
+                let saved = self.critical.replace(c.name.clone().unwrap_or_default());
+                self.visit_block(&c.block);
+                self.critical = saved;
+            }
+        }
+        self.out.directives.push(dir);
+    }
+}
+
+/// The variable a place expression is rooted at, and the index applied directly to it.
+pub struct Root<'a> {
+    /// The variable.
+    pub ident: &'a Ident,
+    /// `x[index]...`: the index applied to `x` itself.
+    pub first_index: Option<&'a Expr>,
+    /// Whether a field access comes between the variable and the first index.
+    pub through_field: bool,
+}
+
+/// Finds the variable at the root of a place expression (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`).
+pub fn place_root(e: &Expr) -> Option<Root<'_>> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|ident| Root { ident, first_index: None, through_field: false }),
+        Expr::Paren(p) => place_root(&p.expr),
+        Expr::Group(g) => place_root(&g.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => place_root(&u.expr),
+        Expr::Field(f) => place_root(&f.base).map(|r| Root { through_field: true, ..r }),
+        Expr::Index(ix) => {
+            let base = place_root(&ix.expr)?;
+            if base.first_index.is_none() && !base.through_field {
+                Some(Root { first_index: Some(&ix.index), ..base })
+            } else {
+                Some(base)
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_compound_assign(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
+}
+
+impl<'ast> Visit<'ast> for Walker {
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        self.push_scope();
+        for stmt in &b.stmts {
+            self.visit_stmt(stmt);
+        }
+        self.pop_scope();
+    }
+
+    fn visit_stmt(&mut self, stmt: &'ast Stmt) {
+        match body::statement_directive(stmt) {
+            Ok(Some(dir)) => return self.visit_stmt_with_directive(dir),
+            Ok(None) => {}
+            Err(e) => {
+                self.out.errors.push(e);
+                return;
+            }
+        }
+        match stmt {
+            Stmt::Local(local) => {
+                if let Some(init) = &local.init {
+                    self.visit_expr(&init.expr);
+                    if let Some((_, diverge)) = &init.diverge {
+                        self.visit_expr(diverge);
+                    }
+                }
+                // `let x = e;` (immutable plain name) keeps its definition for index analysis.
+                let plain = match &local.pat {
+                    Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some(&p.ident),
+                    Pat::Type(t) => match &*t.pat {
+                        Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some(&p.ident),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match (plain, &local.init) {
+                    (Some(id), Some(init)) if init.diverge.is_none() => self.bind(id, Binding::Let((*init.expr).clone())),
+                    _ => self.bind_pat(&local.pat),
+                }
+            }
+            Stmt::Item(_) => {} // nested items cannot capture locals
+            Stmt::Macro(m) => self.visit_macro_tokens(&m.mac),
+            Stmt::Expr(e, _) => self.visit_expr(e),
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Path(p) => {
+                if p.qself.is_none() {
+                    if let Some(id) = p.path.get_ident() {
+                        self.record(id, Access::Read);
+                    }
+                }
+            }
+            Expr::Assign(a) => {
+                self.visit_expr(&a.right);
+                self.visit_place_write(&a.left, None, Some(&a.right));
+            }
+            Expr::Binary(b) if is_compound_assign(&b.op) => {
+                self.visit_expr(&b.right);
+                self.visit_place_write(&b.left, Some(b.op), Some(&b.right));
+            }
+            Expr::Reference(r) if r.mutability.is_some() => self.visit_place_write(&r.expr, None, None),
+            Expr::Index(ix) => match place_root(e) {
+                Some(Root { ident, first_index: Some(idx), through_field: false }) => {
+                    self.visit_place_inner(e);
+                    self.record(ident, Access::IndexRead(idx.clone()));
+                }
+                _ => {
+                    self.visit_expr(&ix.expr);
+                    self.visit_index(&ix.index);
+                }
+            },
+            Expr::MethodCall(m) => {
+                match &*m.receiver {
+                    Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
+                        let id = p.path.get_ident().cloned();
+                        if let Some(id) = id {
+                            let access = if m.method == "len" && m.args.is_empty() { Access::Len } else { Access::Method(m.method.clone()) };
+                            self.record(&id, access);
+                        }
+                    }
+                    other => self.visit_expr(other),
+                }
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+            }
+            Expr::Closure(c) => {
+                self.push_scope();
+                for input in &c.inputs {
+                    self.bind_pat(input);
+                }
+                self.visit_expr(&c.body);
+                self.pop_scope();
+            }
+            Expr::ForLoop(f) => {
+                self.visit_expr(&f.expr);
+                self.push_scope();
+                match &*f.pat {
+                    Pat::Ident(p) if p.subpat.is_none() => self.bind(&p.ident, Binding::InnerLoop((*f.expr).clone())),
+                    other => self.bind_pat(other),
+                }
+                self.loop_depth += 1;
+                self.visit_block(&f.body);
+                self.loop_depth -= 1;
+                self.pop_scope();
+            }
+            Expr::While(w) => {
+                self.push_scope();
+                self.visit_expr(&w.cond);
+                self.loop_depth += 1;
+                self.visit_block(&w.body);
+                self.loop_depth -= 1;
+                self.pop_scope();
+            }
+            Expr::Loop(l) => {
+                self.loop_depth += 1;
+                self.visit_block(&l.body);
+                self.loop_depth -= 1;
+            }
+            Expr::If(i) => {
+                self.push_scope();
+                self.visit_expr(&i.cond);
+                self.visit_block(&i.then_branch);
+                self.pop_scope();
+                if let Some((_, els)) = &i.else_branch {
+                    self.visit_expr(els);
+                }
+            }
+            Expr::Let(l) => {
+                self.visit_expr(&l.expr);
+                self.bind_pat(&l.pat);
+            }
+            Expr::Match(m) => {
+                self.visit_expr(&m.expr);
+                for arm in &m.arms {
+                    self.push_scope();
+                    self.bind_pat(&arm.pat);
+                    if let Some((_, g)) = &arm.guard {
+                        self.visit_expr(g);
+                    }
+                    self.visit_expr(&arm.body);
+                    self.pop_scope();
+                }
+            }
+            Expr::Macro(m) => self.visit_macro_tokens(&m.mac),
+            Expr::Break(b) => {
+                if self.loop_depth == 0 || b.label.is_some() {
+                    self.out.escapes.push(Escape { span: b.span(), what: "`break`" });
+                }
+                if let Some(v) = &b.expr {
+                    self.visit_expr(v);
+                }
+            }
+            Expr::Continue(c) => {
+                if c.label.is_some() {
+                    self.out.escapes.push(Escape { span: c.span(), what: "a labelled `continue`" });
+                }
+            }
+            Expr::Return(r) => {
+                self.out.escapes.push(Escape { span: r.span(), what: "`return`" });
+                if let Some(v) = &r.expr {
+                    self.visit_expr(v);
+                }
+            }
+            Expr::Try(t) => {
+                self.out.escapes.push(Escape { span: t.question_token.span(), what: "the `?` operator" });
+                self.visit_expr(&t.expr);
+            }
+            Expr::Async(_) => {}
+            other => visit::visit_expr(self, other),
+        }
+    }
+}
+
+/// Names bound by a pattern.
+pub fn pat_idents(pat: &Pat, out: &mut Vec<Ident>) {
+    match pat {
+        Pat::Ident(p) => {
+            out.push(p.ident.clone());
+            if let Some((_, sub)) = &p.subpat {
+                pat_idents(sub, out);
+            }
+        }
+        Pat::Tuple(t) => t.elems.iter().for_each(|p| pat_idents(p, out)),
+        Pat::TupleStruct(t) => t.elems.iter().for_each(|p| pat_idents(p, out)),
+        Pat::Struct(s) => s.fields.iter().for_each(|f| pat_idents(&f.pat, out)),
+        Pat::Slice(s) => s.elems.iter().for_each(|p| pat_idents(p, out)),
+        Pat::Reference(r) => pat_idents(&r.pat, out),
+        Pat::Or(o) => o.cases.iter().for_each(|p| pat_idents(p, out)),
+        Pat::Type(t) => pat_idents(&t.pat, out),
+        Pat::Paren(p) => pat_idents(&p.pat, out),
+        _ => {}
+    }
+}
+
+fn inline_format_args(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '{' {
+            if chars.peek() == Some(&'{') {
+                chars.next();
+                continue;
+            }
+            let mut name = String::new();
+            while let Some(&d) = chars.peek() {
+                if d.is_alphanumeric() || d == '_' {
+                    name.push(d);
+                    chars.next();
+                } else {
+                    break;
+                }
+            }
+            if name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+fn is_keyword(i: &Ident) -> bool {
+    matches!(
+        i.to_string().as_str(),
+        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false" | "fn" | "for" | "if" | "impl"
+            | "in" | "let" | "loop" | "match" | "mod" | "move" | "mut" | "pub" | "ref" | "return" | "self" | "Self"
+            | "static" | "struct" | "super" | "trait" | "true" | "type" | "unsafe" | "use" | "where" | "while"
+    )
+}

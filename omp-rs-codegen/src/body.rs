@@ -1,0 +1,451 @@
+//! Statement directives that live inside a loop body: `#[omp::atomic]` and `#[omp::critical]`.
+//! They are recognised by path (`omp::atomic`), parsed into typed forms here, and lowered by the host and
+//! device lowerings.
+
+use proc_macro2::TokenStream;
+use syn::{Attribute, BinOp, Expr, Ident, Meta, Pat, Stmt};
+
+use crate::ctxt::Ctxt;
+use crate::model::{AtomicKind, ConstructKind, Directive};
+use crate::parse;
+
+/// `#[omp::name(args)]` found on a statement or item.
+#[derive(Debug, Clone)]
+pub struct OmpAttr {
+    /// The directive name (`atomic`, `target_data`, ...).
+    pub name: Ident,
+    /// Tokens inside the parentheses (empty when there are none).
+    pub args: TokenStream,
+    /// Index of the attribute in its list.
+    pub index: usize,
+}
+
+/// Finds the first `#[omp::…]` attribute (also `#[::omp::…]`).
+pub fn find_omp_attr(attrs: &[Attribute]) -> Option<OmpAttr> {
+    attrs.iter().enumerate().find_map(|(index, a)| {
+        let path = a.path();
+        let segs: Vec<&syn::PathSegment> = path.segments.iter().collect();
+        if segs.len() != 2 || segs[0].ident != "omp" {
+            return None;
+        }
+        let args = match &a.meta {
+            Meta::Path(_) => TokenStream::new(),
+            Meta::List(l) => l.tokens.clone(),
+            Meta::NameValue(nv) => quote::quote!(= #nv),
+        };
+        Some(OmpAttr { name: segs[1].ident.clone(), args, index })
+    })
+}
+
+/// The attributes of a statement, wherever syn keeps them. For an expression statement, an outer attribute
+/// written before it ends up on its leftmost operand (`#[a] x[i] += 1;` puts it on `x[i]`, as rustc does), so
+/// the leftmost chain is searched.
+pub fn stmt_attrs(stmt: &Stmt) -> &[Attribute] {
+    match stmt {
+        Stmt::Local(l) => &l.attrs,
+        Stmt::Macro(m) => &m.attrs,
+        Stmt::Expr(e, _) => leftmost_with_attrs(e),
+        Stmt::Item(_) => &[],
+    }
+}
+
+fn leftmost_with_attrs(e: &Expr) -> &[Attribute] {
+    let own = expr_attrs(e);
+    if !own.is_empty() {
+        return own;
+    }
+    match leftmost_operand(e) {
+        Some(inner) => leftmost_with_attrs(inner),
+        None => own,
+    }
+}
+
+fn leftmost_operand(e: &Expr) -> Option<&Expr> {
+    Some(match e {
+        Expr::Assign(x) => &x.left,
+        Expr::Binary(x) => &x.left,
+        Expr::Index(x) => &x.expr,
+        Expr::Field(x) => &x.base,
+        Expr::MethodCall(x) => &x.receiver,
+        Expr::Cast(x) => &x.expr,
+        Expr::Call(x) => &x.func,
+        Expr::Try(x) => &x.expr,
+        Expr::Await(x) => &x.base,
+        Expr::Range(x) => x.start.as_deref()?,
+        _ => return None,
+    })
+}
+
+fn leftmost_operand_mut(e: &mut Expr) -> Option<&mut Expr> {
+    Some(match e {
+        Expr::Assign(x) => &mut x.left,
+        Expr::Binary(x) => &mut x.left,
+        Expr::Index(x) => &mut x.expr,
+        Expr::Field(x) => &mut x.base,
+        Expr::MethodCall(x) => &mut x.receiver,
+        Expr::Cast(x) => &mut x.expr,
+        Expr::Call(x) => &mut x.func,
+        Expr::Try(x) => &mut x.expr,
+        Expr::Await(x) => &mut x.base,
+        Expr::Range(x) => x.start.as_deref_mut()?,
+        _ => return None,
+    })
+}
+
+/// Removes the statement's first `#[omp::…]` attribute (wherever [`stmt_attrs`] found it).
+pub fn remove_omp_attr(stmt: &mut Stmt) {
+    fn from_expr(e: &mut Expr) -> bool {
+        if let Some(attrs) = expr_attrs_mut(e) {
+            if let Some(a) = find_omp_attr(attrs) {
+                attrs.remove(a.index);
+                return true;
+            }
+        }
+        match leftmost_operand_mut(e) {
+            Some(inner) => from_expr(inner),
+            None => false,
+        }
+    }
+    let attrs = match stmt {
+        Stmt::Local(l) => &mut l.attrs,
+        Stmt::Macro(m) => &mut m.attrs,
+        Stmt::Expr(e, _) => {
+            from_expr(e);
+            return;
+        }
+        Stmt::Item(_) => return,
+    };
+    if let Some(a) = find_omp_attr(attrs) {
+        attrs.remove(a.index);
+    }
+}
+
+/// The outer attributes of an expression (empty for kinds that cannot carry any).
+pub fn expr_attrs(e: &Expr) -> &[Attribute] {
+    match e {
+        Expr::Array(x) => &x.attrs,
+        Expr::Assign(x) => &x.attrs,
+        Expr::Async(x) => &x.attrs,
+        Expr::Await(x) => &x.attrs,
+        Expr::Binary(x) => &x.attrs,
+        Expr::Block(x) => &x.attrs,
+        Expr::Break(x) => &x.attrs,
+        Expr::Call(x) => &x.attrs,
+        Expr::Cast(x) => &x.attrs,
+        Expr::Closure(x) => &x.attrs,
+        Expr::Const(x) => &x.attrs,
+        Expr::Continue(x) => &x.attrs,
+        Expr::Field(x) => &x.attrs,
+        Expr::ForLoop(x) => &x.attrs,
+        Expr::Group(x) => &x.attrs,
+        Expr::If(x) => &x.attrs,
+        Expr::Index(x) => &x.attrs,
+        Expr::Let(x) => &x.attrs,
+        Expr::Lit(x) => &x.attrs,
+        Expr::Loop(x) => &x.attrs,
+        Expr::Macro(x) => &x.attrs,
+        Expr::Match(x) => &x.attrs,
+        Expr::MethodCall(x) => &x.attrs,
+        Expr::Paren(x) => &x.attrs,
+        Expr::Path(x) => &x.attrs,
+        Expr::Range(x) => &x.attrs,
+        Expr::Reference(x) => &x.attrs,
+        Expr::Repeat(x) => &x.attrs,
+        Expr::Return(x) => &x.attrs,
+        Expr::Struct(x) => &x.attrs,
+        Expr::Try(x) => &x.attrs,
+        Expr::TryBlock(x) => &x.attrs,
+        Expr::Tuple(x) => &x.attrs,
+        Expr::Unary(x) => &x.attrs,
+        Expr::Unsafe(x) => &x.attrs,
+        Expr::While(x) => &x.attrs,
+        Expr::Yield(x) => &x.attrs,
+        _ => &[],
+    }
+}
+
+/// Mutable access to the outer attributes of an expression.
+pub fn expr_attrs_mut(e: &mut Expr) -> Option<&mut Vec<Attribute>> {
+    Some(match e {
+        Expr::Array(x) => &mut x.attrs,
+        Expr::Assign(x) => &mut x.attrs,
+        Expr::Async(x) => &mut x.attrs,
+        Expr::Await(x) => &mut x.attrs,
+        Expr::Binary(x) => &mut x.attrs,
+        Expr::Block(x) => &mut x.attrs,
+        Expr::Break(x) => &mut x.attrs,
+        Expr::Call(x) => &mut x.attrs,
+        Expr::Cast(x) => &mut x.attrs,
+        Expr::Closure(x) => &mut x.attrs,
+        Expr::Const(x) => &mut x.attrs,
+        Expr::Continue(x) => &mut x.attrs,
+        Expr::Field(x) => &mut x.attrs,
+        Expr::ForLoop(x) => &mut x.attrs,
+        Expr::Group(x) => &mut x.attrs,
+        Expr::If(x) => &mut x.attrs,
+        Expr::Index(x) => &mut x.attrs,
+        Expr::Let(x) => &mut x.attrs,
+        Expr::Lit(x) => &mut x.attrs,
+        Expr::Loop(x) => &mut x.attrs,
+        Expr::Macro(x) => &mut x.attrs,
+        Expr::Match(x) => &mut x.attrs,
+        Expr::MethodCall(x) => &mut x.attrs,
+        Expr::Paren(x) => &mut x.attrs,
+        Expr::Path(x) => &mut x.attrs,
+        Expr::Range(x) => &mut x.attrs,
+        Expr::Reference(x) => &mut x.attrs,
+        Expr::Repeat(x) => &mut x.attrs,
+        Expr::Return(x) => &mut x.attrs,
+        Expr::Struct(x) => &mut x.attrs,
+        Expr::Try(x) => &mut x.attrs,
+        Expr::TryBlock(x) => &mut x.attrs,
+        Expr::Tuple(x) => &mut x.attrs,
+        Expr::Unary(x) => &mut x.attrs,
+        Expr::Unsafe(x) => &mut x.attrs,
+        Expr::While(x) => &mut x.attrs,
+        Expr::Yield(x) => &mut x.attrs,
+        _ => return None,
+    })
+}
+
+/// The operator of an atomic update.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicOp {
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+    /// `*=`
+    Mul,
+    /// `/=`
+    Div,
+    /// `&=`
+    BitAnd,
+    /// `|=`
+    BitOr,
+    /// `^=`
+    BitXor,
+    /// `x = x.min(e)`
+    Min,
+    /// `x = x.max(e)`
+    Max,
+}
+
+impl AtomicOp {
+    /// Name of the operation's marker type in `omp::__private::atomic` / `omp_device::atomic` (`Add`, ...).
+    pub fn type_name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "Add",
+            AtomicOp::Sub => "Sub",
+            AtomicOp::Mul => "Mul",
+            AtomicOp::Div => "Div",
+            AtomicOp::BitAnd => "BitAnd",
+            AtomicOp::BitOr => "BitOr",
+            AtomicOp::BitXor => "BitXor",
+            AtomicOp::Min => "Min",
+            AtomicOp::Max => "Max",
+        }
+    }
+
+    fn from_compound(op: &BinOp) -> Option<AtomicOp> {
+        Some(match op {
+            BinOp::AddAssign(_) => AtomicOp::Add,
+            BinOp::SubAssign(_) => AtomicOp::Sub,
+            BinOp::MulAssign(_) => AtomicOp::Mul,
+            BinOp::DivAssign(_) => AtomicOp::Div,
+            BinOp::BitAndAssign(_) => AtomicOp::BitAnd,
+            BinOp::BitOrAssign(_) => AtomicOp::BitOr,
+            BinOp::BitXorAssign(_) => AtomicOp::BitXor,
+            _ => return None,
+        })
+    }
+
+    fn from_binary(op: &BinOp) -> Option<(AtomicOp, bool)> {
+        // (op, commutative)
+        Some(match op {
+            BinOp::Add(_) => (AtomicOp::Add, true),
+            BinOp::Sub(_) => (AtomicOp::Sub, false),
+            BinOp::Mul(_) => (AtomicOp::Mul, true),
+            BinOp::Div(_) => (AtomicOp::Div, false),
+            BinOp::BitAnd(_) => (AtomicOp::BitAnd, true),
+            BinOp::BitOr(_) => (AtomicOp::BitOr, true),
+            BinOp::BitXor(_) => (AtomicOp::BitXor, true),
+            _ => return None,
+        })
+    }
+}
+
+/// A parsed `#[omp::atomic]` statement.
+#[derive(Debug, Clone)]
+pub struct AtomicStmt {
+    /// read / write / update / capture.
+    pub kind: AtomicKind,
+    /// The shared location: `x` or `x[i]`.
+    pub target: Expr,
+    /// The update operator (update, capture).
+    pub op: Option<AtomicOp>,
+    /// The operand (update, write, capture).
+    pub value: Option<Expr>,
+    /// Where a read/capture stores its result: `v` of `v = x` / `let v = ...`.
+    pub capture_into: Option<Expr>,
+    /// The pattern of `let v = ...` (read/capture into a new local).
+    pub let_pat: Option<Pat>,
+    /// Whether the statement declares `v` with `let`.
+    pub declares_local: bool,
+}
+
+/// A parsed `#[omp::critical]` block.
+#[derive(Debug, Clone)]
+pub struct CriticalBlock {
+    /// `critical(name)`.
+    pub name: Option<String>,
+    /// The block.
+    pub block: syn::Block,
+}
+
+/// A statement directive inside a loop body.
+#[derive(Debug, Clone)]
+pub enum BodyDirective {
+    /// `#[omp::atomic]`
+    Atomic(AtomicStmt),
+    /// `#[omp::critical]`
+    Critical(CriticalBlock),
+}
+
+/// Parses the omp directive on a statement of a loop body, if it carries one.
+pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
+    let Some(attr) = find_omp_attr(stmt_attrs(stmt)) else { return Ok(None) };
+    let cx = Ctxt::new();
+    let Some(construct) = parse::construct(&attr.name, &cx) else {
+        cx.check()?;
+        return Ok(None);
+    };
+    let directive = parse::directive(construct, attr.args.clone(), &cx);
+    cx.check()?;
+    match directive.construct.kind {
+        ConstructKind::Atomic => Ok(Some(BodyDirective::Atomic(atomic(stmt, &directive)?))),
+        ConstructKind::Critical => match stmt {
+            Stmt::Expr(Expr::Block(b), _) if b.label.is_none() => Ok(Some(BodyDirective::Critical(CriticalBlock {
+                name: directive.critical_name.as_ref().map(|n| n.to_string()),
+                block: b.block.clone(),
+            }))),
+            _ => Err(syn::Error::new(attr.name.span(), "`#[omp::critical]` goes on a block: `#[omp::critical] { ... }`")),
+        },
+        _ => Err(syn::Error::new(
+            attr.name.span(),
+            format!(
+                "`{}` cannot be nested inside a parallel loop; only `atomic` and `critical` may appear in its body",
+                directive.construct.name
+            ),
+        )),
+    }
+}
+
+fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
+    let kind = d.atomic_kind();
+    let form_help = match kind {
+        AtomicKind::Update => "`x op= e;` (op one of + - * / & | ^), `x = x op e;` or `x = x.max(e);`",
+        AtomicKind::Read => "`let v = x;` or `v = x;`",
+        AtomicKind::Write => "`x = e;`",
+        AtomicKind::Capture => "`let v = (x op= e);` (v gets the new value)",
+    };
+    let bad = |span: &dyn quote::ToTokens| {
+        syn::Error::new_spanned(span, format!("this `#[omp::atomic]` statement must have the form {form_help}"))
+    };
+    // Normalise `let v = e;` and `v = e;` into (destination, value expression).
+    let (dest, let_pat, expr): (Option<Expr>, Option<Pat>, &Expr) = match stmt {
+        Stmt::Local(l) => {
+            let init = l.init.as_ref().ok_or_else(|| bad(&l.pat))?;
+            let name = match &l.pat {
+                Pat::Ident(p) => p.ident.clone(),
+                Pat::Type(t) => match &*t.pat {
+                    Pat::Ident(p) => p.ident.clone(),
+                    _ => return Err(bad(&l.pat)),
+                },
+                _ => return Err(bad(&l.pat)),
+            };
+            (Some(syn::parse_quote!(#name)), Some(l.pat.clone()), &init.expr)
+        }
+        Stmt::Expr(e, _) => (None, None, e),
+        other => return Err(bad(other)),
+    };
+    let declares_local = let_pat.is_some();
+    let strip = |e: &Expr| -> Expr {
+        match e {
+            Expr::Paren(p) => (*p.expr).clone(),
+            other => other.clone(),
+        }
+    };
+    match kind {
+        AtomicKind::Read => {
+            let (into, source) = match (dest, expr) {
+                (Some(d), src) => (d, strip(src)),
+                (None, Expr::Assign(a)) => ((*a.left).clone(), strip(&a.right)),
+                (None, other) => return Err(bad(other)),
+            };
+            if crate::analyze::walk::place_root(&source).is_none() {
+                return Err(bad(&source));
+            }
+            Ok(AtomicStmt { kind, target: source, op: None, value: None, capture_into: Some(into), let_pat, declares_local })
+        }
+        AtomicKind::Write => match (dest, expr) {
+            (None, Expr::Assign(a)) => {
+                Ok(AtomicStmt { kind, target: (*a.left).clone(), op: None, value: Some((*a.right).clone()), capture_into: None, let_pat, declares_local })
+            }
+            (_, other) => Err(bad(other)),
+        },
+        AtomicKind::Update | AtomicKind::Capture => {
+            let (into, update) = match kind {
+                AtomicKind::Capture => match (dest, expr) {
+                    (Some(d), e) => (Some(d), strip(e)),
+                    (None, Expr::Assign(a)) => (Some((*a.left).clone()), strip(&a.right)),
+                    (None, other) => return Err(bad(other)),
+                },
+                _ => {
+                    if dest.is_some() {
+                        return Err(bad(expr));
+                    }
+                    (None, expr.clone())
+                }
+            };
+            let (target, op, value) = update_form(&update).ok_or_else(|| bad(&update))?;
+            Ok(AtomicStmt { kind, target, op: Some(op), value: Some(value), capture_into: into, let_pat, declares_local })
+        }
+    }
+}
+
+/// `x op= e`, `x = x op e`, `x = e op x` (commutative op), `x = x.max(e)` / `x = x.min(e)`.
+fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
+    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
+    match e {
+        Expr::Binary(b) => {
+            let op = AtomicOp::from_compound(&b.op)?;
+            Some(((*b.left).clone(), op, (*b.right).clone()))
+        }
+        Expr::Assign(a) => {
+            let x = &*a.left;
+            match &*a.right {
+                Expr::Binary(b) => {
+                    let (op, commutative) = AtomicOp::from_binary(&b.op)?;
+                    if same(&b.left, x) {
+                        Some((x.clone(), op, (*b.right).clone()))
+                    } else if commutative && same(&b.right, x) {
+                        Some((x.clone(), op, (*b.left).clone()))
+                    } else {
+                        None
+                    }
+                }
+                Expr::MethodCall(m) if m.args.len() == 1 && same(&m.receiver, x) => {
+                    let op = match m.method.to_string().as_str() {
+                        "max" => AtomicOp::Max,
+                        "min" => AtomicOp::Min,
+                        _ => return None,
+                    };
+                    Some((x.clone(), op, m.args[0].clone()))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

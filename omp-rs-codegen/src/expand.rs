@@ -1,0 +1,515 @@
+//! Entry points used by the proc macros: parse the directive, find what it applies to, analyse, lower.
+//! On any error the user's code is emitted unchanged (omp attributes removed, loops sequential) next to the
+//! errors, so one mistake does not set off a cascade of follow-on errors and IDEs keep working.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, ToTokens};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, ExprForLoop, Ident, Item, ItemFn, Stmt};
+
+use crate::abi;
+use crate::analyze;
+use crate::body::{self, find_omp_attr, stmt_attrs};
+use crate::ctxt::Ctxt;
+use crate::loops;
+use crate::lower::{host, offload};
+use crate::model::{Construct, ConstructKind, Directive};
+use crate::parse;
+use crate::target::{self, FnInfo, KernelPlan};
+use crate::types::{self, TypeEnv};
+
+/// `#[omp::<name>(args)]` on a `fn` (or, on nightly, directly on a statement).
+pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    let ident = Ident::new(name, Span::call_site());
+    let Some(construct) = parse::construct(&ident, &cx) else { return with_errors(item, cx) };
+    let directive = parse::directive(construct, args, &cx);
+    if let Ok(f) = syn::parse2::<ItemFn>(item.clone()) {
+        let original = f.clone();
+        let mut kernels = Vec::new();
+        let out = fn_directive(&directive, f, &cx, &mut kernels);
+        return finish(out, &original, cx);
+    }
+    match syn::parse2::<Stmt>(item.clone()) {
+        Ok(stmt) => {
+            // A statement attribute (nightly): no enclosing fn is visible, so no kernel name; host path only.
+            let mut kernels = Vec::new();
+            let mut lowerer = Lowerer::new(&cx, None, &mut kernels);
+            let out = lowerer.statement(&directive, stmt.clone());
+            match cx.check() {
+                Ok(()) => out,
+                Err(e) => {
+                    let mut plain = stmt;
+                    strip_omp_attrs(&mut plain);
+                    let errors = e.to_compile_error();
+                    quote!(#errors #plain)
+                }
+            }
+        }
+        Err(_) => {
+            cx.error_at(
+                Span::call_site(),
+                format!("`#[omp::{name}]` goes on a `fn` (or on a statement inside a `#[omp::directives]` fn)"),
+            );
+            with_errors(item, cx)
+        }
+    }
+}
+
+/// `#[omp::directives]`: lowers every statement directive inside the function body (stable Rust has no
+/// attribute macros on statements, so this outer attribute does it for them).
+pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    if !args.is_empty() {
+        cx.error_spanned_by(&args, "`#[omp::directives]` takes no arguments");
+    }
+    let mut f: ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            cx.syn_error(syn::Error::new(e.span(), "`#[omp::directives]` goes on a `fn`"));
+            return with_errors(item, cx);
+        }
+    };
+    let original = f.clone();
+    let mut kernels = Vec::new();
+    Lowerer::for_fn(&cx, &f, &mut kernels).visit_block_mut(&mut f.block);
+    finish(f.into_token_stream(), &original, cx)
+}
+
+/// The kernels of the target regions of a function, as the macro expanding `attr` on it would plan them
+/// (`attr`: the directive on the fn, `None` for the function-level walk of `#[omp::directives]`). Used by the
+/// build helper to outline exactly what the macro launches. Regions with errors are left out (the macro
+/// reports them).
+pub fn collect_kernels(f: &ItemFn, attr: Option<(&Ident, TokenStream)>) -> Vec<KernelPlan> {
+    let cx = Ctxt::new();
+    let mut kernels = Vec::new();
+    match attr {
+        Some((name, args)) => {
+            if let Some(construct) = parse::construct(name, &cx) {
+                let d = parse::directive(construct, args, &cx);
+                fn_directive(&d, f.clone(), &cx, &mut kernels);
+            }
+        }
+        None => {
+            let mut f = f.clone();
+            let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
+            lowerer.visit_block_mut(&mut f.block);
+        }
+    }
+    let _ = cx.check();
+    kernels
+}
+
+fn finish(out: TokenStream, original: &ItemFn, cx: Ctxt) -> TokenStream {
+    match cx.check() {
+        Ok(()) => out,
+        Err(e) => {
+            let mut plain = original.clone();
+            strip_omp_attrs_fn(&mut plain);
+            let errors = e.to_compile_error();
+            quote!(#errors #plain)
+        }
+    }
+}
+
+fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    match syn::parse2::<ItemFn>(item.clone()) {
+        Ok(mut f) => {
+            strip_omp_attrs_fn(&mut f);
+            quote!(#errors #f)
+        }
+        Err(_) => quote!(#errors #item),
+    }
+}
+
+/// A directive on a whole function.
+fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<KernelPlan>) -> TokenStream {
+    let info = fn_info(&f);
+    let mut lowerer = Lowerer::new(cx, Some(info), kernels);
+    lowerer.types.bind_params(&f.sig);
+    match d.construct.kind {
+        ConstructKind::Executable(_) if d.construct.is_loop() => {
+            // The function's one top-level `for` loop is the region; statements before and after run on the host.
+            let loops: Vec<usize> =
+                f.block.stmts.iter().enumerate().filter(|(_, s)| matches!(s, Stmt::Expr(Expr::ForLoop(_), _))).map(|(i, _)| i).collect();
+            match loops.as_slice() {
+                [i] => {
+                    // Statements before the loop bring their `let` types and items into view.
+                    let i = *i;
+                    lowerer.types.push();
+                    for stmt in &f.block.stmts[..i] {
+                        lowerer.note_declaration(stmt);
+                    }
+                    let Stmt::Expr(Expr::ForLoop(fl), semi) = f.block.stmts[i].clone() else { unreachable_loop() };
+                    let lowered = lowerer.for_loop(d, &fl);
+                    let semi = semi.map(|_| quote!(;));
+                    lowerer.types.pop();
+                    f.block.stmts[i] = syn::parse_quote!(#lowered #semi);
+                }
+                [] => cx.error_at(
+                    d.construct.span,
+                    format!("`#[omp::{}]` on a fn needs a `for` loop in the function body (at its top level)", d.construct.name),
+                ),
+                [_, second, ..] => cx.error_spanned_by(
+                    &f.block.stmts[*second],
+                    format!(
+                        "`#[omp::{}]` on a fn applies to exactly one `for` loop, but this function has several; \
+                         use `#[omp::directives]` on the fn and put the directive on each loop",
+                        d.construct.name
+                    ),
+                ),
+            }
+        }
+        ConstructKind::Executable(_) => {
+            // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
+            lowerer.in_target = d.construct.is_target();
+            lowerer.visit_block_mut(&mut f.block);
+        }
+        ConstructKind::DeclareTarget => {}
+        _ => cx.error_at(
+            d.construct.span,
+            format!("`#[omp::{}]` goes on a statement inside a `#[omp::directives]` fn, not on a fn", d.construct.name),
+        ),
+    }
+    f.to_token_stream()
+}
+
+fn unreachable_loop() -> ! {
+    // `loops` only holds indices of `for` statements.
+    unreachable!("index of a for loop")
+}
+
+fn fn_info(f: &ItemFn) -> FnInfo {
+    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block) }
+}
+
+/// Lowers statement directives, recursively, keeping track of what the device side needs: the types of the
+/// variables in view, the items declared so far, whether we are inside a `target` region, and the region count.
+struct Lowerer<'a> {
+    cx: &'a Ctxt,
+    /// The enclosing function (kernel names need it).
+    func: Option<FnInfo>,
+    types: TypeEnv,
+    /// Items declared in the function body so far (copied into kernels that use them).
+    items: Vec<syn::Item>,
+    in_target: bool,
+    /// Target loop regions met so far (the region index of the next one).
+    region: u32,
+    kernels: &'a mut Vec<KernelPlan>,
+    /// Variables mapped by enclosing `target_data` blocks: host code there must not touch them.
+    mapped: Vec<Ident>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
+        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, mapped: Vec::new() }
+    }
+
+    fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
+        let mut l = Lowerer::new(cx, Some(fn_info(f)), kernels);
+        l.types.bind_params(&f.sig);
+        l
+    }
+
+    /// Records the variable (with its annotated type) or the item a statement declares.
+    fn note_declaration(&mut self, stmt: &Stmt) {
+        match stmt {
+            Stmt::Local(l) => self.types.bind_pattern(&l.pat, None),
+            Stmt::Item(it @ (Item::Const(_) | Item::Static(_) | Item::Fn(_) | Item::Struct(_) | Item::Enum(_) | Item::Type(_))) => {
+                self.items.push(it.clone())
+            }
+            _ => {}
+        }
+    }
+
+    /// Host code inside a `target_data` block must not touch the data it maps (the device owns it until the
+    /// block ends); nested directive statements are checked on their own.
+    fn check_host_access(&self, stmt: &Stmt) {
+        if self.mapped.is_empty() {
+            return;
+        }
+        struct HostUses<'m> {
+            mapped: &'m [Ident],
+            found: Vec<Ident>,
+        }
+        impl<'ast> syn::visit::Visit<'ast> for HostUses<'_> {
+            fn visit_stmt(&mut self, s: &'ast Stmt) {
+                if find_omp_attr(stmt_attrs(s)).is_some() || standalone_macro(s).is_some() {
+                    return;
+                }
+                syn::visit::visit_stmt(self, s);
+            }
+            fn visit_ident(&mut self, i: &'ast Ident) {
+                if self.mapped.contains(i) {
+                    self.found.push(i.clone());
+                }
+            }
+            fn visit_macro(&mut self, m: &'ast syn::Macro) {
+                for tt in m.tokens.clone() {
+                    if let proc_macro2::TokenTree::Ident(i) = tt {
+                        self.visit_ident(&i);
+                    }
+                }
+            }
+            fn visit_item(&mut self, _: &'ast Item) {}
+        }
+        let mut v = HostUses { mapped: &self.mapped, found: Vec::new() };
+        syn::visit::Visit::visit_stmt(&mut v, stmt);
+        for i in v.found {
+            self.cx.error_spanned_by(
+                &i,
+                format!(
+                    "`{i}` is mapped to the device by the enclosing `target_data`, so host code inside the block cannot \
+                     access it (the device copy is the current one); use it in a target region, copy it with \
+                     `omp::target_update!(...)`, or access it after the block, when it has been copied back"
+                ),
+            );
+        }
+    }
+
+    fn for_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
+        if !d.construct.is_parallel_loop() {
+            // `simd` alone: a vectorisation hint on a sequential loop.
+            let mut plain = f.clone();
+            self.visit_expr_for_loop_mut(&mut plain);
+            return plain.into_token_stream();
+        }
+        // After an error in the directive itself, analysing the loop would only report its consequences.
+        if self.cx.has_errors() {
+            return sequential(f);
+        }
+        let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
+            return sequential(f);
+        };
+        let analysis = analyze::parallel_loop(d, &nest, self.cx);
+        if self.cx.has_errors() {
+            return sequential(f);
+        }
+        let host = host::parallel_loop(d, &nest, &analysis);
+        if !(d.construct.is_target() || self.in_target) {
+            return host;
+        }
+        // A target region: plan its kernel (the build helper compiles the same plan).
+        let region = self.region;
+        self.region += 1;
+        let Some(func) = self.func.clone() else { return host };
+        let plan = target::plan(d, &nest, &analysis, &self.types, &func, region, self.items.clone(), self.cx);
+        if self.cx.has_errors() {
+            return sequential(f);
+        }
+        // Device memory (`is_device_ptr`) cannot be touched by the host path: such a region must offload.
+        let host = match plan.args.iter().find(|a| matches!(a, target::KernelArg::DeviceBuffer { .. })) {
+            Some(a) => {
+                let msg = format!(
+                    "omp: target region `{}` uses device memory `{}` (is_device_ptr) and cannot run on the host; \
+                     it needs a device and a device image",
+                    plan.name,
+                    a.name()
+                );
+                quote!(::core::panic!(#msg))
+            }
+            None => host,
+        };
+        let out = offload::target_loop(&plan, host);
+        self.kernels.push(plan);
+        out
+    }
+
+    /// A statement carrying a directive.
+    fn statement(&mut self, d: &Directive, stmt: Stmt) -> TokenStream {
+        let construct: &Construct = &d.construct;
+        match (&construct.kind, stmt) {
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::ForLoop(f), semi)) if construct.is_loop() => {
+                let out = self.for_loop(d, &f);
+                let semi = semi.map(|_| quote!(;));
+                quote!(#out #semi)
+            }
+            (ConstructKind::Executable(_), stmt) if construct.is_loop() => {
+                self.cx.error_spanned_by(
+                    &stmt,
+                    format!("`#[omp::{}]` applies to a `for` loop over a range", construct.name),
+                );
+                stmt.into_token_stream()
+            }
+            (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
+                b.attrs.clear();
+                let mapped_before = self.mapped.len();
+                self.mapped.extend(d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())));
+                self.visit_block_mut(&mut b.block);
+                self.mapped.truncate(mapped_before);
+                let semi = semi.map(|_| quote!(;));
+                let out = offload::data_region(d, &b.block);
+                quote!(#out #semi)
+            }
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
+                b.attrs.clear();
+                let outer = self.in_target;
+                self.in_target |= construct.is_target();
+                self.visit_block_mut(&mut b.block);
+                self.in_target = outer;
+                let semi = semi.map(|_| quote!(;));
+                quote!(#b #semi)
+            }
+            (ConstructKind::Executable(_) | ConstructKind::TargetData, stmt) => {
+                self.cx.error_spanned_by(&stmt, format!("`#[omp::{}]` applies to a block: `{{ ... }}`", construct.name));
+                stmt.into_token_stream()
+            }
+            (ConstructKind::Atomic, mut stmt) | (ConstructKind::Critical, mut stmt) => {
+                // Outside a parallel loop there is nothing to synchronise with: the statement runs as written.
+                strip_omp_attrs(&mut stmt);
+                stmt.into_token_stream()
+            }
+            (_, stmt) => {
+                self.cx.error_spanned_by(
+                    &stmt,
+                    format!("`{}` is written as a macro statement: `omp::{}!(...);`", construct.name, construct.name),
+                );
+                stmt.into_token_stream()
+            }
+        }
+    }
+}
+
+impl VisitMut for Lowerer<'_> {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        self.types.push();
+        let items_before = self.items.len();
+        for stmt in &mut block.stmts {
+            let declared = stmt.clone();
+            if let Some(attr) = find_omp_attr(stmt_attrs(stmt)) {
+                let Some(construct) = parse::construct(&attr.name, self.cx) else { continue };
+                let d = parse::directive(construct, attr.args.clone(), self.cx);
+                let mut s = stmt.clone();
+                body::remove_omp_attr(&mut s);
+                let out = self.statement(&d, s);
+                *stmt = syn::parse_quote!(#out);
+            } else if let Some(mac) = standalone_macro(stmt) {
+                let out = crate::standalone::lower(&mac.0, mac.1, self.cx);
+                *stmt = syn::parse_quote!(#out);
+            } else {
+                self.check_host_access(stmt);
+                self.visit_stmt_mut(stmt);
+            }
+            self.note_declaration(&declared);
+        }
+        self.items.truncate(items_before);
+        self.types.pop();
+    }
+
+    fn visit_expr_for_loop_mut(&mut self, f: &mut ExprForLoop) {
+        self.visit_expr_mut(&mut f.expr);
+        self.types.push();
+        let ty = match &*f.expr {
+            Expr::Range(r) => types::range_type(r, &self.types).and_then(|t| syn::parse_str::<syn::Type>(&t).ok()),
+            _ => None,
+        };
+        self.types.bind_pattern(&f.pat, ty.as_ref());
+        self.visit_block_mut(&mut f.body);
+        self.types.pop();
+    }
+
+    fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
+        self.types.push();
+        for p in &c.inputs {
+            self.types.bind_pattern(p, None);
+        }
+        self.visit_expr_mut(&mut c.body);
+        self.types.pop();
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        self.types.push();
+        self.types.bind_pattern(&arm.pat, None);
+        if let Some((_, g)) = &mut arm.guard {
+            self.visit_expr_mut(g);
+        }
+        self.visit_expr_mut(&mut arm.body);
+        self.types.pop();
+    }
+
+    fn visit_expr_let_mut(&mut self, l: &mut syn::ExprLet) {
+        self.visit_expr_mut(&mut l.expr);
+        self.types.bind_pattern(&l.pat, None);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut Item) {}
+}
+
+
+/// `omp::target_update!(...)` and friends used as statements.
+fn standalone_macro(stmt: &Stmt) -> Option<(Ident, TokenStream)> {
+    let mac = match stmt {
+        Stmt::Macro(m) => &m.mac,
+        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
+        _ => return None,
+    };
+    let segs: Vec<&syn::PathSegment> = mac.path.segments.iter().collect();
+    if segs.len() == 2 && segs[0].ident == "omp" && crate::standalone::is_standalone(&segs[1].ident.to_string()) {
+        Some((segs[1].ident.clone(), mac.tokens.clone()))
+    } else {
+        None
+    }
+}
+
+/// The loop as plain sequential Rust (used next to errors).
+fn sequential(f: &ExprForLoop) -> TokenStream {
+    let mut plain = Stmt::Expr(Expr::ForLoop(f.clone()), None);
+    strip_omp_attrs(&mut plain);
+    plain.into_token_stream()
+}
+
+/// Removes every `#[omp::…]` attribute inside a statement (so fallback code compiles on stable).
+fn strip_omp_attrs(stmt: &mut Stmt) {
+    StripOmp.visit_stmt_mut(stmt);
+}
+
+fn strip_omp_attrs_fn(f: &mut ItemFn) {
+    f.attrs.retain(|a| !is_omp_attr(a));
+    StripOmp.visit_block_mut(&mut f.block);
+}
+
+fn is_omp_attr(a: &syn::Attribute) -> bool {
+    let segs: Vec<&syn::PathSegment> = a.path().segments.iter().collect();
+    segs.len() == 2 && segs[0].ident == "omp"
+}
+
+struct StripOmp;
+
+impl VisitMut for StripOmp {
+    fn visit_attributes_mut(&mut self, attrs: &mut Vec<syn::Attribute>) {
+        attrs.retain(|a| !is_omp_attr(a));
+    }
+
+    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
+        // `omp::target_update!(...)` and friends would report their errors a second time.
+        if standalone_macro(s).is_some() {
+            *s = syn::parse_quote!({});
+            return;
+        }
+        if let Stmt::Local(l) = s {
+            l.attrs.retain(|a| !is_omp_attr(a));
+        }
+        if let Stmt::Macro(m) = s {
+            m.attrs.retain(|a| !is_omp_attr(a));
+        }
+        visit_mut::visit_stmt_mut(self, s);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Some(attrs) = body::expr_attrs_mut(e) {
+            attrs.retain(|a| !is_omp_attr(a));
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+}
+
+/// `omp::target_update!(...)` (and enter/exit data) used outside a `#[omp::directives]` fn.
+pub fn standalone(name: &str, tokens: TokenStream) -> TokenStream {
+    let cx = Ctxt::new();
+    let out = crate::standalone::lower(&Ident::new(name, Span::call_site()), tokens, &cx);
+    match cx.check() {
+        Ok(()) => out,
+        Err(e) => e.to_compile_error(),
+    }
+}

@@ -1,0 +1,181 @@
+//! Canonical loop nests: `for v in <range>` where the range is `a..b` or `a..=b`, optionally followed by
+//! `.step_by(s)` and/or `.rev()`; `collapse(n)` takes n perfectly nested, rectangular loops.
+//!
+//! The range expression is lowered by calling the same method chain on `omp::__private::Dim`, which mirrors
+//! the iterator semantics exactly, so host, device and sequential Rust agree on the iteration space.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::spanned::Spanned;
+use syn::{Block, Expr, ExprForLoop, Ident, Pat, Stmt};
+
+use crate::ctxt::Ctxt;
+
+/// One loop of a (collapsed) nest.
+#[derive(Debug, Clone)]
+pub struct LoopDim {
+    /// The induction variable (`None` for `_`).
+    pub var: Option<Ident>,
+    /// The whole range expression as written (`0..n`, `(1..=m).step_by(2)`).
+    pub range: Expr,
+    /// The `a..b` part (without `step_by`/`rev`).
+    pub base: syn::ExprRange,
+    /// Method calls applied to the base range, innermost first (`step_by(s)`, `rev()`).
+    pub adaptors: Vec<Adaptor>,
+    /// Span of the `for`.
+    pub span: Span,
+}
+
+/// `.step_by(s)` or `.rev()`.
+#[derive(Debug, Clone)]
+pub enum Adaptor {
+    /// `.step_by(expr)`
+    StepBy(Expr),
+    /// `.rev()`
+    Rev,
+}
+
+/// A loop nest extracted from a `for` loop.
+#[derive(Debug, Clone)]
+pub struct LoopNest {
+    /// Outermost first; `collapse(n)` gives n dims.
+    pub dims: Vec<LoopDim>,
+    /// Body of the innermost collapsed loop.
+    pub body: Block,
+}
+
+impl LoopNest {
+    /// The induction variables, outermost first.
+    pub fn vars(&self) -> Vec<Ident> {
+        self.dims.iter().filter_map(|d| d.var.clone()).collect()
+    }
+}
+
+/// Extracts `depth` perfectly nested canonical loops starting at `outer`. Reports why the nest does not qualify.
+pub fn extract(outer: &ExprForLoop, depth: u32, collapse_span: Option<Span>, construct: &str, cx: &Ctxt) -> Option<LoopNest> {
+    let mut dims = Vec::new();
+    let mut current = outer.clone();
+    for level in 0..depth {
+        if let Some(label) = &current.label {
+            if level > 0 {
+                cx.error_spanned_by(label, "a loop inside `collapse` cannot have a label");
+                return None;
+            }
+        }
+        let dim = dimension(&current, construct, cx)?;
+        // Rectangular: the bounds of an inner loop must not use outer induction variables.
+        for outer_dim in &dims {
+            let LoopDim { var: Some(v), .. } = outer_dim else { continue };
+            if mentions(dim.range.to_token_stream(), v) {
+                cx.error_spanned_by(
+                    &dim.range,
+                    format!(
+                        "`collapse` needs a rectangular loop nest, but the bounds of this loop use `{v}` of an outer loop; \
+                         remove `collapse` or make the bounds independent of `{v}`"
+                    ),
+                );
+                return None;
+            }
+        }
+        dims.push(dim);
+        if level + 1 == depth {
+            break;
+        }
+        match only_for_loop(&current.body) {
+            Some(inner) => current = inner.clone(),
+            None => {
+                let span = collapse_span.unwrap_or_else(|| current.span());
+                cx.error_at(
+                    span,
+                    format!(
+                        "`collapse({depth})` needs {depth} perfectly nested `for` loops, but the loop at depth {} has {} in its body",
+                        level + 1,
+                        describe_body(&current.body)
+                    ),
+                );
+                cx.error_spanned_by(&current.body, "this body must be exactly one `for` loop");
+                return None;
+            }
+        }
+    }
+    Some(LoopNest { dims, body: current.body.clone() })
+}
+
+fn describe_body(body: &Block) -> String {
+    match body.stmts.len() {
+        0 => "nothing".to_string(),
+        1 => "a statement that is not a `for` loop".to_string(),
+        n => format!("{n} statements"),
+    }
+}
+
+/// The single `for` loop that forms a block, if that is all the block is.
+fn only_for_loop(block: &Block) -> Option<&ExprForLoop> {
+    match block.stmts.as_slice() {
+        [Stmt::Expr(Expr::ForLoop(f), _)] => Some(f),
+        _ => None,
+    }
+}
+
+fn dimension(f: &ExprForLoop, construct: &str, cx: &Ctxt) -> Option<LoopDim> {
+    let var = match &*f.pat {
+        Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => Some(p.ident.clone()),
+        Pat::Wild(_) => None,
+        other => {
+            cx.error_spanned_by(other, format!("the loop under `{construct}` must bind a plain variable (`for i in ...`)"));
+            return None;
+        }
+    };
+    let range = (*f.expr).clone();
+    let (base, adaptors) = match split_range(&range) {
+        Ok(x) => x,
+        Err(msg) => {
+            cx.error_spanned_by(&f.expr, format!("`{construct}` needs a counted loop over a range, {msg}"));
+            return None;
+        }
+    };
+    Some(LoopDim { var, range, base, adaptors, span: f.for_token.span })
+}
+
+fn split_range(expr: &Expr) -> Result<(syn::ExprRange, Vec<Adaptor>), String> {
+    match strip(expr) {
+        Expr::Range(r) => {
+            if r.start.is_none() || r.end.is_none() {
+                return Err("with both bounds (`a..b` or `a..=b`)".to_string());
+            }
+            Ok((r.clone(), Vec::new()))
+        }
+        Expr::MethodCall(m) => {
+            let (base, mut adaptors) = split_range(&m.receiver)?;
+            match (m.method.to_string().as_str(), m.args.len()) {
+                ("step_by", 1) => adaptors.push(Adaptor::StepBy(m.args[0].clone())),
+                ("rev", 0) => adaptors.push(Adaptor::Rev),
+                (name, _) => {
+                    return Err(format!(
+                        "optionally with `.step_by(s)` or `.rev()`; `.{name}(..)` is not a canonical loop form"
+                    ))
+                }
+            }
+            Ok((base, adaptors))
+        }
+        _ => Err("`a..b`, `a..=b`, `(a..b).step_by(s)` or `(a..b).rev()`; iterate over indices and index the collection instead"
+            .to_string()),
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+/// Whether a token stream mentions an identifier (also inside nested groups and macro calls).
+pub fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
+    tokens.into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => i == *ident,
+        TokenTree::Group(g) => mentions(g.stream(), ident),
+        _ => false,
+    })
+}

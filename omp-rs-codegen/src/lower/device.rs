@@ -1,0 +1,256 @@
+//! Device lowering: a [`KernelPlan`] becomes the Rust source of one kernel in the generated `no_std` device crate
+//! (`omp_device::kernel! { ... }`), following kernel ABI v1 slot by slot. Every GPU thread walks the flattened
+//! iteration space grid-stride; the body is the user's loop body with the same data-sharing treatment as on the
+//! host (views for disjoint writes, private reduction copies, atomics), so its panics (bounds checks) point at the
+//! user's code.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::visit_mut::VisitMut;
+use syn::{Ident, Stmt};
+
+use crate::body::{self, AtomicOp, AtomicStmt, BodyDirective};
+use crate::lower::names;
+use crate::model::AtomicKind;
+use crate::target::{ArrayUse, KernelArg, KernelPlan};
+
+/// The header of a generated device crate (features and lints; see `omp_device`'s docs).
+pub const CRATE_HEADER: &str = "\
+#![no_std]
+#![cfg_attr(any(target_arch = \"nvptx64\", target_arch = \"amdgpu\"), feature(abi_gpu_kernel))]
+#![allow(unused_imports, unused_unsafe, unused_mut, unused_variables, unused_parens, unknown_lints)]
+#![allow(improper_gpu_kernel_arg, improper_ctypes_definitions, unstable_name_collisions, non_snake_case)]
+#![allow(dead_code, clippy::all)]
+extern crate omp_device;
+use omp_device::prelude::*;
+";
+
+fn base(v: &Ident) -> Ident {
+    format_ident!("__omp_a_{}", v)
+}
+
+fn len(v: &Ident) -> Ident {
+    format_ident!("__omp_n_{}", v)
+}
+
+fn partials(v: &Ident) -> Ident {
+    format_ident!("__omp_r_{}", v)
+}
+
+/// The `omp_device::kernel! { ... }` item of one kernel.
+pub fn kernel(plan: &KernelPlan) -> TokenStream {
+    let name = format_ident!("{}", plan.name);
+    let mut params = vec![quote!(_dyn: *mut u8)];
+    let mut setup = TokenStream::new();
+    let mut per_iteration = TokenStream::new();
+    let mut atomics: Vec<Ident> = Vec::new();
+    for arg in &plan.args {
+        match arg {
+            KernelArg::Scalar { name, ty, private_mut } => {
+                let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
+                params.push(quote!(#name: u64));
+                let m = private_mut.then(|| quote!(mut));
+                setup.extend(quote!(let #m #name: #t = omp_device::abi::from_slot(#name);));
+            }
+            KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
+                let (b, n) = (base(name), len(name));
+                match usage {
+                    ArrayUse::Read => {
+                        params.push(quote!(#b: &[#elem; 0]));
+                        params.push(quote!(#n: u64));
+                        setup.extend(quote!(let #name: &[#elem] = omp_device::view::ro_slice(#b, #n);));
+                    }
+                    ArrayUse::Disjoint => {
+                        params.push(quote!(#b: &mut [#elem; 0]));
+                        params.push(quote!(#n: u64));
+                        setup.extend(quote!(let #name = omp_device::View::<#elem>::from_base(#b, #n);));
+                        per_iteration.extend(quote!(let mut #name = #name;));
+                    }
+                    ArrayUse::Atomic => {
+                        params.push(quote!(#b: *mut #elem));
+                        params.push(quote!(#n: u64));
+                        let h = names::atomic(name);
+                        setup.extend(quote!(let #h = omp_device::View::<#elem>::from_raw_parts(#b, #n as usize);));
+                        // The name itself answers `.len()` (other uses were rejected by the analysis).
+                        setup.extend(quote!(let #name = #h;));
+                        atomics.push(name.clone());
+                    }
+                }
+            }
+        }
+    }
+    let depth = plan.dim_types.len();
+    let (firsts, trips, steps): (Vec<Ident>, Vec<Ident>, Vec<Ident>) = (
+        (0..depth).map(|k| format_ident!("__omp_f{}", k)).collect(),
+        (0..depth).map(|k| format_ident!("__omp_t{}", k)).collect(),
+        (0..depth).map(|k| format_ident!("__omp_s{}", k)).collect(),
+    );
+    for k in 0..depth {
+        let (f, t, s) = (&firsts[k], &trips[k], &steps[k]);
+        params.push(quote!(#f: u64));
+        params.push(quote!(#t: u64));
+        params.push(quote!(#s: u64));
+    }
+    let mut red_init = TokenStream::new();
+    let mut red_out = TokenStream::new();
+    for r in &plan.reductions {
+        let (v, p) = (&r.name, partials(&r.name));
+        let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
+        let op = format_ident!("{}", r.op.type_name());
+        // bool partials travel as u8 (the host reads them as plain bytes).
+        let (slot_t, store) = if r.ty == "bool" { (quote!(u8), quote!(__omp_v as u8)) } else { (quote!(#t), quote!(__omp_v)) };
+        params.push(quote!(#p: *mut #slot_t));
+        red_init.extend(quote!(let mut #v: #t = <#op as Reducer<#t>>::identity();));
+        // Every thread reaches this point (no early exit from the loop), as team_reduce requires.
+        red_out.extend(quote! {
+            if let ::core::option::Option::Some(__omp_v) = omp_device::reduce::team_reduce::<#op, #t>(#v) {
+                *#p.add(omp_device::launch::team_id() as usize) = #store;
+            }
+        });
+    }
+
+    // Decode the flat iteration number into one index per dimension, innermost fastest.
+    let ks: Vec<Ident> = (0..depth).map(names::k).collect();
+    let mut decode = TokenStream::new();
+    decode.extend(quote!(let mut __omp_rest = __omp_flat;));
+    for k in (0..depth).rev() {
+        let (kk, t) = (&ks[k], &trips[k]);
+        if k == 0 {
+            decode.extend(quote!(let #kk = __omp_rest;));
+        } else {
+            decode.extend(quote!(let #kk = __omp_rest % #t; __omp_rest /= #t;));
+        }
+    }
+    let var_lets = plan.nest.dims.iter().enumerate().map(|(k, dim)| {
+        let t: syn::Type = syn::parse_str(&plan.dim_types[k]).unwrap_or_else(|_| syn::parse_quote!(usize));
+        let (f, s, kk) = (&firsts[k], &steps[k], &ks[k]);
+        match &dim.var {
+            Some(v) => quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);),
+            None => quote!(let _ = #kk;),
+        }
+    });
+    let mut body = plan.nest.body.clone();
+    AtomicRewriter.visit_block_mut(&mut body);
+    let stmts = &body.stmts;
+    let items = &plan.local_items;
+    let total = if depth == 0 { quote!(0u64) } else { quote!(1u64 #(* #trips)*) };
+    let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);
+    quote! {
+        omp_device::kernel! {
+            #[doc = #doc]
+            pub unsafe fn #name(#(#params),*) {
+                #(#items)*
+                #setup
+                #red_init
+                let __omp_total: u64 = #total;
+                let __omp_stride: u64 = omp_device::launch::num_global_threads();
+                let mut __omp_next: u64 = omp_device::launch::global_thread();
+                while __omp_next < __omp_total {
+                    let __omp_flat = __omp_next;
+                    // Advance first: `continue` in the body must not skip it.
+                    __omp_next += __omp_stride;
+                    #decode
+                    #(#var_lets)*
+                    #per_iteration
+                    #(#stmts)*
+                }
+                #red_out
+            }
+        }
+    }
+}
+
+/// The whole `lib.rs` of the device crate: header, items the kernels use, kernels.
+pub fn crate_source(items: &[syn::Item], kernels: &[TokenStream]) -> String {
+    let mut out = String::from(CRATE_HEADER);
+    for it in items {
+        out.push_str(&quote!(#it).to_string());
+        out.push('\n');
+    }
+    for k in kernels {
+        out.push_str(&k.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// Rewrites `#[omp::atomic]` statements into `omp_device::atomic` calls on bounds-checked element pointers.
+struct AtomicRewriter;
+
+impl VisitMut for AtomicRewriter {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        for stmt in &mut block.stmts {
+            match body::statement_directive(stmt) {
+                Ok(Some(BodyDirective::Atomic(a))) => *stmt = atomic_stmt(&a),
+                _ => self.visit_stmt_mut(stmt),
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+fn atomic_stmt(a: &AtomicStmt) -> Stmt {
+    let Some(root) = crate::analyze::walk::place_root(&a.target) else {
+        return syn::parse_quote!(::core::compile_error!("unsupported atomic target"););
+    };
+    let var = root.ident.clone();
+    let h = names::atomic(&var);
+    let ptr = match root.first_index {
+        Some(i) => quote!(#h.element_ptr((#i) as usize)),
+        None => quote!(#h.element_ptr(0)),
+    };
+    let value = &a.value;
+    let call = match a.kind {
+        AtomicKind::Read => quote!(unsafe { omp_device::atomic::atomic_load(#ptr) }),
+        AtomicKind::Write => quote!(unsafe { omp_device::atomic::atomic_store(#ptr, #value) }),
+        AtomicKind::Update => {
+            let f = match a.op.unwrap_or(AtomicOp::Add) {
+                AtomicOp::Add => Some(quote!(atomic_add)),
+                AtomicOp::Sub => Some(quote!(atomic_sub)),
+                AtomicOp::Min => Some(quote!(atomic_min)),
+                AtomicOp::Max => Some(quote!(atomic_max)),
+                AtomicOp::BitAnd => Some(quote!(atomic_and)),
+                AtomicOp::BitOr => Some(quote!(atomic_or)),
+                AtomicOp::BitXor => Some(quote!(atomic_xor)),
+                AtomicOp::Mul | AtomicOp::Div => None,
+            };
+            match f {
+                Some(f) => quote!(unsafe { omp_device::atomic::#f(#ptr, #value) }),
+                None => {
+                    let op = apply(a.op.unwrap_or(AtomicOp::Add), quote!(__omp_o), quote!(__omp_v));
+                    quote!({ let __omp_v = #value; unsafe { omp_device::atomic::atomic_update(#ptr, |__omp_o| #op) }; })
+                }
+            }
+        }
+        AtomicKind::Capture => {
+            let op = a.op.unwrap_or(AtomicOp::Add);
+            let update = apply(op, quote!(__omp_o), quote!(__omp_v));
+            let new = apply(op, quote!(__omp_old), quote!(__omp_v));
+            quote!({
+                let __omp_v = #value;
+                let __omp_old = unsafe { omp_device::atomic::atomic_update(#ptr, |__omp_o| #update) };
+                #new
+            })
+        }
+    };
+    match (&a.let_pat, &a.capture_into) {
+        (Some(pat), _) => syn::parse_quote!(let #pat = #call;),
+        (None, Some(into)) => syn::parse_quote!(#into = #call;),
+        (None, None) => syn::parse_quote!(#call;),
+    }
+}
+
+fn apply(op: AtomicOp, old: TokenStream, v: TokenStream) -> TokenStream {
+    match op {
+        AtomicOp::Add => quote!(#old + #v),
+        AtomicOp::Sub => quote!(#old - #v),
+        AtomicOp::Mul => quote!(#old * #v),
+        AtomicOp::Div => quote!(#old / #v),
+        AtomicOp::BitAnd => quote!(#old & #v),
+        AtomicOp::BitOr => quote!(#old | #v),
+        AtomicOp::BitXor => quote!(#old ^ #v),
+        AtomicOp::Min => quote!(#old.min(#v)),
+        AtomicOp::Max => quote!(#old.max(#v)),
+    }
+}

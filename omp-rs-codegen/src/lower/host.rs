@@ -1,0 +1,390 @@
+//! Host lowering: a parallel loop becomes a call to `omp::__private::parallel_for`, which runs the chunks of the
+//! flattened iteration space on a team of threads. Each [`Class`] of captured variable gets its race-free form:
+//!
+//! | class | before the loop | inside each thread |
+//! |---|---|---|
+//! | shared (read only) | – | captured by `&` (the closure is `Fn + Sync`, so nothing else can mutate it) |
+//! | disjoint array | `DisjointMut::new(&mut y[..])` + run-time injectivity check | `let mut y = handle.view();` |
+//! | reduction | identity of the operator | private copy, combined in thread order after the loop |
+//! | private / firstprivate | – | `let mut x = x.clone();` |
+//! | atomic | `AtomicRef`/`AtomicSlice` over `&mut x` | statements rewritten to atomic calls |
+//! | critical | `CriticalCell` over `(&mut a, ...)` | block runs under the named lock |
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, Ident, Stmt};
+
+use super::names;
+use crate::analyze::affine::{Coeff, IterVar};
+use crate::analyze::{Analysis, Class};
+use crate::body::{self, AtomicStmt, BodyDirective};
+use crate::loops::{Adaptor, LoopDim, LoopNest};
+use crate::model::{AtomicKind, ClauseName, Directive, ScheduleKind};
+
+/// The path of the hidden runtime API.
+pub fn rt() -> TokenStream {
+    quote!(::omp::__private)
+}
+
+/// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
+pub fn dim_expr(dim: &LoopDim) -> TokenStream {
+    let rt = rt();
+    let base = &dim.base;
+    let mut out = quote!(#rt::Dim::from(#base));
+    for a in &dim.adaptors {
+        out = match a {
+            Adaptor::StepBy(s) => quote!(#out.step_by(#s)),
+            Adaptor::Rev => quote!(#out.rev()),
+        };
+    }
+    out
+}
+
+/// The region configuration: team size, schedule, `if`.
+fn region_config(d: &Directive) -> TokenStream {
+    let rt = rt();
+    let num_threads = match d.expr_of(ClauseName::NumThreads) {
+        Some(e) => quote!(::core::option::Option::Some(#rt::team_size(#e))),
+        None => quote!(::core::option::Option::None),
+    };
+    let schedule = match d.schedule() {
+        None => quote!(#rt::Schedule::Static(::core::option::Option::None)),
+        Some(s) => {
+            let chunk = match &s.chunk {
+                Some(c) => quote!(::core::option::Option::Some(#rt::chunk_size(#c))),
+                None => quote!(::core::option::Option::None),
+            };
+            match s.kind {
+                ScheduleKind::Static => quote!(#rt::Schedule::Static(#chunk)),
+                ScheduleKind::Dynamic => quote!(#rt::Schedule::Dynamic(#chunk)),
+                ScheduleKind::Guided => quote!(#rt::Schedule::Guided(#chunk)),
+                ScheduleKind::Auto => quote!(#rt::Schedule::Auto),
+                ScheduleKind::Runtime => quote!(#rt::Schedule::Runtime),
+            }
+        }
+    };
+    let active = match d.if_cond() {
+        Some(c) => quote!(#c),
+        None => quote!(true),
+    };
+    quote!(#rt::RegionConfig { num_threads: #num_threads, schedule: #schedule, active: #active })
+}
+
+/// The product `lit · atom₁ · …` of a coefficient as an `i128` expression.
+fn coeff_expr(c: &Coeff) -> TokenStream {
+    let rt = rt();
+    let lit = c.lit;
+    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::coefficient(#e)));
+    quote!((#lit as i128) #(* #atoms)*)
+}
+
+/// Lowers a parallel loop nest to host code.
+pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> TokenStream {
+    let rt = rt();
+    let depth = nest.dims.len();
+    let config = region_config(d);
+    let dim_lets = nest.dims.iter().enumerate().map(|(k, dim)| {
+        let name = names::dim(k);
+        let e = dim_expr(dim);
+        quote!(let #name = #e;)
+    });
+    let dim_names: Vec<Ident> = (0..depth).map(names::dim).collect();
+
+    let mut setup = TokenStream::new();
+    let mut per_thread = TokenStream::new();
+    let mut after = TokenStream::new();
+    let mut red_vars: Vec<&Ident> = Vec::new();
+    let mut red_inits: Vec<TokenStream> = Vec::new();
+    let mut red_ops: Vec<TokenStream> = Vec::new();
+    let mut critical_vars: std::collections::BTreeMap<String, Vec<Ident>> = Default::default();
+
+    for cap in &analysis.captures {
+        let v = &cap.name;
+        match &cap.class {
+            Class::Shared if !cap.whole_value_use && cap.indexed => {
+                // An array only read: rebind it as a local slice (see `omp::__private::Probe`).
+                per_thread.extend(quote!(let #v = (&#rt::Probe(&#v)).local();));
+            }
+            Class::Shared if cap.index_operand && !cap.indexed => {
+                // A scalar in index arithmetic: a local copy (when `Copy`) keeps the index computation out of
+                // memory, so it is not reloaded after every store.
+                per_thread.extend(quote!(let #v = (&#rt::Probe(&#v)).value();));
+            }
+            Class::Shared => {}
+            Class::Disjoint(arr) => {
+                let h = names::disjoint(v);
+                setup.extend(quote!(let #h = #rt::DisjointMut::new(&mut #v[..]);));
+                if arr.needs_check {
+                    let mut inner_lets = TokenStream::new();
+                    let terms = arr.form.var_terms().into_iter().map(|(var, c)| {
+                        let coeff = coeff_expr(c);
+                        let dim = match var {
+                            IterVar::Parallel(k) => {
+                                let n = names::dim(*k);
+                                quote!(#n)
+                            }
+                            IterVar::Inner { name, .. } => {
+                                let n = names::inner_dim(name);
+                                if let Some(range) = arr.form.inner_ranges.get(name) {
+                                    if let Some(dim) = inner_dim(range) {
+                                        inner_lets.extend(quote!(let #n = #dim;));
+                                    }
+                                }
+                                quote!(#n)
+                            }
+                        };
+                        quote!(#rt::IndexTerm::new(#coeff, &#dim))
+                    });
+                    let terms: Vec<TokenStream> = terms.collect();
+                    let name = v.to_string();
+                    let index = arr.index.to_token_stream().to_string();
+                    setup.extend(quote!({
+                        #inner_lets
+                        #rt::check_disjoint(#name, #index, &[#(#terms),*]);
+                    }));
+                }
+                // SAFETY: the analysis proved that every access to `v` in the body uses one affine index that depends
+                // on every parallel induction variable, and `check_disjoint` (above, when not evident) verified it
+                // injective for the actual bounds: no element is reached by two iterations.
+                per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = unsafe { #h.view() };));
+            }
+            Class::Reduction(op) => {
+                let op_ty = format_ident!("{}", op.type_name());
+                red_vars.push(v);
+                red_inits.push(quote!(#rt::reduce::identity_of::<#rt::reduce::#op_ty, _>(&#v)));
+                red_ops.push(quote!(#rt::reduce::#op_ty));
+            }
+            Class::Private | Class::Firstprivate => {
+                per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = ::core::clone::Clone::clone(&#v);));
+                if cap.written {
+                    // The sequential code mutates the original; keep its `mut` from looking unused.
+                    after.extend(quote!(let _ = &mut #v;));
+                }
+            }
+            Class::Atomic { indexed } => {
+                let h = names::atomic(v);
+                if *indexed {
+                    setup.extend(quote!(let #h = #rt::AtomicSlice::new(&mut #v[..]);));
+                } else {
+                    setup.extend(quote!(let #h = #rt::AtomicRef::new(&mut #v);));
+                }
+                // Inside the loop the name refers to the atomic handle (which answers `.len()`), so no plain
+                // access can reach the data.
+                per_thread.extend(quote!(#[allow(unused_variables)] let #v = &#h;));
+            }
+            Class::Critical { name } => critical_vars.entry(name.clone()).or_default().push(v.clone()),
+        }
+    }
+    for (name, vars) in &critical_vars {
+        let cell = names::critical(name);
+        setup.extend(quote!(let #cell = #rt::CriticalCell::new(#name, (#(&mut #vars,)*));));
+    }
+
+    // Body with atomic/critical statements rewritten.
+    let mut body = nest.body.clone();
+    let mut rewriter = BodyRewriter { critical_vars: &critical_vars };
+    rewriter.visit_block_mut(&mut body);
+
+    let iterate = iteration(nest, &body);
+    let (red_in, red_out) = if red_vars.is_empty() {
+        (quote!(), quote!())
+    } else {
+        (
+            quote!(#[allow(unused_mut)] let (#(mut #red_vars,)*) = *__omp_red;),
+            quote!(*__omp_red = (#(#red_vars,)*);),
+        )
+    };
+    let combine = red_vars.iter().enumerate().map(|(i, v)| {
+        let op = &red_ops[i];
+        let idx = syn::Index::from(i);
+        quote!(#v = <#op as #rt::reduce::Reducer<_>>::combine(#v, __omp_part.#idx);)
+    });
+    let combine_loop = if red_vars.is_empty() {
+        quote!(let _ = __omp_parts;)
+    } else {
+        quote!(for __omp_part in __omp_parts { #(#combine)* })
+    };
+    let span = nest.dims[0].span;
+    quote_spanned! {span=>
+        {
+            let __omp_config = #config;
+            #(#dim_lets)*
+            #setup
+            let __omp_parts = #rt::parallel_for(
+                &__omp_config,
+                [#(#dim_names.count()),*],
+                (#(#red_inits,)*),
+                |__omp_chunk, __omp_red| {
+                    #[allow(unused_imports)]
+                    use #rt::{CopyValue as _, RefLocal as _, RefValue as _, SliceLocal as _};
+                    let _ = &__omp_red;
+                    #red_in
+                    #per_thread
+                    #iterate
+                    #red_out
+                },
+            );
+            #combine_loop
+            #after
+        }
+    }
+}
+
+/// The loops over one chunk. The innermost dimension is a plain `for v in a..b` when its step is 1 (so it compiles
+/// like the sequential loop and vectorises), else `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a
+/// collapsed nest come from the chunk's rows. The body appears in both branches.
+fn iteration(nest: &LoopNest, body: &syn::Block) -> TokenStream {
+    let depth = nest.dims.len();
+    let last = depth - 1;
+    let stmts = &body.stmts;
+    let pat = |d: usize| match &nest.dims[d].var {
+        Some(v) => quote!(#v),
+        None => quote!(_),
+    };
+    let inner_dim = names::dim(last);
+    let inner_pat = pat(last);
+    let k = names::k(last);
+    let inner = |ks: TokenStream| {
+        quote! {
+            match #inner_dim.unit_range(#ks) {
+                ::core::option::Option::Some(__omp_values) => {
+                    for #inner_pat in __omp_values {
+                        #(#stmts)*
+                    }
+                }
+                ::core::option::Option::None => {
+                    for #k in #ks {
+                        let #inner_pat = #inner_dim.at(#k);
+                        #(#stmts)*
+                    }
+                }
+            }
+        }
+    };
+    if depth == 1 {
+        return inner(quote!(__omp_chunk.range()));
+    }
+    let outer_lets = (0..last).map(|d| {
+        let p = pat(d);
+        let dim = names::dim(d);
+        quote!(let #p = #dim.at(__omp_row.outer[#d]);)
+    });
+    let body = inner(quote!(__omp_row.inner.clone()));
+    quote! {
+        for __omp_row in __omp_chunk.rows() {
+            #(#outer_lets)*
+            #body
+        }
+    }
+}
+
+/// `Dim` of an inner loop's range, if it is a canonical range.
+fn inner_dim(range: &Expr) -> Option<TokenStream> {
+    let cx = crate::ctxt::Ctxt::new();
+    let f: syn::ExprForLoop = syn::parse_quote!(for __omp_inner in #range {});
+    let nest = crate::loops::extract(&f, 1, None, "inner loop", &cx)?;
+    Some(dim_expr(&nest.dims[0]))
+}
+
+/// Rewrites `#[omp::atomic]` and `#[omp::critical]` statements of a loop body into runtime calls.
+struct BodyRewriter<'a> {
+    critical_vars: &'a std::collections::BTreeMap<String, Vec<Ident>>,
+}
+
+impl VisitMut for BodyRewriter<'_> {
+    fn visit_block_mut(&mut self, block: &mut syn::Block) {
+        for stmt in &mut block.stmts {
+            if let Ok(Some(dir)) = body::statement_directive(stmt) {
+                *stmt = match dir {
+                    BodyDirective::Atomic(a) => atomic_stmt(&a),
+                    BodyDirective::Critical(c) => {
+                        let mut inner = c.block.clone();
+                        self.visit_block_mut(&mut inner);
+                        critical_stmt(c.name.as_deref().unwrap_or(""), inner, self.critical_vars)
+                    }
+                };
+            } else {
+                self.visit_stmt_mut(stmt);
+            }
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+fn atomic_stmt(a: &AtomicStmt) -> Stmt {
+    let rt = rt();
+    let root = crate::analyze::walk::place_root(&a.target);
+    let (var, index) = match &root {
+        Some(r) => (r.ident.clone(), r.first_index.cloned()),
+        None => return syn::parse_quote!(::core::compile_error!("unsupported atomic target");),
+    };
+    let h = names::atomic(&var);
+    let idx = index.as_ref().map(|i| quote!(#i,));
+    let value = &a.value;
+    let call = match a.kind {
+        AtomicKind::Read => quote!(#h.load(#idx)),
+        AtomicKind::Write => quote!(#h.store(#idx #value)),
+        AtomicKind::Update | AtomicKind::Capture => {
+            let op_ty = format_ident!("{}", a.op.map(|o| o.type_name()).unwrap_or("Add"));
+            quote!(#h.apply::<#rt::atomic::#op_ty>(#idx #value))
+        }
+    };
+    let call = match a.kind {
+        AtomicKind::Capture => quote!(#call.1),
+        _ => call,
+    };
+    match (&a.let_pat, &a.capture_into) {
+        (Some(pat), _) => syn::parse_quote!(let #pat = #call;),
+        (None, Some(into)) => syn::parse_quote!(#into = #call;),
+        (None, None) => syn::parse_quote!(let _ = #call;),
+    }
+}
+
+fn critical_stmt(name: &str, mut block: syn::Block, vars: &std::collections::BTreeMap<String, Vec<Ident>>) -> Stmt {
+    let rt = rt();
+    match vars.get(name) {
+        Some(vs) if !vs.is_empty() => {
+            let cell = names::critical(name);
+            let mut deref = DerefVars { vars: vs };
+            deref.visit_block_mut(&mut block);
+            let stmts = &block.stmts;
+            syn::parse_quote!({
+                let mut __omp_guard = #cell.lock();
+                #[allow(unused_variables)]
+                let (#(#vs,)*) = &mut *__omp_guard;
+                #(#stmts)*
+            })
+        }
+        _ => {
+            let stmts = &block.stmts;
+            syn::parse_quote!({
+                let __omp_guard = #rt::critical_lock(#name);
+                #(#stmts)*
+            })
+        }
+    }
+}
+
+/// Inside a critical block, `a` names a `&mut &mut A` from the guard: rewrite uses to `(**a)`.
+struct DerefVars<'a> {
+    vars: &'a [Ident],
+}
+
+impl VisitMut for DerefVars<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = e {
+            if let Some(id) = p.path.get_ident() {
+                if self.vars.contains(id) {
+                    let id = id.clone();
+                    *e = syn::parse_quote!((**#id));
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}

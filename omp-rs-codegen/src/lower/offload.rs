@@ -1,0 +1,288 @@
+//! The host side of target constructs: decide where a region runs, then launch its kernel through
+//! `omp::__private::offload` (images embedded from the build's manifest) or run the host lowering; data regions,
+//! updates and unstructured mappings as runtime calls.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use crate::manifest::{self, ManifestView};
+use crate::model::{ClauseName, ClauseValue, Directive, MapItem, MapKind};
+use crate::target::{ArrayUse, KernelArg, KernelPlan};
+
+fn off() -> TokenStream {
+    quote!(::omp::__private::offload)
+}
+
+/// `Option<i64>` of `device(n)`.
+fn device_expr(d: &Directive) -> TokenStream {
+    match d.expr_of(ClauseName::Device) {
+        Some(e) => quote!(::core::option::Option::Some((#e) as i64)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The `if` condition (`true` without the clause).
+fn if_expr(d: &Directive) -> TokenStream {
+    match d.if_cond() {
+        Some(c) => quote!(#c),
+        None => quote!(true),
+    }
+}
+
+/// `static __OMP_IMAGES: ImageSet = ...` embedding every image of the manifest.
+fn image_set(m: &ManifestView) -> TokenStream {
+    let off = off();
+    let images = m.images.iter().map(|i| {
+        let kind = match i.kind.as_str() {
+            "cubin" => quote!(Cubin),
+            "hsaco" => quote!(AmdCodeObject),
+            _ => quote!(HostSo),
+        };
+        let arch = &i.arch;
+        let path = m.dir.join(&i.file).to_string_lossy().into_owned();
+        quote!(#off::Image { kind: #off::ImageKind::#kind, arch: #arch, bytes: ::core::include_bytes!(#path) })
+    });
+    let kernels = m.kernels.iter().map(|k| &k.name);
+    quote! {
+        static __OMP_IMAGES: #off::ImageSet = #off::ImageSet::new(&[#(#images),*], &[#(#kernels),*], &[]);
+    }
+}
+
+/// The slice expression an array capture passes (`&x[..]`, `&mut x[..n]`).
+fn slice_of(name: &Ident, section: Option<&crate::model::Section>, mutable: bool) -> TokenStream {
+    let range = match section {
+        Some(s) => {
+            let (a, b) = (&s.start, &s.end);
+            match (a, b, s.inclusive) {
+                (_, Some(b), true) => quote!(..=#b),
+                (_, Some(b), false) => quote!(..#b),
+                (_, None, _) => quote!(..),
+            }
+        }
+        None => quote!(..),
+    };
+    if mutable {
+        quote!(&mut #name[#range])
+    } else {
+        quote!(&#name[#range])
+    }
+}
+
+/// A target loop region: the kernel launch when the build produced an image for it, else the host path.
+pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
+    let off = off();
+    let name = &plan.name;
+    let Some(m) = manifest::current().filter(|m| m.has_kernel(name)) else {
+        return quote!({
+            #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+            #host
+        });
+    };
+    let images = image_set(m);
+    let d = &plan.directive;
+    let (device, cond) = (device_expr(d), if_expr(d));
+    let rt = quote!(::omp::__private);
+
+    let mut pack = quote!(#off::ArgPack::new());
+    for arg in &plan.args {
+        let var = arg.name().to_string();
+        pack = match arg {
+            KernelArg::Scalar { name, .. } => quote!(#pack.scalar(#name)),
+            KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
+            KernelArg::Array { name, map, explicit, .. } => {
+                let section = explicit.as_ref().and_then(|e| e.section.as_ref());
+                match map {
+                    MapKind::To => {
+                        let s = slice_of(name, section, false);
+                        quote!(#pack.to(#s))
+                    }
+                    MapKind::From => {
+                        let s = slice_of(name, section, true);
+                        quote!(#pack.from(#s))
+                    }
+                    MapKind::Alloc => {
+                        let s = slice_of(name, section, true);
+                        quote!(#pack.alloc(#s))
+                    }
+                    _ => {
+                        let s = slice_of(name, section, true);
+                        quote!(#pack.tofrom(#s))
+                    }
+                }
+            }
+            KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, by_ref: true, .. } => quote!(#pack.device_buffer(&*#name)),
+            KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => quote!(#pack.device_buffer(&#name)),
+            KernelArg::DeviceBuffer { name, by_ref: true, .. } => quote!(#pack.device_buffer_mut(&mut *#name)),
+            KernelArg::DeviceBuffer { name, .. } => quote!(#pack.device_buffer_mut(&mut #name)),
+        };
+        pack = quote!(#pack.var(#var));
+    }
+    let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(|k| format_ident!("__omp_gdim{}", k)).collect();
+    let dim_lets = plan.nest.dims.iter().zip(&dims).map(|(dim, n)| {
+        let e = super::host::dim_expr(dim);
+        quote!(let #n = #e;)
+    });
+    for n in &dims {
+        pack = quote!(#pack.dim(#n.slot_first(), #n.count(), #n.slot_step()));
+    }
+    let mut combine = TokenStream::new();
+    for (i, r) in plan.reductions.iter().enumerate() {
+        let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
+        let op = format_ident!("{}", r.op.type_name());
+        let v = &r.name;
+        if r.ty == "bool" {
+            // bool partials travel as u8.
+            pack = quote!(#pack.reduction::<u8>());
+            combine.extend(quote! {
+                #v = __omp_ran
+                    .reduce::<u8>(#i, #v as u8, |a, b| <#rt::reduce::#op as #rt::reduce::Reducer<bool>>::combine(a != 0, b != 0) as u8)
+                    .unwrap_or_else(|e| ::core::panic!("{}", e))
+                    != 0;
+            });
+        } else {
+            pack = quote!(#pack.reduction::<#t>());
+            combine.extend(quote! {
+                #v = __omp_ran
+                    .reduce::<#t>(#i, #v, <#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine)
+                    .unwrap_or_else(|e| ::core::panic!("{}", e));
+            });
+        }
+    }
+    let geometry_field = |c: ClauseName| match d.expr_of(c) {
+        Some(e) => quote!(::core::option::Option::Some((#e) as i64)),
+        None => quote!(::core::option::Option::None),
+    };
+    let (teams, limit) = (geometry_field(ClauseName::NumTeams), geometry_field(ClauseName::ThreadLimit));
+    let iterations = quote!(1u64 #(* #dims.count())*);
+    quote!({
+        #images
+        static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::new(&__OMP_IMAGES, #name);
+        let __omp_offloaded = match #off::should_offload(&__OMP_KERNEL, #device, #cond) {
+            ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
+                #(#dim_lets)*
+                let __omp_geometry = #off::Geometry { num_teams: #teams, thread_limit: #limit, iterations: #iterations };
+                match #off::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry) {
+                    ::core::result::Result::Ok(#off::LaunchOutcome::Ran(__omp_ran)) => {
+                        #combine
+                        true
+                    }
+                    ::core::result::Result::Ok(#off::LaunchOutcome::NotOffloaded) => false,
+                    ::core::result::Result::Err(e) => ::core::panic!("{}", e),
+                }
+            }
+            ::core::result::Result::Ok(#off::Decision::Host(_)) => false,
+            ::core::result::Result::Err(e) => ::core::panic!("{}", e),
+        };
+        if !__omp_offloaded {
+            #host
+        }
+    })
+}
+
+/// The entries of a data region's map clauses.
+fn scope_entries(d: &Directive) -> Vec<TokenStream> {
+    let off = off();
+    let mut out = Vec::new();
+    for m in d.maps() {
+        for MapItem { var, section } in &m.items {
+            let name = var.to_string();
+            let range = section_range(section.as_ref());
+            let mut e = match m.kind {
+                MapKind::To => quote!(#off::ScopeEntry::to(&#var[#range], #name)),
+                MapKind::Alloc => quote!(#off::ScopeEntry::alloc(&#var[#range], #name)),
+                MapKind::From => quote!(#off::ScopeEntry::from(&mut #var[#range], #name)),
+                _ => quote!(#off::ScopeEntry::tofrom(&mut #var[#range], #name)),
+            };
+            if m.modifiers.always {
+                e = quote!(#e.always());
+            }
+            if m.modifiers.present {
+                e = quote!(#e.present());
+            }
+            out.push(e);
+        }
+    }
+    out
+}
+
+fn section_range(s: Option<&crate::model::Section>) -> TokenStream {
+    match s {
+        None => quote!(..),
+        Some(s) => {
+            let (a, b) = (s.start.as_ref().map(|e| quote!(#e)), s.end.as_ref().map(|e| quote!(#e)));
+            match (a, b, s.inclusive) {
+                (a, Some(b), true) => quote!(#a..=#b),
+                (a, Some(b), false) => quote!(#a..#b),
+                (a, None, _) => quote!(#a..),
+            }
+        }
+    }
+}
+
+/// A `target_data` block: maps its sections for the block's duration (copied back when it ends).
+pub fn data_region(d: &Directive, block: &syn::Block) -> TokenStream {
+    let off = off();
+    let entries = scope_entries(d);
+    let (device, cond) = (device_expr(d), if_expr(d));
+    let (images, set) = match manifest::current().filter(|m| !m.images.is_empty()) {
+        Some(m) => (image_set(m), quote!(::core::option::Option::Some(&__OMP_IMAGES))),
+        None => (TokenStream::new(), quote!(::core::option::Option::None)),
+    };
+    let stmts = &block.stmts;
+    quote!({
+        #images
+        // SAFETY: the macro rejected every host access to the mapped variables inside this block (only target
+        // regions and updates use them, each re-borrowing them), and they outlive the block.
+        let __omp_data = unsafe { #off::DataScope::begin(#device, #cond, ::std::vec![#(#entries),*], #set) }
+            .unwrap_or_else(|e| ::core::panic!("{}", e));
+        let __omp_result = { #(#stmts)* };
+        ::core::mem::drop(__omp_data);
+        __omp_result
+    })
+}
+
+/// `target_update!`, `target_enter_data!`, `target_exit_data!` as runtime calls.
+pub fn standalone(d: &Directive) -> TokenStream {
+    let off = off();
+    let (device, cond) = (device_expr(d), if_expr(d));
+    let mut calls = Vec::new();
+    for c in &d.clauses {
+        match &c.value {
+            ClauseValue::To(items) | ClauseValue::From(items) => {
+                let to = matches!(c.value, ClauseValue::To(_));
+                for MapItem { var, section } in items {
+                    let name = var.to_string();
+                    let range = section_range(section.as_ref());
+                    calls.push(if to {
+                        quote!(#off::update_to(&#var[#range], #name, #device, #cond))
+                    } else {
+                        quote!(#off::update_from(&mut #var[#range], #name, #device, #cond))
+                    });
+                }
+            }
+            ClauseValue::Map(m) => {
+                for MapItem { var, section } in &m.items {
+                    let range = section_range(section.as_ref());
+                    let (always, present) = (m.modifiers.always, m.modifiers.present);
+                    let mods = quote!(#off::Modifiers { always: #always, present: #present });
+                    calls.push(match (d.construct.kind, m.kind) {
+                        (crate::model::ConstructKind::TargetEnterData, MapKind::Alloc) => {
+                            quote!(#off::enter_data(&#var[#range], false, #mods, #device, #cond))
+                        }
+                        (crate::model::ConstructKind::TargetEnterData, _) => {
+                            quote!(#off::enter_data(&#var[#range], true, #mods, #device, #cond))
+                        }
+                        (_, MapKind::Delete) => quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::Delete, #device, #cond)),
+                        (_, MapKind::Release | MapKind::To | MapKind::Alloc) => {
+                            quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::Release, #device, #cond))
+                        }
+                        (_, _) => quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::From, #device, #cond)),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    quote!({ #( #calls.unwrap_or_else(|e| ::core::panic!("{}", e)); )* })
+}

@@ -1,0 +1,518 @@
+//! The typed directive model: what a parsed `#[omp::…]` means, independent of how it is lowered.
+//!
+//! Every clause keeps the span of its tokens so later stages (checks, analysis) can point at it.
+
+use proc_macro2::Span;
+use syn::{Expr, Ident};
+
+/// The leaf constructs a combined OpenMP construct is made of (`target teams distribute parallel for`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Leaves(u8);
+
+impl Leaves {
+    /// `target`: the region runs on the device.
+    pub const TARGET: Leaves = Leaves(1);
+    /// `teams`: a league of teams.
+    pub const TEAMS: Leaves = Leaves(2);
+    /// `distribute`: iterations spread over teams.
+    pub const DISTRIBUTE: Leaves = Leaves(4);
+    /// `parallel`: a team of threads.
+    pub const PARALLEL: Leaves = Leaves(8);
+    /// `for`: iterations spread over the threads of a team.
+    pub const FOR: Leaves = Leaves(16);
+    /// `simd`: vectorisation hint.
+    pub const SIMD: Leaves = Leaves(32);
+    /// `loop`: iterations may run concurrently, the implementation picks how.
+    pub const LOOP: Leaves = Leaves(64);
+
+    /// The union of two sets.
+    pub const fn with(self, other: Leaves) -> Leaves {
+        Leaves(self.0 | other.0)
+    }
+
+    /// Whether every leaf of `other` is in `self`.
+    pub const fn contains(self, other: Leaves) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Iterator over the single leaves.
+    pub fn iter(self) -> impl Iterator<Item = Leaves> {
+        (0..7).map(|b| Leaves(1 << b)).filter(move |l| self.contains(*l))
+    }
+}
+
+/// What kind of directive a name denotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstructKind {
+    /// An executable construct made of leaves (`parallel_for`, `target`, `target_teams_distribute_parallel_for`, ...).
+    Executable(Leaves),
+    /// `target data`: a structured data region.
+    TargetData,
+    /// `target update`: copy between host and device inside a data region.
+    TargetUpdate,
+    /// `target enter data`: unstructured mapping start.
+    TargetEnterData,
+    /// `target exit data`: unstructured mapping end.
+    TargetExitData,
+    /// `atomic` statement.
+    Atomic,
+    /// `critical` block.
+    Critical,
+    /// `declare target` on a fn, struct or static.
+    DeclareTarget,
+}
+
+/// A directive name as written, with its kind.
+#[derive(Debug, Clone)]
+pub struct Construct {
+    /// The OpenMP spelling with `_` (`target_teams_distribute_parallel_for`).
+    pub name: &'static str,
+    /// What it is.
+    pub kind: ConstructKind,
+    /// Span of the name in the attribute.
+    pub span: Span,
+}
+
+impl Construct {
+    /// Leaves of an executable construct (empty for the others).
+    pub fn leaves(&self) -> Leaves {
+        match self.kind {
+            ConstructKind::Executable(l) => l,
+            _ => Leaves(0),
+        }
+    }
+
+    /// Whether the construct offloads to a device (`target…`).
+    pub fn is_target(&self) -> bool {
+        self.leaves().contains(Leaves::TARGET)
+    }
+
+    /// Whether the construct applies to a loop nest.
+    pub fn is_loop(&self) -> bool {
+        let l = self.leaves();
+        [Leaves::FOR, Leaves::DISTRIBUTE, Leaves::SIMD, Leaves::LOOP].iter().any(|x| l.contains(*x))
+    }
+
+    /// Whether the iterations of the loop are spread over threads/teams (`simd` alone is not).
+    pub fn is_parallel_loop(&self) -> bool {
+        let l = self.leaves();
+        [Leaves::FOR, Leaves::DISTRIBUTE, Leaves::LOOP].iter().any(|x| l.contains(*x))
+    }
+
+    /// Clauses OpenMP allows on this construct (the union over its leaves).
+    pub fn allowed_clauses(&self) -> Vec<ClauseName> {
+        use ClauseName::*;
+        let mut out: Vec<ClauseName> = Vec::new();
+        let mut add = |cs: &[ClauseName]| {
+            for c in cs {
+                if !out.contains(c) {
+                    out.push(*c);
+                }
+            }
+        };
+        match self.kind {
+            ConstructKind::Executable(leaves) => {
+                for leaf in leaves.iter() {
+                    match leaf {
+                        Leaves::TARGET => add(&[If, Device, Map, Private, Firstprivate, IsDevicePtr, Nowait, Depend, ThreadLimit]),
+                        Leaves::TEAMS => add(&[NumTeams, ThreadLimit, Default, Private, Firstprivate, Shared, Reduction, If]),
+                        Leaves::DISTRIBUTE => add(&[Private, Firstprivate, Collapse, DistSchedule, Order]),
+                        Leaves::PARALLEL => {
+                            add(&[If, NumThreads, Default, Private, Firstprivate, Shared, Reduction, ProcBind])
+                        }
+                        Leaves::FOR => add(&[Private, Firstprivate, Reduction, Schedule, Collapse, Order, Nowait]),
+                        Leaves::SIMD => add(&[Private, Reduction, Collapse, Safelen, Simdlen, If, Order]),
+                        Leaves::LOOP => add(&[Collapse, Order, Private, Reduction]),
+                        _ => {}
+                    }
+                }
+                // `nowait` on a combined `parallel for` is not OpenMP; only target constructs take it.
+                if leaves.contains(Leaves::PARALLEL) && !leaves.contains(Leaves::TARGET) {
+                    out.retain(|c| *c != Nowait);
+                }
+            }
+            ConstructKind::TargetData => add(&[If, Device, Map]),
+            ConstructKind::TargetUpdate => add(&[If, Device, To, From, Nowait, Depend]),
+            ConstructKind::TargetEnterData | ConstructKind::TargetExitData => add(&[If, Device, Map, Nowait, Depend]),
+            ConstructKind::Atomic => add(&[Read, Write, Update, Capture, SeqCst, AcqRel, Acquire, Release, Relaxed, Hint]),
+            ConstructKind::Critical => add(&[Hint]),
+            ConstructKind::DeclareTarget => {}
+        }
+        out
+    }
+}
+
+/// Clause names (see `keyword::CLAUSES` for spellings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum ClauseName {
+    Collapse,
+    Reduction,
+    Map,
+    Schedule,
+    DistSchedule,
+    NumThreads,
+    NumTeams,
+    ThreadLimit,
+    If,
+    Device,
+    Nowait,
+    Depend,
+    IsDevicePtr,
+    Private,
+    Firstprivate,
+    Shared,
+    Default,
+    Simdlen,
+    Safelen,
+    ProcBind,
+    Order,
+    To,
+    From,
+    Read,
+    Write,
+    Update,
+    Capture,
+    SeqCst,
+    AcqRel,
+    Acquire,
+    Release,
+    Relaxed,
+    Hint,
+}
+
+impl ClauseName {
+    /// Clauses that may appear more than once on one directive.
+    pub fn repeatable(self) -> bool {
+        use ClauseName::*;
+        matches!(self, Reduction | Map | Depend | IsDevicePtr | Private | Firstprivate | Shared | To | From)
+    }
+}
+
+/// Reduction operators (`reduction(op: vars)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReductionOp {
+    /// `+` (also OpenMP's deprecated `-`, which means `+`).
+    Add,
+    /// `*`
+    Mul,
+    /// `min`
+    Min,
+    /// `max`
+    Max,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `&&`
+    LogAnd,
+    /// `||`
+    LogOr,
+}
+
+impl ReductionOp {
+    /// Name of the marker type in `omp::__private::reduce` and `omp_device::reduce`.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            ReductionOp::Add => "Add",
+            ReductionOp::Mul => "Mul",
+            ReductionOp::Min => "Min",
+            ReductionOp::Max => "Max",
+            ReductionOp::BitAnd => "BitAnd",
+            ReductionOp::BitOr => "BitOr",
+            ReductionOp::BitXor => "BitXor",
+            ReductionOp::LogAnd => "LogAnd",
+            ReductionOp::LogOr => "LogOr",
+        }
+    }
+}
+
+/// `reduction(op: a, b)`.
+#[derive(Debug, Clone)]
+pub struct Reduction {
+    /// The operator.
+    pub op: ReductionOp,
+    /// The reduced variables.
+    pub vars: Vec<Ident>,
+}
+
+/// Map types (`map(kind: …)`), plus the motion directions of `target update`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapKind {
+    /// Copy to the device on entry.
+    To,
+    /// Copy back to the host on exit.
+    From,
+    /// Both.
+    ToFrom,
+    /// Device storage only.
+    Alloc,
+    /// Decrement the reference count (exit data).
+    Release,
+    /// Force the reference count to zero (exit data).
+    Delete,
+}
+
+/// Map-type modifiers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MapModifiers {
+    /// `always`: copy even if the data is already present.
+    pub always: bool,
+    /// `close`: a placement hint (accepted, no effect).
+    pub close: bool,
+    /// `present`: error if the data is not already mapped.
+    pub present: bool,
+}
+
+/// An array section written with Rust range syntax: `x[a..b]`, `x[..n]`, `x[a..=b]`, `x[..]`.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// First element (default 0).
+    pub start: Option<Expr>,
+    /// End bound (default: the length).
+    pub end: Option<Expr>,
+    /// `..=`
+    pub inclusive: bool,
+}
+
+/// One item of a map/motion list: a variable, optionally with a section.
+#[derive(Debug, Clone)]
+pub struct MapItem {
+    /// The mapped variable.
+    pub var: Ident,
+    /// The section, if any.
+    pub section: Option<Section>,
+}
+
+/// `map([modifiers,] kind: items)`.
+#[derive(Debug, Clone)]
+pub struct Map {
+    /// The map type.
+    pub kind: MapKind,
+    /// Its modifiers.
+    pub modifiers: MapModifiers,
+    /// Mapped items.
+    pub items: Vec<MapItem>,
+}
+
+/// Schedule kinds (`schedule(kind[, chunk])`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScheduleKind {
+    /// Contiguous blocks (round-robin chunks with a chunk size).
+    Static,
+    /// Chunks handed out on demand.
+    Dynamic,
+    /// Shrinking chunks on demand.
+    Guided,
+    /// Implementation's choice (static here).
+    Auto,
+    /// From `OMP_SCHEDULE` at run time.
+    Runtime,
+}
+
+/// `schedule(kind[, chunk])`.
+#[derive(Debug, Clone)]
+pub struct Schedule {
+    /// Kind.
+    pub kind: ScheduleKind,
+    /// Chunk size expression.
+    pub chunk: Option<Expr>,
+}
+
+/// `depend(kind: vars)` kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DependKind {
+    /// `in`
+    In,
+    /// `out`
+    Out,
+    /// `inout`
+    InOut,
+}
+
+/// `default(...)`
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultKind {
+    /// `default(shared)`
+    Shared,
+    /// `default(none)`: every captured variable must be listed in a data-sharing clause.
+    None,
+    /// `default(firstprivate)`
+    Firstprivate,
+    /// `default(private)`
+    Private,
+}
+
+/// `atomic` forms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomicKind {
+    /// `x op= e` (default)
+    Update,
+    /// `v = x`
+    Read,
+    /// `x = e`
+    Write,
+    /// `let v = (x op= e);` (the new value)
+    Capture,
+}
+
+/// A clause with its parsed value.
+#[derive(Debug, Clone)]
+#[allow(missing_docs)]
+pub enum ClauseValue {
+    Collapse(u32),
+    Reduction(Reduction),
+    Map(Map),
+    Schedule(Schedule),
+    DistSchedule(Option<Expr>),
+    NumThreads(Expr),
+    NumTeams(Expr),
+    ThreadLimit(Expr),
+    If { modifier: Option<Ident>, cond: Expr },
+    Device(Expr),
+    Nowait,
+    Depend { kind: DependKind, vars: Vec<Ident> },
+    IsDevicePtr(Vec<Ident>),
+    Private(Vec<Ident>),
+    Firstprivate(Vec<Ident>),
+    Shared(Vec<Ident>),
+    Default(DefaultKind),
+    Simdlen(Expr),
+    Safelen(Expr),
+    ProcBind(Ident),
+    Order(Ident),
+    To(Vec<MapItem>),
+    From(Vec<MapItem>),
+    Atomic(AtomicKind),
+    MemoryOrder(Ident),
+    Hint(Expr),
+}
+
+/// A clause as written.
+#[derive(Debug, Clone)]
+pub struct Clause {
+    /// Its name.
+    pub name: ClauseName,
+    /// Span of the whole clause (name and arguments).
+    pub span: Span,
+    /// Span of the name alone.
+    pub name_span: Span,
+    /// The value.
+    pub value: ClauseValue,
+}
+
+/// A parsed directive: construct plus clauses.
+#[derive(Debug, Clone)]
+pub struct Directive {
+    /// The construct.
+    pub construct: Construct,
+    /// Clauses in source order (already checked against the construct).
+    pub clauses: Vec<Clause>,
+    /// `critical(name)`.
+    pub critical_name: Option<Ident>,
+}
+
+impl Directive {
+    /// `collapse(n)`, 1 when absent.
+    pub fn collapse(&self) -> u32 {
+        self.clauses.iter().find_map(|c| match c.value {
+            ClauseValue::Collapse(n) => Some(n),
+            _ => None,
+        })
+        .unwrap_or(1)
+    }
+
+    /// The span of the `collapse` clause, if present.
+    pub fn collapse_span(&self) -> Option<Span> {
+        self.find(ClauseName::Collapse).map(|c| c.span)
+    }
+
+    /// The first clause with this name.
+    pub fn find(&self, name: ClauseName) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.name == name)
+    }
+
+    /// All reductions, in order.
+    pub fn reductions(&self) -> impl Iterator<Item = &Reduction> {
+        self.clauses.iter().filter_map(|c| match &c.value {
+            ClauseValue::Reduction(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// All maps, in order.
+    pub fn maps(&self) -> impl Iterator<Item = &Map> {
+        self.clauses.iter().filter_map(|c| match &c.value {
+            ClauseValue::Map(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// Variables named in a clause of the given data-sharing kind.
+    pub fn vars_of(&self, name: ClauseName) -> Vec<&Ident> {
+        self.clauses
+            .iter()
+            .filter(|c| c.name == name)
+            .flat_map(|c| match &c.value {
+                ClauseValue::Private(v) | ClauseValue::Firstprivate(v) | ClauseValue::Shared(v) | ClauseValue::IsDevicePtr(v) => {
+                    v.iter().collect::<Vec<_>>()
+                }
+                _ => Vec::new(),
+            })
+            .collect()
+    }
+
+    /// `schedule(...)`.
+    pub fn schedule(&self) -> Option<&Schedule> {
+        self.clauses.iter().find_map(|c| match &c.value {
+            ClauseValue::Schedule(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The expression of a single-expression clause (`num_threads`, `device`, ...).
+    pub fn expr_of(&self, name: ClauseName) -> Option<&Expr> {
+        self.clauses.iter().filter(|c| c.name == name).find_map(|c| match &c.value {
+            ClauseValue::NumThreads(e)
+            | ClauseValue::NumTeams(e)
+            | ClauseValue::ThreadLimit(e)
+            | ClauseValue::Device(e)
+            | ClauseValue::Simdlen(e)
+            | ClauseValue::Safelen(e)
+            | ClauseValue::Hint(e) => Some(e),
+            ClauseValue::If { cond, .. } => Some(cond),
+            _ => None,
+        })
+    }
+
+    /// `if(cond)` (a directive-name modifier, if any, was checked to apply to this construct).
+    pub fn if_cond(&self) -> Option<&Expr> {
+        self.expr_of(ClauseName::If)
+    }
+
+    /// `nowait`.
+    pub fn nowait(&self) -> bool {
+        self.find(ClauseName::Nowait).is_some()
+    }
+
+    /// The atomic form (update when absent).
+    pub fn atomic_kind(&self) -> AtomicKind {
+        self.clauses
+            .iter()
+            .find_map(|c| match c.value {
+                ClauseValue::Atomic(k) => Some(k),
+                _ => None,
+            })
+            .unwrap_or(AtomicKind::Update)
+    }
+
+    /// `default(...)`.
+    pub fn default_sharing(&self) -> Option<DefaultKind> {
+        self.clauses.iter().find_map(|c| match c.value {
+            ClauseValue::Default(d) => Some(d),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,73 @@
+//! `reduction(op: vars)` with OpenMP's operators.
+
+use syn::ext::IdentExt;
+use syn::parse::ParseStream;
+use syn::punctuated::Punctuated;
+use syn::{Ident, Token};
+
+use crate::keyword::REDUCTION_OPERATORS;
+use crate::model::{Reduction, ReductionOp};
+
+pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
+    let op = parse_op(input)?;
+    input.parse::<Token![:]>().map_err(|e| syn::Error::new(e.span(), "expected `:` after the reduction operator, e.g. `reduction(+: sum)`"))?;
+    let vars = Punctuated::<Ident, Token![,]>::parse_terminated(input)?;
+    if vars.is_empty() {
+        return Err(input.error("expected the reduced variables after `:`"));
+    }
+    Ok(Reduction { op, vars: vars.into_iter().collect() })
+}
+
+fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
+    let bad = |span: proc_macro2::Span, what: &str| {
+        syn::Error::new(span, format!("unknown reduction operator `{what}`; expected one of {REDUCTION_OPERATORS}"))
+    };
+    // Modifiers like `reduction(inscan, +: x)` are not supported; report them as such.
+    if input.peek(Ident::peek_any) && input.peek2(Token![,]) {
+        let m = Ident::parse_any(input)?;
+        return Err(syn::Error::new(m.span(), format!("the reduction modifier `{m}` is not supported by omp-rs yet")));
+    }
+    if input.peek(Token![&&]) {
+        input.parse::<Token![&&]>()?;
+        return Ok(ReductionOp::LogAnd);
+    }
+    if input.peek(Token![||]) {
+        input.parse::<Token![||]>()?;
+        return Ok(ReductionOp::LogOr);
+    }
+    if input.peek(Token![+]) {
+        input.parse::<Token![+]>()?;
+        return Ok(ReductionOp::Add);
+    }
+    if input.peek(Token![-]) {
+        // OpenMP < 5.2 allowed `-`, which has always meant `+`.
+        input.parse::<Token![-]>()?;
+        return Ok(ReductionOp::Add);
+    }
+    if input.peek(Token![*]) {
+        input.parse::<Token![*]>()?;
+        return Ok(ReductionOp::Mul);
+    }
+    if input.peek(Token![&]) {
+        input.parse::<Token![&]>()?;
+        return Ok(ReductionOp::BitAnd);
+    }
+    if input.peek(Token![|]) {
+        input.parse::<Token![|]>()?;
+        return Ok(ReductionOp::BitOr);
+    }
+    if input.peek(Token![^]) {
+        input.parse::<Token![^]>()?;
+        return Ok(ReductionOp::BitXor);
+    }
+    if input.peek(Ident::peek_any) {
+        let id = Ident::parse_any(input)?;
+        return match id.to_string().as_str() {
+            "min" => Ok(ReductionOp::Min),
+            "max" => Ok(ReductionOp::Max),
+            other => Err(bad(id.span(), other)),
+        };
+    }
+    let tt: proc_macro2::TokenTree = input.parse()?;
+    Err(bad(tt.span(), &tt.to_string()))
+}

@@ -1,0 +1,342 @@
+//! A target loop region as both sides of the offload boundary see it: kernel name, argument slots in ABI
+//! order, and the mapping of every captured variable (explicit `map` clauses win; otherwise `&` → `to`,
+//! `&mut`/written → `tofrom`, scalars → `firstprivate`). Built once by the macro walk and used by the host
+//! expansion (the launch) and by the build helper (the kernel source).
+
+use proc_macro2::Span;
+use quote::ToTokens;
+use syn::{Ident, Type};
+
+use crate::abi::{self, SlotKind};
+use crate::analyze::{Analysis, Class};
+use crate::ctxt::Ctxt;
+use crate::loops::LoopNest;
+use crate::model::{ClauseName, Directive, MapKind, ReductionOp, Section};
+use crate::types::{self, DeviceType, TypeEnv};
+
+/// How the kernel uses an array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayUse {
+    /// Only read: a read-only slice (`ld.global.nc` on NVIDIA).
+    Read,
+    /// Written at one disjoint index per iteration: a bounds-checked view.
+    Disjoint,
+    /// Updated by `#[omp::atomic]`.
+    Atomic,
+}
+
+/// A captured variable of a kernel.
+#[derive(Debug, Clone)]
+pub enum KernelArg {
+    /// A scalar passed by value (`firstprivate`, also `private`): one slot.
+    Scalar {
+        /// Its name.
+        name: Ident,
+        /// Its primitive type (`f64`, `usize`, ...).
+        ty: String,
+        /// Whether the body mutates its private copy.
+        private_mut: bool,
+    },
+    /// An array (or a scalar updated atomically, mapped as one element): base and length slots.
+    Array {
+        /// Its name.
+        name: Ident,
+        /// Element type.
+        elem: Type,
+        /// How the body uses it.
+        usage: ArrayUse,
+        /// Map type.
+        map: MapKind,
+        /// `always` / `present` modifiers and the section, from an explicit `map` clause.
+        explicit: Option<ExplicitMap>,
+        /// A scalar updated atomically (mapped as a one-element array).
+        scalar: bool,
+    },
+    /// `is_device_ptr(b)` with `b: omp::DeviceBuffer<T>`: device pointer and length slots.
+    DeviceBuffer {
+        /// Its name.
+        name: Ident,
+        /// Element type.
+        elem: Type,
+        /// How the body uses it.
+        usage: ArrayUse,
+        /// Whether the variable is a reference to the buffer (`&DeviceBuffer<T>`) rather than the buffer.
+        by_ref: bool,
+    },
+}
+
+/// What an explicit `map` clause said about a variable.
+#[derive(Debug, Clone, Default)]
+pub struct ExplicitMap {
+    /// `always`
+    pub always: bool,
+    /// `present`
+    pub present: bool,
+    /// `x[a..b]`
+    pub section: Option<Section>,
+}
+
+impl KernelArg {
+    /// The variable.
+    pub fn name(&self) -> &Ident {
+        match self {
+            KernelArg::Scalar { name, .. } | KernelArg::Array { name, .. } | KernelArg::DeviceBuffer { name, .. } => name,
+        }
+    }
+
+    /// Its slots, in order.
+    pub fn slots(&self) -> Vec<SlotKind> {
+        match self {
+            KernelArg::Scalar { ty, .. } => vec![abi::scalar_slot(ty)],
+            KernelArg::Array { .. } | KernelArg::DeviceBuffer { .. } => vec![SlotKind::ArrayBase, SlotKind::ArrayLen],
+        }
+    }
+}
+
+/// A reduction variable of a kernel.
+#[derive(Debug, Clone)]
+pub struct KernelReduction {
+    /// Its name.
+    pub name: Ident,
+    /// Its primitive type.
+    pub ty: String,
+    /// The operator.
+    pub op: ReductionOp,
+}
+
+/// One mapping decision, for `cargo omp explain` and the docs.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct MapDecision {
+    /// The variable.
+    pub var: String,
+    /// `to`, `from`, `tofrom`, `alloc`, `firstprivate`, `reduction(+)`, `device pointer`.
+    pub map: String,
+    /// Why.
+    pub why: String,
+}
+
+/// Everything about one target loop region that both sides of the offload boundary need.
+#[derive(Debug, Clone)]
+pub struct KernelPlan {
+    /// Kernel symbol name (ABI v1).
+    pub name: String,
+    /// The user function holding the region.
+    pub function: String,
+    /// Region index within the function.
+    pub region: u32,
+    /// The directive.
+    pub directive: Directive,
+    /// The loop nest.
+    pub nest: LoopNest,
+    /// The body's analysis.
+    pub analysis: Analysis,
+    /// Captured variables in slot order.
+    pub args: Vec<KernelArg>,
+    /// Integer type of each loop dimension.
+    pub dim_types: Vec<String>,
+    /// Reductions in slot order.
+    pub reductions: Vec<KernelReduction>,
+    /// Items (`const`, `fn`, `struct`, ...) declared in the enclosing function body before the region.
+    pub local_items: Vec<syn::Item>,
+    /// Mapping decisions.
+    pub maps: Vec<MapDecision>,
+}
+
+impl KernelPlan {
+    /// All slots after `dyn_ptr`, in order: captures, loop dimensions (first, trips, step), reduction partials.
+    pub fn slots(&self) -> Vec<SlotKind> {
+        let mut s: Vec<SlotKind> = self.args.iter().flat_map(KernelArg::slots).collect();
+        for _ in &self.dim_types {
+            s.extend([SlotKind::LoopFirst, SlotKind::LoopTrips, SlotKind::LoopStep]);
+        }
+        s.extend(self.reductions.iter().map(|_| SlotKind::ReductionPartials));
+        s
+    }
+}
+
+/// The function a region lives in.
+#[derive(Debug, Clone)]
+pub struct FnInfo {
+    /// Its name.
+    pub name: String,
+    /// Hash of its signature and body.
+    pub hash: u64,
+}
+
+/// Builds the plan of a target loop region, reporting what cannot go to the device.
+#[allow(clippy::too_many_arguments)]
+pub fn plan(
+    d: &Directive,
+    nest: &LoopNest,
+    analysis: &Analysis,
+    env: &TypeEnv,
+    f: &FnInfo,
+    region: u32,
+    local_items: Vec<syn::Item>,
+    cx: &Ctxt,
+) -> KernelPlan {
+    let mut args = Vec::new();
+    let mut reductions = Vec::new();
+    let mut maps = Vec::new();
+    let explicit = explicit_maps(d);
+    let device_ptrs: Vec<String> = d.vars_of(ClauseName::IsDevicePtr).iter().map(|i| i.to_string()).collect();
+
+    for cap in &analysis.captures {
+        let name = cap.name.clone();
+        let key = name.to_string();
+        let ty = match env.lookup(&key) {
+            Some(Some(t)) => t.clone(),
+            Some(None) => {
+                cx.error_spanned_by(
+                    &name,
+                    format!(
+                        "the device kernel of this target region needs the type of `{key}`: annotate its declaration \
+                         (`let {key}: f64 = ...`, or the element type, e.g. `let {key}: Vec<f64> = ...`)"
+                    ),
+                );
+                continue;
+            }
+            // Not a local variable: a const, static or fn the kernel sees as an item.
+            None => continue,
+        };
+        let dtype = match types::device_type(&ty) {
+            Ok(t) => t,
+            Err(why) => {
+                cx.error_spanned_by(&name, format!("`{key}` cannot be used in a target region: {why}"));
+                continue;
+            }
+        };
+        let usage = match &cap.class {
+            Class::Disjoint(_) => ArrayUse::Disjoint,
+            Class::Atomic { .. } => ArrayUse::Atomic,
+            _ => ArrayUse::Read,
+        };
+        match (&cap.class, dtype) {
+            (Class::Critical { .. }, _) => {
+                cx.error_spanned_by(&name, "`#[omp::critical]` is not supported in target regions: use `#[omp::atomic]`");
+            }
+            (Class::Reduction(op), DeviceType::Scalar(t)) => {
+                maps.push(MapDecision { var: key, map: format!("reduction({})", op_symbol(*op)), why: "reduction clause".into() });
+                reductions.push(KernelReduction { name, ty: t, op: *op });
+            }
+            (Class::Reduction(_), _) => cx.error_spanned_by(&name, format!("reduction variable `{key}` must be a primitive scalar")),
+            (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
+                maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
+                let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
+                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true });
+            }
+            (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Scalar(t)) => {
+                let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
+                maps.push(MapDecision {
+                    var: key,
+                    map: "firstprivate".into(),
+                    why: format!("`{t}` passed by value"),
+                });
+                args.push(KernelArg::Scalar { name, ty: t, private_mut });
+            }
+            (Class::Private | Class::Firstprivate, _) => cx.error_spanned_by(
+                &name,
+                format!("`{key}`: only scalars can be private in a target region; declare arrays inside the loop body"),
+            ),
+            (_, DeviceType::DeviceBuffer { elem }) => {
+                if !device_ptrs.contains(&key) {
+                    cx.error_spanned_by(
+                        &name,
+                        format!("`{key}` is an `omp::DeviceBuffer`: list it in `is_device_ptr({key})` to use its device memory"),
+                    );
+                }
+                maps.push(MapDecision { var: key, map: "device pointer".into(), why: "is_device_ptr".into() });
+                let by_ref = matches!(ty, Type::Reference(_));
+                args.push(KernelArg::DeviceBuffer { name, elem, usage, by_ref });
+            }
+            (_, DeviceType::Array { elem, mutable }) => {
+                let written = usage != ArrayUse::Read;
+                let (map, why) = match explicit.iter().find(|(n, _, _)| *n == key) {
+                    Some((_, kind, _)) => (*kind, "explicit map clause".to_string()),
+                    None if written => (MapKind::ToFrom, "written by the region".to_string()),
+                    None if mutable => (MapKind::ToFrom, format!("`{}` (mutable)", ty.to_token_stream())),
+                    None => (MapKind::To, format!("`{}` (read only)", ty.to_token_stream())),
+                };
+                if written && !mutable {
+                    cx.error_spanned_by(&name, format!("`{key}` is written by the region but its type `{}` is a shared borrow", ty.to_token_stream()));
+                }
+                let ex = explicit.iter().find(|(n, _, _)| *n == key).map(|(_, _, e)| e.clone());
+                maps.push(MapDecision { var: key, map: map_name(map).into(), why });
+                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false });
+            }
+            (_, DeviceType::Scalar(_)) => {}
+        }
+    }
+    // Reductions after every other slot (ABI v1).
+    let mut dim_types = Vec::new();
+    for dim in &nest.dims {
+        match types::range_type(&dim.base, env) {
+            Some(t) => dim_types.push(t),
+            None => {
+                let uses_as_index = dim.var.as_ref().is_some_and(|v| crate::loops::mentions(nest.body.to_token_stream(), v));
+                // Unsuffixed literal bounds: the type Rust would infer from an index use, else its default.
+                dim_types.push(if uses_as_index { "usize".to_string() } else { "i32".to_string() });
+            }
+        }
+    }
+    let fn_name = f.name.trim_start_matches("r#");
+    KernelPlan {
+        name: abi::kernel_name(fn_name, region, f.hash),
+        function: f.name.clone(),
+        region,
+        directive: d.clone(),
+        nest: nest.clone(),
+        analysis: analysis.clone(),
+        args,
+        dim_types,
+        reductions,
+        local_items,
+        maps,
+    }
+}
+
+fn explicit_maps(d: &Directive) -> Vec<(String, MapKind, ExplicitMap)> {
+    d.maps()
+        .flat_map(|m| {
+            m.items.iter().map(move |it| {
+                (
+                    it.var.to_string(),
+                    m.kind,
+                    ExplicitMap { always: m.modifiers.always, present: m.modifiers.present, section: it.section.clone() },
+                )
+            })
+        })
+        .collect()
+}
+
+/// OpenMP's spelling of a map type.
+pub fn map_name(k: MapKind) -> &'static str {
+    match k {
+        MapKind::To => "to",
+        MapKind::From => "from",
+        MapKind::ToFrom => "tofrom",
+        MapKind::Alloc => "alloc",
+        MapKind::Release => "release",
+        MapKind::Delete => "delete",
+    }
+}
+
+/// OpenMP's spelling of a reduction operator.
+pub fn op_symbol(op: ReductionOp) -> &'static str {
+    match op {
+        ReductionOp::Add => "+",
+        ReductionOp::Mul => "*",
+        ReductionOp::Min => "min",
+        ReductionOp::Max => "max",
+        ReductionOp::BitAnd => "&",
+        ReductionOp::BitOr => "|",
+        ReductionOp::BitXor => "^",
+        ReductionOp::LogAnd => "&&",
+        ReductionOp::LogOr => "||",
+    }
+}
+
+/// Span of the first dimension (for messages about the whole region).
+pub fn region_span(nest: &LoopNest) -> Span {
+    nest.dims.first().map_or_else(Span::call_site, |d| d.span)
+}

@@ -1,0 +1,177 @@
+//! What the device side needs to know about types: the type of every variable a target region captures (from
+//! `fn` parameters and annotated `let`s, tracked scope by scope while the macro walks the function), how that
+//! type crosses to the device (scalar slot, array of elements, device buffer), and the integer type of a loop
+//! variable (inferred from its range).
+
+use quote::ToTokens;
+use syn::{Expr, GenericArgument, PathArguments, Type};
+
+/// Primitive scalar types that fit one 8-byte slot.
+pub const SCALARS: &[&str] = &["f64", "f32", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "bool"];
+/// Integer types a loop variable can have.
+pub const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize"];
+
+/// Visible variables and their declared types, innermost scope last.
+#[derive(Debug, Clone, Default)]
+pub struct TypeEnv {
+    scopes: Vec<Vec<(String, Option<Type>)>>,
+}
+
+impl TypeEnv {
+    /// Opens a block scope.
+    pub fn push(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Closes the innermost scope.
+    pub fn pop(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// Declares a variable (type `None` when it was not annotated).
+    pub fn bind(&mut self, name: &str, ty: Option<Type>) {
+        if self.scopes.is_empty() {
+            self.scopes.push(Vec::new());
+        }
+        if let Some(s) = self.scopes.last_mut() {
+            s.push((name.to_string(), ty));
+        }
+    }
+
+    /// `Some(Some(ty))` for a variable with a known type, `Some(None)` for one without, `None` for a name that is
+    /// not a local variable (a const, static, fn, or something out of view).
+    pub fn lookup(&self, name: &str) -> Option<Option<&Type>> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, t)| t.as_ref())
+    }
+
+    /// Binds the names of a `fn` parameter list.
+    pub fn bind_params(&mut self, sig: &syn::Signature) {
+        for input in &sig.inputs {
+            if let syn::FnArg::Typed(pt) = input {
+                self.bind_pattern(&pt.pat, Some(&pt.ty));
+            }
+        }
+    }
+
+    /// Binds the names of a `let` pattern (`let x: T`, `let (a, b)`, ...).
+    pub fn bind_pattern(&mut self, pat: &syn::Pat, ty: Option<&Type>) {
+        match pat {
+            syn::Pat::Ident(p) => self.bind(&p.ident.to_string(), ty.cloned()),
+            syn::Pat::Type(t) => self.bind_pattern(&t.pat, Some(&t.ty)),
+            other => {
+                let mut names = Vec::new();
+                crate::analyze::walk::pat_idents(other, &mut names);
+                for n in names {
+                    self.bind(&n.to_string(), None);
+                }
+            }
+        }
+    }
+}
+
+/// How a captured variable's type crosses to the device.
+#[derive(Debug, Clone)]
+pub enum DeviceType {
+    /// A primitive scalar (one slot).
+    Scalar(String),
+    /// Contiguous elements: `&[T]`, `&mut [T]`, `Vec<T>`, `&Vec<T>`, `[T; N]`, `Box<[T]>` (base + length slots).
+    Array {
+        /// The element type as written.
+        elem: Type,
+        /// Whether the type is a mutable borrow or owned (`&mut`, `Vec`, arrays) rather than `&`.
+        mutable: bool,
+    },
+    /// `omp::DeviceBuffer<T>` (device pointer + length slots).
+    DeviceBuffer {
+        /// The element type.
+        elem: Type,
+    },
+}
+
+/// Classifies a captured variable's declared type, or says why it cannot go to the device.
+pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
+    match ty {
+        Type::Paren(p) => device_type(&p.elem),
+        Type::Group(g) => device_type(&g.elem),
+        Type::Reference(r) => match &*r.elem {
+            Type::Slice(s) => Ok(DeviceType::Array { elem: (*s.elem).clone(), mutable: r.mutability.is_some() }),
+            Type::Array(a) => Ok(DeviceType::Array { elem: (*a.elem).clone(), mutable: r.mutability.is_some() }),
+            inner => match device_type(inner)? {
+                DeviceType::Array { elem, .. } => Ok(DeviceType::Array { elem, mutable: r.mutability.is_some() }),
+                DeviceType::DeviceBuffer { elem } => Ok(DeviceType::DeviceBuffer { elem }),
+                DeviceType::Scalar(s) => Err(format!(
+                    "a reference to a scalar (`{}`) cannot be captured by a target region; pass the value (`{s}`)",
+                    ty.to_token_stream()
+                )),
+            },
+        },
+        Type::Array(a) => Ok(DeviceType::Array { elem: (*a.elem).clone(), mutable: true }),
+        Type::Slice(s) => Ok(DeviceType::Array { elem: (*s.elem).clone(), mutable: true }),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().ok_or("empty type path")?;
+            let name = last.ident.to_string();
+            if p.path.segments.len() == 1 && SCALARS.contains(&name.as_str()) {
+                return Ok(DeviceType::Scalar(name));
+            }
+            let arg = match &last.arguments {
+                PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                    GenericArgument::Type(t) => Some(t.clone()),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            match (name.as_str(), arg) {
+                ("Vec", Some(elem)) => Ok(DeviceType::Array { elem, mutable: true }),
+                ("Box", Some(Type::Slice(s))) => Ok(DeviceType::Array { elem: (*s.elem).clone(), mutable: true }),
+                ("DeviceBuffer", Some(elem)) => Ok(DeviceType::DeviceBuffer { elem }),
+                _ => Err(format!(
+                    "the type `{}` cannot cross to the device: target regions take primitive scalars, slices, arrays, \
+                     `Vec`s of them and `omp::DeviceBuffer`",
+                    ty.to_token_stream()
+                )),
+            }
+        }
+        other => Err(format!("the type `{}` cannot cross to the device", other.to_token_stream())),
+    }
+}
+
+/// Whether an element type is a primitive scalar (anything else must be a `#[omp::declare_target]` struct).
+pub fn is_primitive(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| SCALARS.contains(&i.to_string().as_str())))
+}
+
+/// The integer type of a loop variable, inferred from its range bounds: a suffixed literal, a variable of known
+/// type, `.len()`, a cast, or arithmetic on those.
+pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
+    match e {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
+            let s = i.suffix();
+            INTEGERS.contains(&s).then(|| s.to_string())
+        }
+        Expr::Path(p) => {
+            let id = p.path.get_ident()?.to_string();
+            match env.lookup(&id)?? {
+                Type::Path(tp) => tp.path.get_ident().map(|i| i.to_string()).filter(|n| INTEGERS.contains(&n.as_str())),
+                _ => None,
+            }
+        }
+        Expr::MethodCall(m) if m.method == "len" || m.method == "count" => Some("usize".to_string()),
+        Expr::Cast(c) => match &*c.ty {
+            Type::Path(tp) => tp.path.get_ident().map(|i| i.to_string()).filter(|n| INTEGERS.contains(&n.as_str())),
+            _ => None,
+        },
+        Expr::Binary(b) => integer_type_of(&b.left, env).or_else(|| integer_type_of(&b.right, env)),
+        Expr::Paren(p) => integer_type_of(&p.expr, env),
+        Expr::Group(g) => integer_type_of(&g.expr, env),
+        Expr::Unary(u) => integer_type_of(&u.expr, env),
+        Expr::MethodCall(m) if ["min", "max", "saturating_sub", "wrapping_add", "saturating_add"].contains(&m.method.to_string().as_str()) => {
+            integer_type_of(&m.receiver, env)
+        }
+        _ => None,
+    }
+}
+
+/// The integer type of a loop over `base` (`a..b`): from either bound.
+pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
+    base.start.as_deref().and_then(|s| integer_type_of(s, env)).or_else(|| base.end.as_deref().and_then(|e| integer_type_of(e, env)))
+}

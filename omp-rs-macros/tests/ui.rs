@@ -1,0 +1,14 @@
+//! Every compile-time error message of the directives has a UI test here (`TRYBUILD=overwrite` regenerates the
+//! `.stderr` files; review their diff like code). `pass/` holds programs that must compile and run.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/clause/*.rs");
+    t.compile_fail("tests/ui/loop/*.rs");
+    t.compile_fail("tests/ui/race/*.rs");
+    t.compile_fail("tests/ui/atomic/*.rs");
+    t.compile_fail("tests/ui/directive/*.rs");
+    t.compile_fail("tests/ui/data/*.rs");
+    t.pass("tests/ui/pass/*.rs");
+}

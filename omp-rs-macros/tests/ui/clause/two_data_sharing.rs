@@ -1,0 +1,10 @@
+#[omp::parallel_for(reduction(+: s), private(s))]
+fn sum(x: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..x.len() {
+        s += x[i];
+    }
+    s
+}
+
+fn main() {}

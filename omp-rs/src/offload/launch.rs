@@ -1,0 +1,502 @@
+//! Kernel launch: [`KernelRef`] (one `static` per target region), [`ArgPack`] (kernel ABI v1 slots), [`Geometry`],
+//! [`should_offload`] and [`launch`].
+//!
+//! ABI v1 (ARCHITECTURE.md): the kernel is `fn(dyn_ptr, slot_0, slot_1, ...)` with 8-byte slots. An array is two
+//! slots (device base pointer, length as a `LITERAL`), a scalar one `LITERAL` slot, a loop dimension three
+//! (first, trip count, step), a reduction one (pointer to `num_teams` partials in pinned host memory).
+//! `KernelArgsTy` version 3 makes libomptarget prepend `dyn_ptr`.
+
+use core::ffi::c_void;
+use std::any::{type_name, TypeId};
+use std::marker::PhantomData;
+use std::panic::Location;
+use std::sync::{Mutex, OnceLock};
+
+use libomptarget_sys::{self as sys, maptype as mt};
+
+use super::buffer::DeviceBuffer;
+use super::data::MappedArg;
+use super::device::{self, Decision, Device, HostReason};
+use super::image::ImageSet;
+use super::map::{self, MapKind, Section};
+use super::policy::{self, log, Policy};
+use super::registry::{self, Family, PanicRecord, Registered};
+use super::repr::{Pod, Scalar};
+use super::result::{Ident, MapArgs, Rt};
+use crate::Error;
+
+/// A pooled reduction partial buffer (pinned host memory, never freed: reused by later launches).
+#[derive(Debug)]
+struct PartialBuf {
+    device: i32,
+    ptr: usize,
+    cap: usize,
+}
+
+/// A kernel of an image set, named as the build pipeline named it. Declare one `static` per target region;
+/// the name is resolved (and the image set registered) once, on first use.
+#[derive(Debug)]
+pub struct KernelRef {
+    set: &'static ImageSet,
+    name: &'static str,
+    resolved: OnceLock<Result<(&'static Registered, usize), Error>>,
+    ident: OnceLock<&'static Ident>,
+    partials: Mutex<Vec<PartialBuf>>,
+}
+
+impl KernelRef {
+    /// A kernel `name` of `set`.
+    pub const fn new(set: &'static ImageSet, name: &'static str) -> KernelRef {
+        KernelRef { set, name, resolved: OnceLock::new(), ident: OnceLock::new(), partials: Mutex::new(Vec::new()) }
+    }
+
+    /// The kernel's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Register the image set if needed and find the kernel's host entry address.
+    pub(crate) fn resolve(&'static self) -> Result<(&'static Registered, usize), Error> {
+        self.resolved
+            .get_or_init(|| {
+                let reg = registry::ensure_registered(self.set)?;
+                let addr = reg.kernel_addr(self.name).ok_or_else(|| Error::KernelMissing {
+                    kernel: self.name.to_owned(),
+                    image: format!("image set listing {:?}", self.set.kernels()),
+                })?;
+                Ok((reg, addr))
+            })
+            .clone()
+    }
+
+    fn ident(&'static self, loc: &'static Location<'static>) -> &'static Ident {
+        self.ident.get_or_init(|| Ident::at(loc, self.name))
+    }
+}
+
+/// One reduction slot of an [`ArgPack`].
+#[derive(Debug, Clone, Copy)]
+struct RedSlot {
+    arg: usize,
+    size: usize,
+    align: usize,
+    elem: TypeId,
+    elem_name: &'static str,
+}
+
+/// The kernel arguments of one launch, in slot order (kernel ABI v1). Borrows every slice it maps for `'a`.
+#[derive(Debug)]
+#[must_use = "an ArgPack does nothing until passed to `launch`"]
+pub struct ArgPack<'a> {
+    args: MapArgs,
+    secs: Vec<Section>,
+    /// Devices that mapped/device arguments live on (`None`: host region).
+    owners: Vec<(String, Option<Device>)>,
+    reductions: Vec<RedSlot>,
+    last_named: Option<usize>,
+    _borrows: PhantomData<&'a mut ()>,
+}
+
+impl Default for ArgPack<'_> {
+    fn default() -> Self {
+        ArgPack::new()
+    }
+}
+
+impl<'a> ArgPack<'a> {
+    /// An empty pack.
+    pub fn new() -> ArgPack<'a> {
+        ArgPack {
+            args: MapArgs::with_capacity(8),
+            secs: Vec::new(),
+            owners: Vec::new(),
+            reductions: Vec::new(),
+            last_named: None,
+            _borrows: PhantomData,
+        }
+    }
+
+    fn literal(&mut self, v: u64) {
+        let p = v as usize as *mut c_void;
+        self.args.push(p, p, 8, mt::TARGET_PARAM | mt::LITERAL);
+    }
+
+    fn mapped<T: Pod>(mut self, ptr: *const T, len: usize, kind: MapKind) -> Self {
+        let bytes = len * std::mem::size_of::<T>();
+        if bytes == 0 {
+            // Nothing to map: a null base and a zero length (the kernel never dereferences it).
+            self.literal(0);
+        } else {
+            let p = ptr.cast_mut().cast::<c_void>();
+            self.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
+            self.secs.push(Section { addr: ptr as usize, bytes, present: false, var: format!("argument {} ({}[{len}])", self.args.len() - 1, type_name::<T>()) });
+            self.last_named = Some(self.secs.len() - 1);
+        }
+        self.literal(len as u64);
+        self
+    }
+
+    /// `map(to: x)`: copied in unless already present.
+    pub fn to<T: Pod>(self, x: &'a [T]) -> Self {
+        self.mapped(x.as_ptr(), x.len(), MapKind::To)
+    }
+
+    /// `map(tofrom: x)`: copied in and back unless already present.
+    pub fn tofrom<T: Pod>(self, x: &'a mut [T]) -> Self {
+        self.mapped(x.as_ptr(), x.len(), MapKind::ToFrom)
+    }
+
+    /// `map(from: x)`: copied back unless already present.
+    pub fn from<T: Pod>(self, x: &'a mut [T]) -> Self {
+        self.mapped(x.as_ptr(), x.len(), MapKind::From)
+    }
+
+    /// `map(alloc: x)`: device storage only.
+    pub fn alloc<T: Pod>(self, x: &'a mut [T]) -> Self {
+        self.mapped(x.as_ptr(), x.len(), MapKind::Alloc)
+    }
+
+    /// Data mapped by an enclosing [`DataRegion`](crate::offload::DataRegion) or a
+    /// [`Resident`](crate::offload::Resident): no copy, no reference-count traffic beyond the lookup.
+    pub fn present<T: Pod>(mut self, x: MappedArg<'a, T>) -> Self {
+        self.owners.push((x.var.to_owned(), x.device));
+        if x.len == 0 {
+            self.literal(0);
+        } else {
+            let p = x.addr as *mut c_void;
+            let bytes = x.len * std::mem::size_of::<T>();
+            // Known present: the owner (a live region or Resident, on the device checked at launch) holds the
+            // mapping for 'a, so no presence check is needed at launch.
+            self.args.push(p, p, bytes as i64, mt::TARGET_PARAM);
+        }
+        self.last_named = None;
+        self.literal(x.len as u64);
+        self
+    }
+
+    /// A by-value argument (`firstprivate`): one `LITERAL` slot.
+    pub fn scalar<T: Scalar>(mut self, v: T) -> Self {
+        self.literal(v.to_slot());
+        self
+    }
+
+    /// An `is_device_ptr` argument: device pointer and length, both `LITERAL`.
+    pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
+        self.owners.push(("DeviceBuffer".into(), Some(b.device())));
+        self.literal(b.device_ptr() as u64);
+        self.literal(b.len() as u64);
+        self
+    }
+
+    /// A written `is_device_ptr` argument (exclusive borrow for the launch).
+    pub fn device_buffer_mut<T: Pod>(self, b: &'a mut DeviceBuffer<T>) -> Self {
+        self.device_buffer(&*b)
+    }
+
+    /// A loop dimension: first value, trip count, step (outermost first, after the captures).
+    pub fn dim(mut self, first: i64, count: u64, step: i64) -> Self {
+        self.literal(first as u64);
+        self.literal(count);
+        self.literal(step as u64);
+        self
+    }
+
+    /// A reduction variable of type `T`: one slot pointing at `num_teams` partials the kernel writes
+    /// (`partials[team]`); [`LaunchOutcome::partials`] returns them.
+    pub fn reduction<T: Pod>(mut self) -> Self {
+        self.reductions.push(RedSlot {
+            arg: self.args.len(),
+            size: std::mem::size_of::<T>(),
+            align: std::mem::align_of::<T>(),
+            elem: TypeId::of::<T>(),
+            elem_name: type_name::<T>(),
+        });
+        self.literal(0);
+        self
+    }
+
+    /// Name the last mapped array in error messages.
+    pub fn var(mut self, name: &str) -> Self {
+        if let Some(i) = self.last_named {
+            self.secs[i].var = name.to_owned();
+        }
+        self
+    }
+
+    /// Number of 8-byte slots after `dyn_ptr`.
+    pub fn slots(&self) -> usize {
+        self.args.len()
+    }
+}
+
+/// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
+/// thread one iteration, at most 32 teams per SM (132 SMs when the SM count is unknown).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Geometry {
+    /// `num_teams(n)`: grid size (1..=2^31-1).
+    pub num_teams: Option<i64>,
+    /// `thread_limit(n)`: threads per team (1..=1024).
+    pub thread_limit: Option<i64>,
+    /// Flattened iteration count of the loop nest (for the default grid).
+    pub iterations: u64,
+}
+
+impl Geometry {
+    /// Default geometry for `iterations` iterations.
+    pub fn for_iterations(iterations: u64) -> Geometry {
+        Geometry { num_teams: None, thread_limit: None, iterations }
+    }
+
+    /// Teams and threads to launch with, validated.
+    pub(crate) fn resolve(&self, kernel: &str, sms: Option<u32>) -> Result<(u32, u32), Error> {
+        let bad = |detail: String| Error::BadGeometry { kernel: kernel.to_owned(), detail };
+        let threads = match self.thread_limit {
+            None => 256,
+            Some(t) if (1..=1024).contains(&t) => t as u32,
+            Some(t) => return Err(bad(format!("thread_limit({t}) is outside 1..=1024 threads per team; pick a value in range (256 is a good default)"))),
+        };
+        let teams = match self.num_teams {
+            Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => n as u32,
+            Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
+            None => {
+                let cap = u64::from(sms.unwrap_or(132)) * 32;
+                self.iterations.div_ceil(u64::from(threads)).clamp(1, cap) as u32
+            }
+        };
+        Ok((teams, threads))
+    }
+}
+
+/// What a launch did.
+#[derive(Debug)]
+pub enum LaunchOutcome {
+    /// The kernel ran on the device.
+    Ran(Ran),
+    /// libomptarget declined (`__tgt_target_kernel` returned -1): the caller must run the host fallback.
+    NotOffloaded,
+}
+
+/// A completed launch: the geometry used and the reduction partials.
+#[derive(Debug)]
+pub struct Ran {
+    /// The device.
+    pub device: Device,
+    /// Teams launched.
+    pub teams: u32,
+    /// Threads per team.
+    pub threads: u32,
+    /// Partials written per reduction (`teams` on GPUs, 1 on the host plugin, which calls the kernel once).
+    pub partial_count: usize,
+    reds: Vec<(RedSlot, PartialBuf)>,
+    pool: &'static Mutex<Vec<PartialBuf>>,
+}
+
+impl Ran {
+    /// The partials of reduction `i` (in order of [`ArgPack::reduction`] calls), one per team in team order.
+    ///
+    /// # Errors
+    /// [`Error::InvalidAccess`] for a wrong index or element type.
+    pub fn partials<T: Pod>(&self, i: usize) -> Result<&[T], Error> {
+        let (slot, buf) = self.reds.get(i).ok_or_else(|| Error::InvalidAccess {
+            detail: format!("the launch has {} reduction(s); index {i} is out of range", self.reds.len()),
+        })?;
+        if slot.elem != TypeId::of::<T>() {
+            return Err(Error::InvalidAccess {
+                detail: format!("reduction {i} holds {}, not {}", slot.elem_name, type_name::<T>()),
+            });
+        }
+        // SAFETY: the buffer holds at least `partial_count` elements of `T` (allocated for `teams`, aligned by
+        // the pinned allocator's page alignment), written by the kernel before the synchronous launch returned;
+        // any bit pattern is a valid `T: Pod`; it stays leased to `self` while the slice lives.
+        Ok(unsafe { std::slice::from_raw_parts(buf.ptr as *const T, self.partial_count) })
+    }
+
+    /// Fold the partials of reduction `i` in team order, starting from `init` (the variable's original value).
+    ///
+    /// # Errors
+    /// As [`partials`](Self::partials).
+    pub fn reduce<T: Pod>(&self, i: usize, init: T, op: impl Fn(T, T) -> T) -> Result<T, Error> {
+        Ok(self.partials::<T>(i)?.iter().fold(init, |a, &b| op(a, b)))
+    }
+}
+
+impl Drop for Ran {
+    fn drop(&mut self) {
+        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        pool.extend(self.reds.drain(..).map(|(_, b)| b));
+    }
+}
+
+impl LaunchOutcome {
+    /// The completed launch, or `None` when the host fallback must run.
+    pub fn ran(&self) -> Option<&Ran> {
+        match self {
+            LaunchOutcome::Ran(r) => Some(r),
+            LaunchOutcome::NotOffloaded => None,
+        }
+    }
+}
+
+/// Decide where a target region runs: `device = None` is the default device, `if_cond` the `if` clause.
+/// Registers the region's image set on first use. Logs the decision when `OMP_RS_LOG=info`.
+///
+/// # Errors
+/// [`Error::InvalidDevice`] for a device number out of range; under `MANDATORY`, every reason that would keep
+/// the region on the host except `if(false)` and an explicit initial device ([`Error::NoDevice`],
+/// [`Error::LibraryNotFound`], [`Error::ImageArchMismatch`], [`Error::KernelMissing`]).
+#[track_caller]
+pub fn should_offload(kernel: &'static KernelRef, device: Option<i64>, if_cond: bool) -> Result<Decision, Error> {
+    let loc = Location::caller();
+    let d = decide(kernel, device, if_cond);
+    log(|| match &d {
+        Ok(Decision::Offload(dev)) => {
+            let archs = kernel.resolve().map(|(r, _)| r.archs.join(",")).unwrap_or_default();
+            format!("region `{}` at {loc}: {dev} (image {archs})", kernel.name)
+        }
+        Ok(Decision::Host(r)) => format!("region `{}` at {loc}: host ({r})", kernel.name),
+        Err(e) => format!("region `{}` at {loc}: error: {e}", kernel.name),
+    });
+    d
+}
+
+fn decide(kernel: &'static KernelRef, device: Option<i64>, if_cond: bool) -> Result<Decision, Error> {
+    if !if_cond {
+        return Ok(Decision::Host(HostReason::IfFalse));
+    }
+    let pol = policy::policy();
+    if pol == Policy::Disabled {
+        return Ok(Decision::Host(HostReason::Disabled));
+    }
+    if let Err(e) = registry::runtime() {
+        return if pol == Policy::Mandatory { Err(e) } else { Ok(Decision::Host(HostReason::NoLibrary(e.to_string()))) };
+    }
+    if let Err(e) = kernel.resolve() {
+        return if pol == Policy::Mandatory { Err(e) } else { Ok(Decision::Host(HostReason::NoImage(e.to_string()))) };
+    }
+    device::resolve(device, true)
+}
+
+/// Launch `kernel` on `device` (from [`should_offload`]) synchronously, then check the panic record.
+///
+/// # Errors
+/// [`Error::BadGeometry`], [`Error::NotPresent`] / [`Error::MappingConflict`] for arguments libomptarget would
+/// abort on, [`Error::InvalidAccess`] when a `present` argument lives on another device, [`Error::DevicePanic`]
+/// when a kernel thread panicked, plus registration errors.
+#[track_caller]
+pub fn launch<'a>(kernel: &'static KernelRef, device: Device, pack: ArgPack<'a>, geometry: Geometry) -> Result<LaunchOutcome, Error> {
+    let ident = kernel.ident(Location::caller());
+    launch_impl(kernel, device, pack, geometry, ident)
+}
+
+pub(crate) fn launch_impl(
+    kernel: &'static KernelRef,
+    device: Device,
+    mut pack: ArgPack<'_>,
+    geometry: Geometry,
+    ident: &'static Ident,
+) -> Result<LaunchOutcome, Error> {
+    let (reg, addr) = kernel.resolve()?;
+    let rtm = registry::runtime()?;
+    let rt: Rt = rtm.rt;
+    let n = rt.num_devices();
+    if device.0 < 0 || device.0 >= n {
+        return Err(Error::InvalidDevice { device: i64::from(device.0), num_devices: n });
+    }
+    let state = reg.device_state(device.0)?;
+    let (teams, threads) = geometry.resolve(kernel.name, rtm.sm_count())?;
+    for (var, owner) in &pack.owners {
+        if *owner != Some(device) {
+            return Err(Error::InvalidAccess {
+                detail: format!(
+                    "`{var}` lives on {} but kernel `{}` runs on {device}; map it on the same device",
+                    owner.map_or("the host (its data region did not offload)".to_owned(), |d| d.to_string()),
+                    kernel.name
+                ),
+            });
+        }
+    }
+    map::check_sections(rt, device.0, &pack.secs)?;
+
+    // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
+    let partial_count = if reg.family == Family::Host || device::is_host_plugin(device) { 1 } else { teams as usize };
+    let mut reds = Vec::with_capacity(pack.reductions.len());
+    for slot in &pack.reductions {
+        let need = slot.size * teams as usize;
+        let buf = {
+            let mut pool = kernel.partials.lock().unwrap_or_else(|p| p.into_inner());
+            pool.iter().position(|b| b.device == device.0 && b.cap >= need).map(|i| pool.swap_remove(i))
+        };
+        let buf = match buf {
+            Some(b) => b,
+            None => {
+                let cap = need.max(4096).next_power_of_two();
+                let p = rt.alloc_host(cap, device.0)?;
+                debug_assert!(p.as_ptr() as usize % slot.align == 0);
+                PartialBuf { device: device.0, ptr: p.as_ptr() as usize, cap }
+            }
+        };
+        let p = buf.ptr as *mut c_void;
+        pack.args.base[slot.arg] = p;
+        pack.args.begin[slot.arg] = p;
+        reds.push((*slot, buf));
+    }
+    let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };
+
+    let mut ka = sys::KernelArgsTy {
+        Version: sys::OMP_KERNEL_ARG_VERSION,
+        NumArgs: pack.args.len() as u32,
+        ArgBasePtrs: pack.args.base.as_mut_ptr(),
+        ArgPtrs: pack.args.begin.as_mut_ptr(),
+        ArgSizes: pack.args.sizes.as_mut_ptr(),
+        ArgTypes: pack.args.types.as_mut_ptr(),
+        NumTeams: [teams, 1, 1],
+        ThreadLimit: [threads, 1, 1],
+        ..sys::KernelArgsTy::ZEROED
+    };
+    // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
+    // family; the slots follow ABI v1; mapped sections are borrowed by `pack` for the call and were checked
+    // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
+    let rc = unsafe { rt.target_kernel(ident, device.0, addr as *mut c_void, &mut ka) };
+    if rc != sys::OMP_TGT_SUCCESS {
+        log(|| format!("kernel `{}`: libomptarget returned {rc}; running the host fallback", kernel.name));
+        return Ok(LaunchOutcome::NotOffloaded);
+    }
+    if let Some(rec) = state.panic_record {
+        check_panic(rt, kernel.name, device, rec)?;
+    }
+    Ok(LaunchOutcome::Ran(ran))
+}
+
+/// Read (and reset) the pinned panic record after a launch.
+fn check_panic(rt: Rt, kernel: &str, device: Device, rec: usize) -> Result<(), Error> {
+    let p = rec as *mut PanicRecord;
+    // SAFETY: `rec` is this device's pinned `PanicRecord` (registry::device_state); the launch has completed, so
+    // the device no longer writes it. Volatile: the device wrote it behind the compiler's back.
+    let r = unsafe { p.read_volatile() };
+    if r.count == 0 {
+        return Ok(());
+    }
+    // SAFETY: as above; resetting for the next launch.
+    unsafe { p.write_volatile(PanicRecord::default()) };
+    let mut file = String::from("<unknown>");
+    if r.file_ptr != 0 && r.file_len > 0 {
+        let len = (r.file_len as usize).min(4096);
+        let mut buf = vec![0u8; len];
+        // SAFETY: the device recorded `file_ptr`/`file_len` from a `&'static str` in its image (device memory of
+        // this device); `buf` has `len` bytes.
+        let ok = unsafe { rt.memcpy_from_device(buf.as_mut_ptr(), r.file_ptr as *const c_void, len, device.0) };
+        if ok.is_ok() {
+            file = String::from_utf8_lossy(&buf).into_owned();
+        }
+    }
+    Err(Error::DevicePanic {
+        kernel: kernel.to_owned(),
+        device: device.0,
+        file,
+        line: r.line as u32,
+        column: r.column as u32,
+        count: r.count,
+        block: r.block,
+        thread: r.thread,
+    })
+}

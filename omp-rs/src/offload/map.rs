@@ -1,0 +1,192 @@
+//! Map types and the checks made before any map reaches libomptarget.
+//!
+//! libomptarget aborts the process when a map with `present` finds no mapping, and when a new section extends,
+//! straddles or encloses an existing mapping ("explicit extension not allowed"). [`check_sections`] rules both
+//! out: it asks libomptarget about the first and last byte of each section (`omp_get_mapped_ptr`), and for a
+//! section that is not mapped yet it consults a shadow table of the sections omp-rs holds mapped
+//! (`DataRegion`, `Resident`) to find mappings strictly inside it. Mappings made by foreign code (C libraries
+//! in the same process) are only seen through their first and last byte.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, OnceLock};
+
+use libomptarget_sys::maptype as mt;
+
+use super::result::Rt;
+use crate::Error;
+
+/// The map type of a `map` clause on entry (`target_data`, `target_enter_data`, kernel arguments).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapKind {
+    /// Copy in on entry.
+    To,
+    /// Copy out on exit.
+    From,
+    /// Both.
+    ToFrom,
+    /// Device storage only.
+    Alloc,
+}
+
+impl MapKind {
+    pub(crate) fn bits(self) -> i64 {
+        match self {
+            MapKind::To => mt::TO,
+            MapKind::From => mt::FROM,
+            MapKind::ToFrom => mt::TO | mt::FROM,
+            MapKind::Alloc => mt::NONE,
+        }
+    }
+
+    /// Whether the host memory is written back (needs a mutable borrow).
+    pub fn writes_host(self) -> bool {
+        matches!(self, MapKind::From | MapKind::ToFrom)
+    }
+}
+
+/// The map type of `target_exit_data`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ExitKind {
+    /// Decrement the reference count; copy back when it reaches 0.
+    From,
+    /// Decrement the reference count; no copy.
+    Release,
+    /// Force the reference count to 0 and remove the mapping; no copy.
+    Delete,
+}
+
+impl ExitKind {
+    pub(crate) fn bits(self) -> i64 {
+        match self {
+            ExitKind::From => mt::FROM,
+            ExitKind::Release => mt::NONE,
+            ExitKind::Delete => mt::DELETE,
+        }
+    }
+}
+
+/// `always` and `present` map-type modifiers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Modifiers {
+    /// Copy regardless of the reference count.
+    pub always: bool,
+    /// The data must already be mapped (checked by omp-rs: [`Error::NotPresent`] instead of an abort).
+    pub present: bool,
+}
+
+impl Modifiers {
+    pub(crate) fn bits(self) -> i64 {
+        (if self.always { mt::ALWAYS } else { 0 }) | (if self.present { mt::PRESENT } else { 0 })
+    }
+}
+
+/// One host section to map: `bytes` bytes at `addr`.
+#[derive(Debug, Clone)]
+pub(crate) struct Section {
+    pub(crate) addr: usize,
+    pub(crate) bytes: usize,
+    pub(crate) present: bool,
+    pub(crate) var: String,
+}
+
+/// Presence of a section on a device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Presence {
+    /// Entirely inside one existing mapping.
+    Present,
+    /// Not mapped, and no mapping inside it.
+    Absent,
+}
+
+/// Check sections that are about to be mapped together (in this order) on `device`.
+pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Vec<Presence>, Error> {
+    let mut out = Vec::with_capacity(secs.len());
+    for (i, s) in secs.iter().enumerate() {
+        if s.bytes == 0 {
+            out.push(Presence::Absent);
+            continue;
+        }
+        let p = presence(rt, device, s)?;
+        if s.present && p != Presence::Present {
+            return Err(Error::NotPresent { var: s.var.clone(), device, addr: s.addr, bytes: s.bytes });
+        }
+        if p == Presence::Absent {
+            // An earlier section of the same call that this one encloses or overlaps is mapped first by
+            // libomptarget; this one would then extend it.
+            for e in &secs[..i] {
+                let (a0, a1, b0, b1) = (e.addr, e.addr + e.bytes, s.addr, s.addr + s.bytes);
+                let overlaps = e.bytes > 0 && a0 < b1 && b0 < a1;
+                let contained = b0 >= a0 && b1 <= a1;
+                if overlaps && !contained {
+                    return Err(Error::MappingConflict {
+                        var: s.var.clone(),
+                        device,
+                        addr: s.addr,
+                        bytes: s.bytes,
+                        detail: format!(
+                            "`{}` ({} bytes at {:#x}), mapped earlier in the same construct, overlaps it; list the \
+                             enclosing section first",
+                            e.var, e.bytes, e.addr
+                        ),
+                    });
+                }
+            }
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+fn presence(rt: Rt, device: i32, s: &Section) -> Result<Presence, Error> {
+    let first = rt.mapped_ptr(s.addr as *const u8, device);
+    let last = rt.mapped_ptr((s.addr + s.bytes - 1) as *const u8, device);
+    let conflict = |detail: String| Error::MappingConflict { var: s.var.clone(), device, addr: s.addr, bytes: s.bytes, detail };
+    match (first != 0, last != 0) {
+        (true, true) if last.wrapping_sub(first) == s.bytes - 1 => Ok(Presence::Present),
+        (true, true) => Err(conflict("its first and last bytes lie in different mappings".into())),
+        (true, false) => Err(conflict("it starts inside a mapping and extends past its end".into())),
+        (false, true) => Err(conflict("it ends inside a mapping that starts after its first byte".into())),
+        (false, false) => match shadow_overlap(device, s.addr, s.addr + s.bytes) {
+            Some((a, b)) => Err(conflict(format!("it encloses the mapped section {a:#x}..{b:#x}"))),
+            None => Ok(Presence::Absent),
+        },
+    }
+}
+
+type Shadow = HashMap<i32, BTreeMap<(usize, usize), u32>>;
+
+fn shadow() -> &'static Mutex<Shadow> {
+    static S: OnceLock<Mutex<Shadow>> = OnceLock::new();
+    S.get_or_init(Default::default)
+}
+
+fn shadow_overlap(device: i32, start: usize, end: usize) -> Option<(usize, usize)> {
+    let t = shadow().lock().unwrap_or_else(|p| p.into_inner());
+    let m = t.get(&device)?;
+    m.range(..(end, 0)).map(|(&k, _)| k).find(|&(a, b)| a < end && b > start)
+}
+
+/// Record that omp-rs holds `addr..addr+bytes` mapped on `device` (until [`shadow_remove`]).
+pub(crate) fn shadow_add(device: i32, addr: usize, bytes: usize) {
+    if bytes == 0 {
+        return;
+    }
+    let mut t = shadow().lock().unwrap_or_else(|p| p.into_inner());
+    *t.entry(device).or_default().entry((addr, addr + bytes)).or_insert(0) += 1;
+}
+
+/// Undo one [`shadow_add`] (or all of them for this section when `all`, as exit `delete` does).
+pub(crate) fn shadow_remove(device: i32, addr: usize, bytes: usize, all: bool) {
+    if bytes == 0 {
+        return;
+    }
+    let mut t = shadow().lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(m) = t.get_mut(&device) {
+        if let Some(c) = m.get_mut(&(addr, addr + bytes)) {
+            *c = if all { 0 } else { *c - 1 };
+            if *c == 0 {
+                m.remove(&(addr, addr + bytes));
+            }
+        }
+    }
+}

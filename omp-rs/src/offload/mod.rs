@@ -1,0 +1,71 @@
+//! Target offload over LLVM's libomptarget: policy, images, device selection, data environments, device memory
+//! and kernel launch. See `README.md` in this directory for the present-table model, the kernel ABI and the
+//! API that macro expansions call (`omp::__private::offload`).
+//!
+//! Layers (as cudarc): `libomptarget-sys` (raw FFI) → [`result`](self) (one checked wrapper per entry point,
+//! private) → the types here. Invariant kept by this module: **libomptarget never sees a call it would abort
+//! on** — device numbers, image architectures, kernel names, `present` sections, overlapping sections and launch
+//! geometry are checked first and reported as [`Error`](crate::Error).
+//!
+//! # Environment
+//! | variable | effect |
+//! |---|---|
+//! | `OMP_TARGET_OFFLOAD` | `DEFAULT` (offload when possible), `MANDATORY` (error instead of host), `DISABLED` (host only, libomptarget never loaded) |
+//! | `OMP_DEFAULT_DEVICE` | default device number |
+//! | `OMP_RS_LOG=info` | one stderr line per region: which path ran and why |
+//! | `OMP_RS_LIBOMPTARGET`, `OMP_RS_LIBOMPTARGET_NO_SEARCH` | where libomptarget is loaded from (see `libomptarget-sys`) |
+//! | `OMP_RS_HOST_PLUGIN=1` | allow host-plugin images when an image set also has GPU images (tests) |
+//! | `OMP_RS_CUDA_SCHED` | CUDA primary-context scheduling set before libomptarget starts: `spin` (default), `auto`, `blocking`, `keep` |
+//! | `LIBOMPTARGET_INFO` | passed through to libomptarget |
+
+mod buffer;
+mod cuda;
+mod data;
+mod device;
+mod image;
+mod launch;
+mod map;
+mod nowait;
+pub(crate) mod policy;
+#[doc(hidden)]
+pub mod private;
+mod registry;
+mod repr;
+mod result;
+mod scope;
+
+pub use buffer::DeviceBuffer;
+pub use data::{
+    target_enter_data, target_enter_data_raw, target_exit_data, target_exit_data_raw, DataRegion, DataRegionBuilder,
+    MappedArg, Resident,
+};
+pub use device::{
+    device, get_default_device, get_initial_device, get_num_devices, is_initial_device, target_is_present, Decision,
+    Device, HostReason,
+};
+pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
+pub use map::{ExitKind, MapKind, Modifiers};
+pub use policy::{policy, Policy};
+pub use registry::PanicRecord;
+pub use repr::{Pod, Scalar};
+
+use crate::Error;
+
+/// Register `set` with libomptarget now (otherwise it happens on the first launch of one of its kernels).
+/// Devices count in [`get_num_devices`] once an image for them is registered.
+///
+/// # Errors
+/// [`Error::LibraryNotFound`], [`Error::ImageArchMismatch`], [`Error::KernelMissing`].
+pub fn register(set: &'static ImageSet) -> Result<(), Error> {
+    if policy::policy() == Policy::Disabled {
+        return Ok(());
+    }
+    registry::ensure_registered(set).map(|_| ())
+}
+
+/// Print libomptarget's present table (host address, device address, size, reference counts) to stderr.
+pub fn dump_mapping_tables() {
+    if let Some(r) = registry::runtime_if_loaded() {
+        r.rt.dump_mapping_tables();
+    }
+}

@@ -1,0 +1,21 @@
+//! The API that `#[omp::…]` macro expansions call, re-exported as `omp::__private::offload`. Hidden and
+//! versioned with the kernel ABI (v1); not for direct use. See `README.md` beside this file for complete
+//! expansions.
+//!
+//! Call sequence of one target region:
+//! 1. `static K: KernelRef = KernelRef::new(&IMAGES, "omp_saxpy_0_1a2b3c4d");` (one per region);
+//! 2. `should_offload(&K, device, if_cond)?` → [`Decision::Offload`] or [`Decision::Host`];
+//! 3. offload: build an [`ArgPack`] in ABI v1 slot order, `launch(&K, dev, pack, geometry)?`;
+//!    [`LaunchOutcome::NotOffloaded`] or [`Decision::Host`] → run the host (rayon) loop;
+//! 4. reductions: `ran.reduce::<T>(i, original, op)`.
+
+pub use super::device::{Decision, Device, HostReason};
+pub use super::image::{DeviceGlobal, Image, ImageKind, ImageSet};
+pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, LaunchOutcome, Ran};
+pub use super::nowait::{scope, Pending, Scope};
+pub use super::map::{ExitKind, Modifiers};
+pub use super::repr::{Pod, Scalar};
+pub use super::scope::{enter_data, exit_data, region_without_image, update_from, update_to, DataScope, ScopeEntry};
+
+/// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 1)").
+pub const ABI_VERSION: u32 = 1;

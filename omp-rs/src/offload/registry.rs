@@ -1,0 +1,400 @@
+//! Process-wide runtime state: libomptarget loaded and initialised once, image sets registered once each,
+//! per-device preparation (the panic record pointer written into each loaded image).
+//!
+//! Order of first use (libomptarget-abi.md §0): activate CUDA primary contexts with SPIN → `__tgt_rtl_init` →
+//! `__tgt_register_lib` per image set → queries and maps. Nothing is ever unregistered (see `image.rs`).
+
+use core::ffi::c_void;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use libomptarget_sys as sys;
+
+use super::cuda::{self, CudaInfo};
+use super::image::{self, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
+use super::policy::log;
+use super::result::{DataOp, Ident, MapArgs, Rt};
+use crate::Error;
+
+/// Which plugin family this process offloads to. Chosen at the first registration; every later image set
+/// registers images of the same family, so every libomptarget device is of this family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// CUDA or AMDGPU plugin: kernels run in bare mode with the requested grid.
+    Gpu,
+    /// libomptarget's host plugin: each kernel is called once (one team of one thread).
+    Host,
+}
+
+/// The initialised runtime.
+#[derive(Debug)]
+pub(crate) struct Runtime {
+    pub(crate) rt: Rt,
+    pub(crate) cuda: CudaInfo,
+    family: Mutex<Option<Family>>,
+    /// Serialises writes to shared host twins of device globals.
+    twin_lock: Mutex<()>,
+}
+
+static RUNTIME: OnceLock<Result<Runtime, Error>> = OnceLock::new();
+
+/// The runtime, initialised on first call. Errors are remembered (the search is not repeated).
+pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
+    RUNTIME
+        .get_or_init(|| {
+            // libomptarget first: without it there is nothing to prepare CUDA for.
+            sys::lib().map_err(Error::from)?;
+            let cuda = cuda::probe_and_activate();
+            if let Some(n) = &cuda.note {
+                log(|| format!("CUDA: {n}"));
+            }
+            let rt = Rt::init()?;
+            log(|| {
+                let devs: Vec<String> = cuda
+                    .devices
+                    .iter()
+                    .map(|d| format!("cuda:{} sm_{}{} sched={:?}", d.ordinal, d.cc.0, d.cc.1, d.sched))
+                    .collect();
+                format!("libomptarget {} loaded; CUDA devices [{}]", rt.lib().path().display(), devs.join(", "))
+            });
+            Ok(Runtime { rt, cuda, family: Mutex::new(None), twin_lock: Mutex::new(()) })
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// The runtime if it was initialised already (never initialises).
+pub(crate) fn runtime_if_loaded() -> Option<&'static Runtime> {
+    RUNTIME.get().and_then(|r| r.as_ref().ok())
+}
+
+impl Runtime {
+    pub(crate) fn family(&self) -> Option<Family> {
+        *self.family.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn devices_text(&self) -> String {
+        let mut v: Vec<String> =
+            self.cuda.devices.iter().map(|d| format!("cuda:{} sm_{}{}", d.ordinal, d.cc.0, d.cc.1)).collect();
+        if std::path::Path::new("/dev/kfd").exists() {
+            v.push("amdgpu (/dev/kfd)".into());
+        }
+        if v.is_empty() {
+            v.push(self.cuda.note.clone().unwrap_or_else(|| "no GPU".into()));
+        }
+        v.join(", ")
+    }
+
+    /// SM count of the first CUDA device (for the default grid), if known.
+    pub(crate) fn sm_count(&self) -> Option<u32> {
+        self.cuda.devices.first().map(|d| d.sms).filter(|&n| n > 0)
+    }
+}
+
+/// `#[repr(C)]` panic record, ARCHITECTURE.md "Panics".
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PanicRecord {
+    /// Number of threads that panicked (the first one fills the rest).
+    pub count: u64,
+    /// Source line.
+    pub line: u64,
+    /// Source column.
+    pub column: u64,
+    /// Device address of the file name bytes.
+    pub file_ptr: u64,
+    /// File name length in bytes.
+    pub file_len: u64,
+    /// Block (team) number.
+    pub block: u64,
+    /// Thread number within the block.
+    pub thread: u64,
+    /// Reserved, 0.
+    pub reserved: u64,
+}
+
+const _: () = assert!(std::mem::size_of::<PanicRecord>() == 64);
+
+/// Per-device state of one registered image set.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DevState {
+    /// Address of the pinned `PanicRecord` for this device, when the images define the panic global.
+    pub(crate) panic_record: Option<usize>,
+}
+
+/// A registered image set.
+#[derive(Debug)]
+pub(crate) struct Registered {
+    /// Kernel names with their host entry addresses.
+    pub(crate) kernels: Vec<(&'static str, usize)>,
+    pub(crate) family: Family,
+    /// Architectures registered.
+    pub(crate) archs: Vec<&'static str>,
+    /// Host twin (8 bytes) of `__omp_rs_panic_record`, if every registered image defines it.
+    panic_twin: Option<usize>,
+    devices: Mutex<HashMap<i32, DevState>>,
+}
+
+/// Register `set` (once per process) and return its registration.
+pub(crate) fn ensure_registered(set: &'static ImageSet) -> Result<&'static Registered, Error> {
+    let first = *set.canonical.get_or_init(|| canonical(set));
+    first.state.get_or_init(|| register(first)).as_ref().map_err(Clone::clone)
+}
+
+/// Every target region of a crate embeds the crate's image set in a `static` of its own (macro expansions cannot
+/// share one), so identical sets are registered once: the first set seen with the same kernels and image bytes is
+/// the canonical one, and later copies use its registration.
+fn canonical(set: &'static ImageSet) -> &'static ImageSet {
+    static SEEN: Mutex<Vec<(u64, &'static ImageSet)>> = Mutex::new(Vec::new());
+    let key = content_key(set);
+    let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
+    match seen.iter().find(|(k, _)| *k == key) {
+        Some((_, s)) => s,
+        None => {
+            seen.push((key, set));
+            set
+        }
+    }
+}
+
+/// FNV-1a over the kernel names and the image bytes.
+fn content_key(set: &ImageSet) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for k in set.kernels {
+        eat(k.as_bytes());
+        eat(&[0]);
+    }
+    for i in set.images {
+        eat(i.arch.as_bytes());
+        eat(&(i.bytes.len() as u64).to_le_bytes());
+        eat(i.bytes);
+    }
+    h
+}
+
+fn host_plugin_allowed(set: &ImageSet) -> bool {
+    let only_host = set.images.iter().all(|i| !i.kind.is_gpu());
+    only_host || std::env::var("OMP_RS_HOST_PLUGIN").is_ok_and(|v| v.trim() == "1")
+}
+
+fn register(set: &'static ImageSet) -> Result<Registered, Error> {
+    let rtm = runtime()?;
+    let set_name = || format!("image set {{{}}}", set.kernels.join(", "));
+    let mismatch = |why: String| Error::ImageArchMismatch {
+        kernel: set_name(),
+        images: set.archs(),
+        devices: format!("{}; {why}", rtm.devices_text()),
+    };
+
+    // 1. Pick images.
+    let mut family_guard = rtm.family.lock().unwrap_or_else(|p| p.into_inner());
+    let mut chosen: Vec<&'static image::Image> = Vec::new();
+    let mut notes = Vec::new();
+    if *family_guard != Some(Family::Host) {
+        for dev in &rtm.cuda.devices {
+            let best = set
+                .images
+                .iter()
+                .filter(|i| i.kind == ImageKind::Cubin)
+                .filter_map(|i| match image::check_kind(i) {
+                    Ok(h) => Some((image::cubin_sm(&h), i)),
+                    Err(e) => {
+                        notes.push(e);
+                        None
+                    }
+                })
+                .filter(|(sm, _)| image::cubin_fits(*sm, dev.cc))
+                .max_by_key(|(sm, _)| *sm);
+            if let Some((_, img)) = best {
+                if !chosen.iter().any(|c| std::ptr::eq(*c, img)) {
+                    chosen.push(img);
+                }
+            }
+        }
+        if std::path::Path::new("/dev/kfd").exists() {
+            for i in set.images.iter().filter(|i| i.kind == ImageKind::AmdCodeObject) {
+                match image::check_kind(i) {
+                    Ok(_) => chosen.push(i),
+                    Err(e) => notes.push(e),
+                }
+            }
+        }
+    }
+    let mut family = Family::Gpu;
+    if chosen.is_empty() && *family_guard != Some(Family::Gpu) {
+        if host_plugin_allowed(set) {
+            for i in set.images.iter().filter(|i| i.kind == ImageKind::HostSo) {
+                match image::check_kind(i) {
+                    Ok(_) => {
+                        chosen.push(i);
+                        family = Family::Host;
+                        break;
+                    }
+                    Err(e) => notes.push(e),
+                }
+            }
+        } else if set.images.iter().any(|i| i.kind == ImageKind::HostSo) {
+            notes.push("host-plugin images are used only when OMP_RS_HOST_PLUGIN=1".into());
+        }
+    }
+    if chosen.is_empty() {
+        let why = if notes.is_empty() { "no image fits".to_owned() } else { notes.join("; ") };
+        return Err(mismatch(why));
+    }
+
+    // 2. Every kernel and global must be defined in every chosen image.
+    for img in &chosen {
+        for k in set.kernels {
+            if !image::defines_symbol(img.bytes, k) {
+                return Err(Error::KernelMissing { kernel: (*k).to_owned(), image: img.arch.to_owned() });
+            }
+        }
+        for g in set.globals {
+            if !image::defines_symbol(img.bytes, g.name) {
+                return Err(Error::KernelMissing { kernel: g.name.to_owned(), image: img.arch.to_owned() });
+            }
+        }
+    }
+    let with_panic = chosen.iter().all(|i| image::defines_symbol(i.bytes, PANIC_RECORD_GLOBAL));
+    if !with_panic {
+        log(|| format!("{}: images do not define {PANIC_RECORD_GLOBAL}; device panics will not be reported", set_name()));
+    }
+
+    // 3. Entry table: kernels (unique host address each), globals (host twins), the panic record pointer.
+    let ids: &'static [u8] = Box::leak(vec![0u8; set.kernels.len().max(1)].into_boxed_slice());
+    let cname = |s: &str| -> *mut core::ffi::c_char {
+        Box::leak(std::ffi::CString::new(s).unwrap_or_default().into_boxed_c_str()).as_ptr().cast_mut()
+    };
+    let entry = |addr: *mut c_void, name: &str, size: usize| sys::__tgt_offload_entry {
+        Version: sys::OFFLOAD_ENTRY_VERSION,
+        Kind: sys::OFK_OPENMP,
+        Address: addr,
+        SymbolName: cname(name),
+        Size: size as u64,
+        ..sys::__tgt_offload_entry::ZEROED
+    };
+    let mut entries = Vec::new();
+    let mut kernels = Vec::new();
+    for (i, k) in set.kernels.iter().enumerate() {
+        let addr = (&ids[i] as *const u8).cast_mut().cast::<c_void>();
+        entries.push(entry(addr, k, 0));
+        kernels.push((*k, addr as usize));
+    }
+    let twin = |size: usize| -> usize {
+        let words: &'static mut [u64] = Box::leak(vec![0u64; size.div_ceil(8).max(1)].into_boxed_slice());
+        words.as_mut_ptr() as usize
+    };
+    for g in set.globals {
+        let t = twin(g.size);
+        entries.push(entry(t as *mut c_void, g.name, g.size));
+    }
+    let panic_twin = with_panic.then(|| {
+        let t = twin(8);
+        entries.push(entry(t as *mut c_void, PANIC_RECORD_GLOBAL, 8));
+        t
+    });
+    let entries: &'static mut [sys::__tgt_offload_entry] = Box::leak(entries.into_boxed_slice());
+    let range = entries.as_mut_ptr_range();
+    let images: Vec<sys::__tgt_device_image> = chosen
+        .iter()
+        .map(|i| {
+            // libomptarget parses the image as an ELF object in place, which needs the natural alignment of its
+            // headers; `include_bytes!` data is only byte-aligned (a misaligned cubin is silently rejected: no
+            // device). Registration keeps an aligned copy for the life of the process.
+            let words: &'static mut [u64] = Box::leak(vec![0u64; i.bytes.len().div_ceil(8)].into_boxed_slice());
+            // SAFETY: `words` spans at least `i.bytes.len()` bytes; u64 has no invalid bit patterns.
+            let aligned: &'static mut [u8] =
+                unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), i.bytes.len()) };
+            aligned.copy_from_slice(i.bytes);
+            let r = aligned.as_ptr_range();
+            sys::__tgt_device_image {
+                ImageStart: r.start.cast_mut().cast(),
+                ImageEnd: r.end.cast_mut().cast(),
+                EntriesBegin: range.start,
+                EntriesEnd: range.end,
+            }
+        })
+        .collect();
+    let images: &'static mut [sys::__tgt_device_image] = Box::leak(images.into_boxed_slice());
+    let desc: &'static mut sys::__tgt_bin_desc = Box::leak(Box::new(sys::__tgt_bin_desc {
+        NumDeviceImages: i32::try_from(images.len()).unwrap_or(i32::MAX),
+        DeviceImages: images.as_mut_ptr(),
+        HostEntriesBegin: range.start,
+        HostEntriesEnd: range.end,
+    }));
+    let t0 = std::time::Instant::now();
+    // SAFETY: everything reachable from `desc` is leaked (lives until exit); each image passed `check_kind`
+    // and defines every entry's symbol (step 2).
+    unsafe { rtm.rt.register_lib(desc) };
+    *family_guard = Some(family);
+    let archs: Vec<&'static str> = chosen.iter().map(|i| i.arch).collect();
+    log(|| {
+        format!(
+            "registered {} ({:?}, archs {:?}) in {:.1} ms; {} device(s)",
+            set_name(),
+            family,
+            archs,
+            t0.elapsed().as_secs_f64() * 1e3,
+            rtm.rt.num_devices()
+        )
+    });
+    Ok(Registered { kernels, family, archs, panic_twin, devices: Mutex::new(HashMap::new()) })
+}
+
+impl Registered {
+    /// Prepare `device` for this image set once: load the image there (an empty map does it) and point the
+    /// device's `__omp_rs_panic_record` at a pinned `PanicRecord`.
+    pub(crate) fn device_state(&self, device: i32) -> Result<DevState, Error> {
+        let mut devs = self.devices.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(s) = devs.get(&device) {
+            return Ok(*s);
+        }
+        let rtm = runtime()?;
+        let rt = rtm.rt;
+        let loc = Ident::at(std::panic::Location::caller(), "omp-rs image load");
+        // Force the image load on this device: any map call does it. Map one host word with `alloc`.
+        let mut scratch = 0u64;
+        let mut args = MapArgs::with_capacity(1);
+        let p = (&mut scratch as *mut u64).cast::<c_void>();
+        args.push(p, p, 8, sys::maptype::NONE);
+        // SAFETY: `scratch` lives across both calls; it is not mapped before (fresh stack word), so alloc then
+        // release cannot conflict with an existing mapping.
+        unsafe {
+            rt.data(DataOp::Begin, loc, device, &mut args);
+            rt.data(DataOp::End, loc, device, &mut args);
+        }
+        let mut state = DevState { panic_record: None };
+        if let Some(twin) = self.panic_twin {
+            if rt.is_present(twin as *const u8, device) {
+                let rec = rt.alloc_host(std::mem::size_of::<PanicRecord>(), device)?;
+                let rec = rec.as_ptr().cast::<PanicRecord>();
+                // SAFETY: fresh pinned allocation of the right size and alignment (page-aligned).
+                unsafe { rec.write(PanicRecord::default()) };
+                let _g = rtm.twin_lock.lock().unwrap_or_else(|p| p.into_inner());
+                // SAFETY: `twin` is a leaked 8-byte host word; writers are serialised by `twin_lock`.
+                unsafe { (twin as *mut u64).write_volatile(rec as u64) };
+                let mut a = MapArgs::with_capacity(1);
+                a.push(twin as *mut c_void, twin as *mut c_void, 8, sys::maptype::TO);
+                // SAFETY: the twin is present (checked above: a static mapping of the loaded image), so the
+                // update copies 8 bytes into the device global.
+                unsafe { rt.data(DataOp::Update, loc, device, &mut a) };
+                state.panic_record = Some(rec as usize);
+            } else {
+                log(|| format!("device {device}: panic record global not mapped; device panics will not be reported"));
+            }
+        }
+        devs.insert(device, state);
+        Ok(state)
+    }
+
+    /// Host entry address of `kernel`.
+    pub(crate) fn kernel_addr(&self, kernel: &str) -> Option<usize> {
+        self.kernels.iter().find(|(k, _)| *k == kernel).map(|(_, a)| *a)
+    }
+}

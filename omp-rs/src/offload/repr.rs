@@ -1,0 +1,66 @@
+//! Which Rust types may cross to the device, and how a scalar fills an 8-byte kernel slot (ARCHITECTURE.md,
+//! "Kernel ABI (version 1)").
+
+/// Types whose values may be copied to and from device memory byte for byte: no padding, no pointers, every bit
+/// pattern valid (so reading back device memory, possibly uninitialised, is never undefined behaviour).
+///
+/// # Safety
+/// Implement only for types with those three properties.
+pub unsafe trait Pod: Copy + Send + Sync + 'static {}
+
+macro_rules! pod {
+    ($($t:ty),*) => { $(
+        // SAFETY: primitive numeric type: no padding, no pointers, every bit pattern valid.
+        unsafe impl Pod for $t {}
+    )* };
+}
+pod!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
+// SAFETY: an array of `Pod` has no padding between elements and inherits the element's properties.
+unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
+
+/// A value passed by value in one 8-byte `LITERAL` slot: integers widened to 64 bits (sign- or zero-extended),
+/// `bool` as 0/1, floats as their bit pattern (`f32` in the low 32 bits).
+pub trait Scalar: Copy {
+    /// The slot's 64 bits.
+    fn to_slot(self) -> u64;
+}
+
+macro_rules! scalar_unsigned {
+    ($($t:ty),*) => { $( impl Scalar for $t { fn to_slot(self) -> u64 { self as u64 } } )* };
+}
+macro_rules! scalar_signed {
+    ($($t:ty),*) => { $( impl Scalar for $t { fn to_slot(self) -> u64 { self as i64 as u64 } } )* };
+}
+scalar_unsigned!(u8, u16, u32, u64, usize);
+scalar_signed!(i8, i16, i32, i64, isize);
+
+impl Scalar for bool {
+    fn to_slot(self) -> u64 {
+        u64::from(self)
+    }
+}
+impl Scalar for f64 {
+    fn to_slot(self) -> u64 {
+        self.to_bits()
+    }
+}
+impl Scalar for f32 {
+    fn to_slot(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::Scalar;
+
+    #[test]
+    fn slots_follow_abi_v1() {
+        assert_eq!((-1i32).to_slot(), u64::MAX);
+        assert_eq!(200u8.to_slot(), 200);
+        assert_eq!(true.to_slot(), 1);
+        assert_eq!(1.5f64.to_slot(), 1.5f64.to_bits());
+        assert_eq!(1.5f32.to_slot(), u64::from(1.5f32.to_bits()));
+        assert_eq!((1.5f32.to_slot() >> 32), 0);
+    }
+}
