@@ -258,7 +258,7 @@ Outcome run_del_dot_vec_2d(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep)
-        del_dot_vec_2d_k<<<grid_for(nz), BLOCK>>>(dx.p, dy.p, dxdot.p, dydot.p, ddiv.p, dzones.p, nz, dom.jp);
+        LAUNCH(del_dot_vec_2d_k, grid_for(nz), BLOCK)(dx.p, dy.p, dxdot.p, dydot.p, ddiv.p, dzones.p, nz, dom.jp);
     t.stop();
     ddiv.to_host(div);
     double bytes = (4.0 * nn + nz) * 8 + nz * 8.0;
@@ -297,12 +297,12 @@ Outcome run_energy(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
-        energy_1<<<grid_for(n), BLOCK>>>(a, n);
-        energy_2<<<grid_for(n), BLOCK>>>(a, n);
-        energy_3<<<grid_for(n), BLOCK>>>(a, n);
-        energy_4<<<grid_for(n), BLOCK>>>(a, n);
-        energy_5<<<grid_for(n), BLOCK>>>(a, n);
-        energy_6<<<grid_for(n), BLOCK>>>(a, n);
+        LAUNCH(energy_1, grid_for(n), BLOCK)(a, n);
+        LAUNCH(energy_2, grid_for(n), BLOCK)(a, n);
+        LAUNCH(energy_3, grid_for(n), BLOCK)(a, n);
+        LAUNCH(energy_4, grid_for(n), BLOCK)(a, n);
+        LAUNCH(energy_5, grid_for(n), BLOCK)(a, n);
+        LAUNCH(energy_6, grid_for(n), BLOCK)(a, n);
     }
     t.stop();
     d_e_new.to_host(e_new);
@@ -322,7 +322,7 @@ Outcome run_fir(const Spec &s)
     CUDA_CHECK(cudaMemcpyToSymbol(fir_coeff, coeff, sizeof(coeff)));
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) fir_k<<<grid_for(n), BLOCK>>>(din.p, dout.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(fir_k, grid_for(n), BLOCK)(din.p, dout.p, n);
     t.stop();
     dout.to_host(out);
     double bytes = static_cast<double>(in.size() + out.size()) * 8;
@@ -340,7 +340,7 @@ Outcome run_ltimes(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep)
-        ltimes_k<<<grid_for(LT_M * LT_G * nz), BLOCK>>>(dphi.p, dell.p, dpsi.p, nz);
+        LAUNCH(ltimes_k, grid_for(LT_M * LT_G * nz), BLOCK)(dphi.p, dell.p, dpsi.p, nz);
     t.stop();
     dphi.to_host(phi);
     double bytes = static_cast<double>(2 * phi.size() + ell.size() + psi.size()) * 8;
@@ -369,7 +369,7 @@ Outcome run_matvec_3d_stencil(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep)
-        matvec_3d_k<<<grid_for(nz), BLOCK>>>(db.p, dx.p, cs, dzones.p, nz, dom.jp, dom.kp);
+        LAUNCH(matvec_3d_k, grid_for(nz), BLOCK)(db.p, dx.p, cs, dzones.p, nz, dom.jp, dom.kp);
     t.stop();
     db.to_host(b);
     double bytes = 16.0 * nz * 8 + nz * 8.0;
@@ -393,8 +393,8 @@ Outcome run_pressure(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
-        pressure_1<<<grid_for(n), BLOCK>>>(dcomp.p, dbvc.p, cls, n);
-        pressure_2<<<grid_for(n), BLOCK>>>(dbvc.p, dp.p, de.p, dv.p, p_cut, pmin, eosvmax, n);
+        LAUNCH(pressure_1, grid_for(n), BLOCK)(dcomp.p, dbvc.p, cls, n);
+        LAUNCH(pressure_2, grid_for(n), BLOCK)(dbvc.p, dp.p, de.p, dv.p, p_cut, pmin, eosvmax, n);
     }
     t.stop();
     dp.to_host(p_new);
@@ -416,7 +416,7 @@ Outcome run_vol3d(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep)
-        vol3d_k<<<grid_for(nzones), BLOCK>>>(dx.p, dy.p, dz.p, dvol.p, dom.jp, dom.kp, dom.fpz, dom.lpz);
+        LAUNCH(vol3d_k, grid_for(nzones), BLOCK)(dx.p, dy.p, dz.p, dvol.p, dom.jp, dom.kp, dom.fpz, dom.lpz);
     t.stop();
     dvol.to_host(vol);
     double bytes = (3.0 * nn + nzones) * 8;

@@ -91,7 +91,7 @@ __global__ void reduce3_int_k(const int32_t *vec, int32_t *vals, int64_t n)
     smin[threadIdx.x] = (i < n) ? v : INT_MAX;
     smax[threadIdx.x] = (i < n) ? v : INT_MIN;
     __syncthreads();
-    for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
         if (threadIdx.x < s) {
             ssum[threadIdx.x] += ssum[threadIdx.x + s];
             smin[threadIdx.x] = min(smin[threadIdx.x], smin[threadIdx.x + s]);
@@ -140,7 +140,7 @@ Outcome run_daxpy(const Spec &s)
     DevBuf<double> dy(d.y), dx(d.x);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) daxpy_k<<<grid_for(n), BLOCK>>>(dy.p, dx.p, d.a, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(daxpy_k, grid_for(n), BLOCK)(dy.p, dx.p, d.a, n);
     t.stop();
     dy.to_host(d.y);
     return {n, cks(d.y, 1.0), t.seconds, 3.0 * 8 * n};
@@ -153,7 +153,7 @@ Outcome run_daxpy_atomic(const Spec &s)
     DevBuf<double> dy(d.y), dx(d.x);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) daxpy_atomic_k<<<grid_for(n), BLOCK>>>(dy.p, dx.p, d.a, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(daxpy_atomic_k, grid_for(n), BLOCK)(dy.p, dx.p, d.a, n);
     t.stop();
     dy.to_host(d.y);
     return {n, cks(d.y, 1.0), t.seconds, 3.0 * 8 * n};
@@ -173,7 +173,7 @@ Outcome run_if_quad(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep)
-        if_quad_k<<<grid_for(n), BLOCK>>>(da.p, db.p, dc.p, dx1.p, dx2.p, n);
+        LAUNCH(if_quad_k, grid_for(n), BLOCK)(da.p, db.p, dc.p, dx1.p, dx2.p, n);
     t.stop();
     dx1.to_host(x1);
     dx2.to_host(x2);
@@ -196,9 +196,9 @@ Outcome run_three_out(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         if (MulAddSub) {
-            muladdsub_k<<<grid_for(n), BLOCK>>>(d1.p, d2.p, d3.p, di1.p, di2.p, n);
+            LAUNCH(muladdsub_k, grid_for(n), BLOCK)(d1.p, d2.p, d3.p, di1.p, di2.p, n);
         } else {
-            init3_k<<<grid_for(n), BLOCK>>>(d1.p, d2.p, d3.p, di1.p, di2.p, n);
+            LAUNCH(init3_k, grid_for(n), BLOCK)(d1.p, d2.p, d3.p, di1.p, di2.p, n);
         }
     }
     t.stop();
@@ -218,7 +218,7 @@ Outcome run_nested_init(const Spec &s)
     dim3 grid(blocks_for(n, 32), blocks_for(n, 4), blocks_for(n, 2));
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) nested_init_k<<<grid, block>>>(da.p, n, n, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(nested_init_k, grid, block)(da.p, n, n, n);
     t.stop();
     da.to_host(array);
     return {n * n * n, cks(array, 1.0), t.seconds, 8.0 * n * n * n};
@@ -235,7 +235,7 @@ Outcome run_pi_reduce(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         CUDA_CHECK(cudaMemsetAsync(dpi.p, 0, sizeof(double)));
-        pi_reduce_k<<<grid_for(n), BLOCK>>>(dx, dpi.p, n);
+        LAUNCH(pi_reduce_k, grid_for(n), BLOCK)(dx, dpi.p, n);
         CUDA_CHECK(cudaMemcpyAsync(hpi.p, dpi.p, sizeof(double), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaStreamSynchronize(0));
         result = 4.0 * *hpi.p;
@@ -263,7 +263,7 @@ Outcome run_reduce3_int(const Spec &s)
         hvals.p[1] = init[1];
         hvals.p[2] = init[2];
         CUDA_CHECK(cudaMemcpyAsync(dvals.p, hvals.p, sizeof(init), cudaMemcpyHostToDevice));
-        reduce3_int_k<<<grid_for(n), BLOCK>>>(dvec.p, dvals.p, n);
+        LAUNCH(reduce3_int_k, grid_for(n), BLOCK)(dvec.p, dvals.p, n);
         CUDA_CHECK(cudaMemcpyAsync(hvals.p, dvals.p, sizeof(init), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaStreamSynchronize(0));
         m_vsum += hvals.p[0];
@@ -295,7 +295,7 @@ Outcome run_trap_int(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         CUDA_CHECK(cudaMemsetAsync(dsum.p, 0, sizeof(double)));
-        trap_int_k<<<grid_for(n), BLOCK>>>(x0, xp, y, yp, h, dsum.p, n);
+        LAUNCH(trap_int_k, grid_for(n), BLOCK)(x0, xp, y, yp, h, dsum.p, n);
         CUDA_CHECK(cudaMemcpyAsync(hsum.p, dsum.p, sizeof(double), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaStreamSynchronize(0));
         m_sumx += *hsum.p * h;

@@ -23,6 +23,12 @@
         }                                                                                   \
     } while (0)
 
+// Kernel launch, written LAUNCH(kernel, grid, block)(args...): CUDA's <<<grid, block>>> under
+// nvcc. The host emulation used by the tests (emu/cuda_runtime.h) defines its own.
+#ifndef LAUNCH
+#define LAUNCH(kernel, grid, block) kernel<<<grid, block>>>
+#endif
+
 // Threads per block, as RAJAPerf's Base_CUDA default tuning (block_256).
 constexpr int BLOCK = 256;
 // RAJAPerf's default target size and our --size small (must match src/harness.rs).
@@ -123,7 +129,7 @@ __device__ inline double block_sum(double v)
     __shared__ double sh[BLOCK];
     sh[threadIdx.x] = v;
     __syncthreads();
-    for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
         if (threadIdx.x < s) sh[threadIdx.x] += sh[threadIdx.x + s];
         __syncthreads();
     }

@@ -117,7 +117,7 @@ Outcome run_diff_predict(const Spec &s)
     DevBuf<double> dpx(px), dcx(cx);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) diff_predict_k<<<grid_for(n), BLOCK>>>(dpx.p, dcx.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(diff_predict_k, grid_for(n), BLOCK)(dpx.p, dcx.p, n);
     t.stop();
     dpx.to_host(px);
     return {n, cks(px, 1.0), t.seconds, 20.0 * 8 * n};
@@ -137,7 +137,7 @@ Outcome run_eos(const Spec &s)
     DevBuf<double> dx(x), dy(y), dz(z), du(u);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) eos_k<<<grid_for(n), BLOCK>>>(dx.p, dy.p, dz.p, du.p, q, r, tt, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(eos_k, grid_for(n), BLOCK)(dx.p, dy.p, dz.p, du.p, q, r, tt, n);
     t.stop();
     dx.to_host(x);
     return {n, cks_prefix(x, n, size_scale(0.0001, ps_1d, s.target)), t.seconds, (4.0 * n + 6.0) * 8};
@@ -152,7 +152,7 @@ Outcome run_first_diff(const Spec &s)
     DevBuf<double> dx(x), dy(y);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) first_diff_k<<<grid_for(n), BLOCK>>>(dx.p, dy.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(first_diff_k, grid_for(n), BLOCK)(dx.p, dy.p, n);
     t.stop();
     dx.to_host(x);
     return {n, cks_prefix(x, n, 1.0), t.seconds, (2.0 * n + 1.0) * 8};
@@ -171,7 +171,7 @@ Outcome run_hydro_1d(const Spec &s)
     DevBuf<double> dx(x), dy(y), dz(z);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) hydro_1d_k<<<grid_for(n), BLOCK>>>(dx.p, dy.p, dz.p, q, r, tt, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(hydro_1d_k, grid_for(n), BLOCK)(dx.p, dy.p, dz.p, q, r, tt, n);
     t.stop();
     dx.to_host(x);
     return {n, cks_prefix(x, n, size_scale(0.001, ps_1d, s.target)), t.seconds, (3.0 * n + 1.0) * 8};
@@ -200,9 +200,9 @@ Outcome run_hydro_2d(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
-        hydro_2d_1<<<grid, block>>>(d_za.p, d_zb.p, d_zm.p, d_zp.p, d_zq.p, d_zr.p, kn, jn);
-        hydro_2d_2<<<grid, block>>>(d_zu.p, d_zv.p, d_za.p, d_zb.p, d_zr.p, d_zz.p, hs, kn, jn);
-        hydro_2d_3<<<grid, block>>>(d_zrout.p, d_zzout.p, d_zr.p, d_zz.p, d_zu.p, d_zv.p, ht, kn, jn);
+        LAUNCH(hydro_2d_1, grid, block)(d_za.p, d_zb.p, d_zm.p, d_zp.p, d_zq.p, d_zr.p, kn, jn);
+        LAUNCH(hydro_2d_2, grid, block)(d_zu.p, d_zv.p, d_za.p, d_zb.p, d_zr.p, d_zz.p, hs, kn, jn);
+        LAUNCH(hydro_2d_3, grid, block)(d_zrout.p, d_zzout.p, d_zr.p, d_zz.p, d_zu.p, d_zv.p, ht, kn, jn);
     }
     t.stop();
     d_zrout.to_host(zrout);
@@ -224,7 +224,7 @@ Outcome run_planckian(const Spec &s)
     DevBuf<double> dx(x), dy(y), du(u), dv(v), dw(w);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) planckian_k<<<grid_for(n), BLOCK>>>(dx.p, dy.p, du.p, dv.p, dw.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(planckian_k, grid_for(n), BLOCK)(dx.p, dy.p, du.p, dv.p, dw.p, n);
     t.stop();
     dw.to_host(w);
     return {n, cks(w, 1.0), t.seconds, 5.0 * 8 * n};

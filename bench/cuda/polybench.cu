@@ -107,8 +107,8 @@ Outcome run_atax(const Spec &s)
     RepTimer t;
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
-        atax_1<<<grid_for(n), BLOCK>>>(dtmp.p, dx.p, da.p, dy.p, n);
-        atax_2<<<grid_for(n), BLOCK>>>(dtmp.p, da.p, dy.p, n);
+        LAUNCH(atax_1, grid_for(n), BLOCK)(dtmp.p, dx.p, da.p, dy.p, n);
+        LAUNCH(atax_2, grid_for(n), BLOCK)(dtmp.p, da.p, dy.p, n);
     }
     t.stop();
     dy.to_host(y);
@@ -128,7 +128,7 @@ Outcome run_gemm(const Spec &s)
     dim3 grid(blocks_for(n, 32), blocks_for(n, 8));
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) gemm_k<<<grid, block>>>(da.p, db.p, dc.p, n, n, nk, 0.62);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(gemm_k, grid, block)(da.p, db.p, dc.p, n, n, nk, 0.62);
     t.stop();
     dc.to_host(c);
     double bytes = static_cast<double>(n * nk + nk * n + n * n) * 8;
@@ -149,8 +149,8 @@ Outcome run_heat_3d(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         for (int64_t step = 0; step < tsteps; ++step) {
-            heat_3d_k<<<grid, block>>>(da.p, db.p, n);
-            heat_3d_k<<<grid, block>>>(db.p, da.p, n);
+            LAUNCH(heat_3d_k, grid, block)(da.p, db.p, n);
+            LAUNCH(heat_3d_k, grid, block)(db.p, da.p, n);
         }
     }
     t.stop();
@@ -173,8 +173,8 @@ Outcome run_jacobi_1d(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         for (int64_t step = 0; step < tsteps; ++step) {
-            jacobi_1d_k<<<grid_for(n - 2), BLOCK>>>(da.p, db.p, n);
-            jacobi_1d_k<<<grid_for(n - 2), BLOCK>>>(db.p, da.p, n);
+            LAUNCH(jacobi_1d_k, grid_for(n - 2), BLOCK)(da.p, db.p, n);
+            LAUNCH(jacobi_1d_k, grid_for(n - 2), BLOCK)(db.p, da.p, n);
         }
     }
     t.stop();
@@ -199,8 +199,8 @@ Outcome run_jacobi_2d(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         for (int64_t step = 0; step < tsteps; ++step) {
-            jacobi_2d_k<<<grid, block>>>(da.p, db.p, n);
-            jacobi_2d_k<<<grid, block>>>(db.p, da.p, n);
+            LAUNCH(jacobi_2d_k, grid, block)(da.p, db.p, n);
+            LAUNCH(jacobi_2d_k, grid, block)(db.p, da.p, n);
         }
     }
     t.stop();

@@ -45,7 +45,7 @@ Outcome run_copy(const Spec &s)
     DevBuf<double> da(a), dc(c);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) copy_k<<<grid_for(n), BLOCK>>>(da.p, dc.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(copy_k, grid_for(n), BLOCK)(da.p, dc.p, n);
     t.stop();
     dc.to_host(c);
     return {n, cks(c, 1.0), t.seconds, 2.0 * 8 * n};
@@ -61,7 +61,7 @@ Outcome run_mul(const Spec &s)
     DevBuf<double> db(b), dc(c);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) mul_k<<<grid_for(n), BLOCK>>>(db.p, dc.p, alpha, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(mul_k, grid_for(n), BLOCK)(db.p, dc.p, alpha, n);
     t.stop();
     db.to_host(b);
     return {n, cks(b, 1.0), t.seconds, 2.0 * 8 * n};
@@ -77,7 +77,7 @@ Outcome run_add(const Spec &s)
     DevBuf<double> da(a), db(b), dc(c);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) add_k<<<grid_for(n), BLOCK>>>(da.p, db.p, dc.p, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(add_k, grid_for(n), BLOCK)(da.p, db.p, dc.p, n);
     t.stop();
     dc.to_host(c);
     return {n, cks(c, 1.0), t.seconds, 3.0 * 8 * n};
@@ -94,7 +94,7 @@ Outcome run_triad(const Spec &s)
     DevBuf<double> da(a), db(b), dc(c);
     RepTimer t;
     t.start();
-    for (int64_t rep = 0; rep < s.reps; ++rep) triad_k<<<grid_for(n), BLOCK>>>(da.p, db.p, dc.p, alpha, n);
+    for (int64_t rep = 0; rep < s.reps; ++rep) LAUNCH(triad_k, grid_for(n), BLOCK)(da.p, db.p, dc.p, alpha, n);
     t.stop();
     da.to_host(a);
     return {n, cks(a, size_scale(0.001, ps_1d, s.target)), t.seconds, 3.0 * 8 * n};
@@ -113,7 +113,7 @@ Outcome run_dot(const Spec &s)
     t.start();
     for (int64_t rep = 0; rep < s.reps; ++rep) {
         CUDA_CHECK(cudaMemsetAsync(ddot.p, 0, sizeof(double)));
-        dot_k<<<grid_for(n), BLOCK>>>(da.p, db.p, ddot.p, n);
+        LAUNCH(dot_k, grid_for(n), BLOCK)(da.p, db.p, ddot.p, n);
         CUDA_CHECK(cudaMemcpyAsync(hdot.p, ddot.p, sizeof(double), cudaMemcpyDeviceToHost));
         CUDA_CHECK(cudaStreamSynchronize(0));
         m_dot += *hdot.p;
