@@ -1,7 +1,7 @@
 //! Variants: ways of running the same kernel. The registry is [`all`].
 //!
 //! A variant is a unit struct implementing one trait per kernel group
-//! ([`StreamKernels`](crate::kernels::stream::StreamKernels), ...); each trait method runs one
+//! ([`crate::kernels::stream::StreamKernels`], ...); each trait method runs one
 //! kernel's timed rep loop on data the harness set up. The implementations live beside the
 //! kernels, one file per group and variant (`kernels/<group>/<variant>.rs`), so a kernel's
 //! variants read side by side.

@@ -1,5 +1,5 @@
 //! Results: the JSON schema shared with the CUDA baseline ([`schema`]), checksum checks
-//! ([`check`]), merging result files ([`merge`]), aggregates ([`summary`]) and the
+//! ([`mod@check`]), merging result files ([`mod@merge`]), aggregates ([`summary`]) and the
 //! Markdown/SVG renderers ([`markdown`], [`plot`]).
 
 pub mod check;

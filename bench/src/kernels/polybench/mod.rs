@@ -18,7 +18,7 @@ fn extent_2d(target: usize) -> usize {
     ((target as f64).sqrt() + 2f64.sqrt() - 1.0) as usize
 }
 
-/// `y = A^T (A x)`: tmp = A x (rows), then y[j] += column j of A dotted with tmp.
+/// `y = A^T (A x)`: tmp = A x (rows), then `y[j] +=` column j of A dotted with tmp.
 #[derive(Debug)]
 pub struct Atax {
     /// Intermediate A x.
