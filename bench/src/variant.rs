@@ -1,0 +1,100 @@
+//! Variants: ways of running the same kernel. The registry is [`all`].
+//!
+//! A variant is a unit struct implementing one trait per kernel group
+//! ([`crate::kernels::stream::StreamKernels`], ...); each trait method runs one
+//! kernel's timed rep loop on data the harness set up. The implementations live beside the
+//! kernels, one file per group and variant (`kernels/<group>/<variant>.rs`), so a kernel's
+//! variants read side by side.
+//!
+//! Adding a variant (e.g. `omp-cpu`): write `kernels/{stream,basic,lcals,polybench,apps}/omp_cpu.rs`
+//! with `impl <Group>Kernels for OmpCpu { ... }` (methods left out report "unsupported"), declare
+//! them in each group's `mod.rs`, and add the struct, its [`Variant`] impl and one line in
+//! [`all`] below.
+
+use crate::kernels::apps::AppsKernels;
+use crate::kernels::basic::BasicKernels;
+use crate::kernels::lcals::LcalsKernels;
+use crate::kernels::polybench::PolybenchKernels;
+use crate::kernels::stream::StreamKernels;
+use std::fmt;
+
+/// The variant does not implement this kernel (reported, not an error).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported;
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("kernel not implemented by this variant")
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+/// Result of a variant's kernel method.
+pub type Outcome = Result<(), Unsupported>;
+
+/// A way of running every kernel of the suite.
+pub trait Variant:
+    StreamKernels + BasicKernels + LcalsKernels + PolybenchKernels + AppsKernels + Sync
+{
+    /// Name used by `--variants` and in reports.
+    fn name(&self) -> &'static str;
+    /// One line for `--help` and the README.
+    fn description(&self) -> &'static str;
+}
+
+impl fmt::Debug for dyn Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Sequential Rust: plain f64 arithmetic in RAJAPerf's evaluation order (Base_Seq). The
+/// reference every other variant's checksum is compared with.
+#[derive(Clone, Copy, Debug)]
+pub struct Seq;
+
+/// Hand-written rayon parallel iterators over the same loop bodies.
+#[derive(Clone, Copy, Debug)]
+pub struct Rayon;
+
+/// C with `#pragma omp parallel for` (gcc -fopenmp, libgomp), RAJAPerf's Base_OpenMP.
+#[derive(Clone, Copy, Debug)]
+pub struct COmp;
+
+impl Variant for Seq {
+    fn name(&self) -> &'static str {
+        "seq"
+    }
+    fn description(&self) -> &'static str {
+        "sequential Rust (reference checksums)"
+    }
+}
+
+impl Variant for Rayon {
+    fn name(&self) -> &'static str {
+        "rayon"
+    }
+    fn description(&self) -> &'static str {
+        "hand-written rayon (RAYON_NUM_THREADS threads)"
+    }
+}
+
+impl Variant for COmp {
+    fn name(&self) -> &'static str {
+        "c-omp"
+    }
+    fn description(&self) -> &'static str {
+        "C with #pragma omp parallel for, gcc -fopenmp (OMP_NUM_THREADS threads)"
+    }
+}
+
+/// Every variant, in report order. One line per variant.
+pub fn all() -> Vec<&'static dyn Variant> {
+    vec![&Seq, &Rayon, &COmp]
+}
+
+/// Looks a variant up by its `--variants` name.
+pub fn by_name(name: &str) -> Option<&'static dyn Variant> {
+    all().into_iter().find(|v| v.name() == name)
+}

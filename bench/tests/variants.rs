@@ -1,0 +1,186 @@
+//! Every variant reproduces the seq checksum of every kernel it implements, within the kernel's
+//! tolerance, at small sizes (so the suite stays fast in debug builds).
+
+use omp_bench::kernel::{KernelDef, RunOutput, RunSpec, Tolerance};
+use omp_bench::kernels;
+use omp_bench::timer::Timer;
+use omp_bench::variant::{self, Seq, Variant};
+
+/// Small but not degenerate for any kernel (3D domains get 16 real zones per side).
+const TARGET: usize = 4_500;
+/// Enough reps to exercise state carried across reps (R-dependent kernels).
+const REPS: usize = 3;
+
+/// Variants that must implement every kernel. Variants added later (omp-cpu, omp-gpu) may grow
+/// kernel by kernel: they are checked on the kernels they implement.
+const COMPLETE: [&str; 3] = ["seq", "rayon", "c-omp"];
+
+/// Runs `k` with `v`; `None` if `v` does not implement `k` (allowed only outside COMPLETE).
+fn try_run(k: &KernelDef, v: &dyn Variant, target: usize, reps: usize) -> Option<RunOutput> {
+    let mut t = Timer::new();
+    match (k.run)(v, &RunSpec { target, reps }, &mut t) {
+        Ok(out) => {
+            assert!(
+                t.elapsed().is_some(),
+                "{} did not time {}",
+                v.name(),
+                k.name
+            );
+            Some(out)
+        }
+        Err(_) => {
+            assert!(
+                !COMPLETE.contains(&v.name()),
+                "{} does not implement {}",
+                v.name(),
+                k.name
+            );
+            None
+        }
+    }
+}
+
+fn seq(k: &KernelDef, reps: usize) -> RunOutput {
+    try_run(k, &Seq, TARGET, reps).expect("seq implements every kernel")
+}
+
+fn kernel(name: &str) -> KernelDef {
+    kernels::all()
+        .into_iter()
+        .find(|k| k.name == name)
+        .expect("registered kernel")
+}
+
+#[test]
+fn every_variant_matches_seq_on_every_kernel() {
+    let mut failures = Vec::new();
+    for k in kernels::all() {
+        let base = seq(&k, REPS);
+        assert!(
+            base.checksum.to_f64().is_finite() && base.checksum.to_f64() != 0.0,
+            "{}",
+            k.name
+        );
+        for v in variant::all() {
+            let Some(out) = try_run(&k, v, TARGET, REPS) else {
+                continue;
+            };
+            let d = out.checksum.rel_diff(&base.checksum);
+            let bound = k.tolerance.rel_bound(out.problem_size, REPS);
+            if d > bound {
+                failures.push(format!(
+                    "{} {}: rel diff {d:e} > {bound:e}",
+                    k.name,
+                    v.name()
+                ));
+            }
+            assert_eq!(out.problem_size, base.problem_size);
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn deterministic_parallel_variants_are_bit_identical_to_seq() {
+    // The 1e-10 bound is RAJAPerf's; our parallel variants of element-wise kernels do the
+    // same operations in the same order, so they must in fact agree exactly.
+    for k in kernels::all()
+        .into_iter()
+        .filter(|k| k.tolerance == Tolerance::Deterministic)
+    {
+        let base = seq(&k, 2);
+        for v in variant::all()
+            .into_iter()
+            .filter(|v| COMPLETE.contains(&v.name()))
+        {
+            let out = try_run(&k, v, TARGET, 2).expect("complete variant");
+            assert_eq!(
+                out.checksum.to_string(),
+                base.checksum.to_string(),
+                "{} {}",
+                k.name,
+                v.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn r_dependent_kernels_change_with_reps() {
+    // Guards against a variant silently resetting state that RAJAPerf carries across reps.
+    for name in [
+        "Stream_DOT",
+        "Basic_DAXPY",
+        "Lcals_HYDRO_2D",
+        "Polybench_JACOBI_1D",
+        "Apps_LTIMES",
+    ] {
+        let k = kernel(name);
+        for v in variant::all() {
+            let Some(one) = try_run(&k, v, TARGET, 1) else {
+                continue;
+            };
+            let two = try_run(&k, v, TARGET, 2).expect("implemented above");
+            assert!(
+                two.checksum.rel_diff(&one.checksum) > 0.0,
+                "{name} {}",
+                v.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn idempotent_kernels_do_not_change_with_reps() {
+    for name in [
+        "Stream_TRIAD",
+        "Lcals_EOS",
+        "Polybench_GEMM",
+        "Apps_VOL3D",
+        "Apps_ENERGY",
+    ] {
+        let k = kernel(name);
+        for v in variant::all() {
+            let Some(one) = try_run(&k, v, TARGET, 1) else {
+                continue;
+            };
+            let three = try_run(&k, v, TARGET, 3).expect("implemented above");
+            assert_eq!(
+                one.checksum.to_string(),
+                three.checksum.to_string(),
+                "{name} {}",
+                v.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_registered_variant_implements_a_kernel() {
+    let all = kernels::all();
+    for v in variant::all() {
+        let n = all
+            .iter()
+            .filter(|k| try_run(k, v, 1000, 1).is_some())
+            .count();
+        assert!(n > 0, "variant {} implements no kernel", v.name());
+    }
+}
+
+#[test]
+fn registry_names_are_unique_and_grouped() {
+    let all = kernels::all();
+    assert_eq!(all.len(), 32);
+    for (i, k) in all.iter().enumerate() {
+        assert!(
+            k.name.starts_with(&format!("{}_", k.group.name())),
+            "{}",
+            k.name
+        );
+        assert!(
+            all[i + 1..].iter().all(|o| o.name != k.name),
+            "duplicate {}",
+            k.name
+        );
+    }
+}
