@@ -286,7 +286,13 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
-        let host = host::parallel_loop(d, &nest, &analysis);
+        let slice_like: Vec<String> = analysis
+            .captures
+            .iter()
+            .map(|c| c.name.to_string())
+            .filter(|n| matches!(self.types.lookup(n), Some(Some(t)) if matches!(types::device_type(t), Ok(types::DeviceType::Array { .. }))))
+            .collect();
+        let host = host::parallel_loop(d, &nest, &analysis, &slice_like);
         if !(d.construct.is_target() || self.in_target) {
             return host;
         }

@@ -86,7 +86,7 @@ pub mod __private {
         atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AsSliceOf,
         AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CopyValue, CriticalCell, CriticalGuard, Dim,
         DisjointMut, DisjointView, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
-        Schedule, SliceLocal,
+        Schedule, SliceLocal, UncheckedIndex,
     };
     pub use crate::offload::private as offload;
 }

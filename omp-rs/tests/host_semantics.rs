@@ -451,3 +451,26 @@ fn overlapping_affine_writes_are_caught_before_the_loop() {
     let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("may write the same element of `a`"), "{msg}");
 }
+
+#[omp::parallel_for(collapse(2), num_threads(2))]
+fn shifted_rows(n: usize, off: usize, a: &[f64], b: &mut [f64]) {
+    for i in 0..n {
+        for j in 0..n {
+            b[i * n + j] = a[i * n + j + off];
+        }
+    }
+}
+
+#[test]
+fn hoisted_bounds_checks_still_catch_out_of_range_indices() {
+    let n = 64;
+    let a: Vec<f64> = (0..n * n + 3).map(|k| k as f64).collect();
+    let mut b = vec![0.0; n * n];
+    // In range: every row takes the unchecked copy of the body.
+    shifted_rows(n, 3, &a, &mut b);
+    assert!(b.iter().enumerate().all(|(k, v)| *v == (k + 3) as f64));
+    // The last row reads past the end: the checked body runs there and panics like sequential code.
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shifted_rows(n, 4, &a, &mut b))).unwrap_err();
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("index out of bounds"), "{msg}");
+}

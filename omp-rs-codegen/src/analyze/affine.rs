@@ -131,6 +131,11 @@ impl Poly {
         self.terms.iter().filter_map(|((v, _), c)| v.as_ref().map(|v| (v, c))).collect()
     }
 
+    /// The coefficients of the constant part (no variable).
+    pub fn constant_terms(&self) -> Vec<&Coeff> {
+        self.terms.iter().filter_map(|((v, _), c)| v.is_none().then_some(c)).collect()
+    }
+
     /// Whether injectivity is evident without run-time values: exactly one variable, a literal non-zero coefficient.
     pub fn trivially_injective(&self) -> bool {
         let terms = self.var_terms();

@@ -42,6 +42,12 @@ impl Env {
         self.bindings.iter().rposition(|(n, _)| n == name)
     }
 
+    /// The bindings of a loop nest's induction variables alone (for index expressions that use nothing else).
+    pub fn for_dims(vars: &[Option<Ident>]) -> Env {
+        let bindings = vars.iter().enumerate().filter_map(|(d, v)| v.as_ref().map(|v| (v.to_string(), Binding::Parallel(d)))).collect();
+        Env { bindings }
+    }
+
     /// The environment as it was before binding number `n` (where a `let` initialiser was evaluated).
     pub fn before(&self, n: usize) -> Env {
         Env { bindings: self.bindings[..n].to_vec() }

@@ -80,7 +80,9 @@ fn coeff_expr(c: &Coeff) -> TokenStream {
 }
 
 /// Lowers a parallel loop nest to host code.
-pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> TokenStream {
+/// `slice_like`: captured variables whose declared type is a slice, array or `Vec` (their bounds checks may be
+/// hoisted, see [`super::hoist`]).
+pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_like: &[String]) -> TokenStream {
     let rt = rt();
     let depth = nest.dims.len();
     let config = region_config(d);
@@ -186,7 +188,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
     let mut rewriter = BodyRewriter { critical_vars: &critical_vars };
     rewriter.visit_block_mut(&mut body);
 
-    let iterate = iteration(nest, &body);
+    let iterate = iteration(nest, analysis, slice_like, &body);
     let (red_in, red_out) = if red_vars.is_empty() {
         (quote!(), quote!())
     } else {
@@ -217,7 +219,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
                 (#(#red_inits,)*),
                 |__omp_chunk, __omp_red| {
                     #[allow(unused_imports)]
-                    use #rt::{CopyValue as _, RefLocal as _, RefValue as _, SliceLocal as _};
+                    use #rt::{CopyValue as _, RefLocal as _, RefValue as _, SliceLocal as _, UncheckedIndex as _};
                     let _ = &__omp_red;
                     #red_in
                     #per_thread
@@ -234,7 +236,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis) -> Tok
 /// The loops over one chunk. The innermost dimension is a plain `for v in a..b` when its step is 1 (so it compiles
 /// like the sequential loop and vectorises), else `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a
 /// collapsed nest come from the chunk's rows. The body appears in both branches.
-fn iteration(nest: &LoopNest, body: &syn::Block) -> TokenStream {
+fn iteration(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &syn::Block) -> TokenStream {
     let depth = nest.dims.len();
     let last = depth - 1;
     let stmts = &body.stmts;
@@ -246,13 +248,31 @@ fn iteration(nest: &LoopNest, body: &syn::Block) -> TokenStream {
     let inner_pat = pat(last);
     let k = names::k(last);
     let inner = |ks: TokenStream| {
-        quote! {
-            match #inner_dim.unit_range(#ks) {
-                ::core::option::Option::Some(__omp_values) => {
-                    for #inner_pat in __omp_values {
-                        #(#stmts)*
+        // Unit-step rows get a copy of the body without bounds checks when they are all in range.
+        let unit = match super::hoist::hoisted(nest, analysis, slice_like, body, &ks) {
+            Some((in_bounds, fast)) => {
+                let fast = &fast.stmts;
+                quote! {
+                    if #in_bounds {
+                        for #inner_pat in __omp_values {
+                            #(#fast)*
+                        }
+                    } else {
+                        for #inner_pat in __omp_values {
+                            #(#stmts)*
+                        }
                     }
                 }
+            }
+            None => quote! {
+                for #inner_pat in __omp_values {
+                    #(#stmts)*
+                }
+            },
+        };
+        quote! {
+            match #inner_dim.unit_range(#ks) {
+                ::core::option::Option::Some(__omp_values) => { #unit }
                 ::core::option::Option::None => {
                     for #k in #ks {
                         let #inner_pat = #inner_dim.at(#k);

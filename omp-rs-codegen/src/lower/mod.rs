@@ -2,6 +2,7 @@
 //! device kernel and its launch.
 
 pub mod device;
+pub mod hoist;
 pub mod host;
 pub mod offload;
 pub mod print;

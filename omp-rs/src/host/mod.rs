@@ -17,7 +17,7 @@ pub use local::{AsSliceOf, CopyValue, Probe, RefLocal, RefValue, SliceLocal};
 pub use schedule::Schedule;
 pub use sharing::{
     check_disjoint, critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, CriticalCell, CriticalGuard, DisjointMut,
-    DisjointView, IndexTerm,
+    DisjointView, IndexTerm, UncheckedIndex,
 };
 
 pub(crate) use team::position;

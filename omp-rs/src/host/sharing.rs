@@ -398,3 +398,46 @@ mod test {
         check_disjoint("y", "i * n", &terms(&[(0, 8)]));
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Unchecked indexing after a hoisted bounds check
+
+/// Element access without a bounds check, for loop bodies whose index ranges the expansion checked before the loop.
+pub trait UncheckedIndex<T> {
+    /// `&self[i]` without the check.
+    ///
+    /// # Safety
+    /// `i < len`.
+    unsafe fn __omp_get(&self, i: usize) -> &T;
+    /// `&mut self[i]` without the check.
+    ///
+    /// # Safety
+    /// `i < len`, plus the contract of the underlying mutable access.
+    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T;
+}
+
+impl<T> UncheckedIndex<T> for [T] {
+    #[inline(always)]
+    unsafe fn __omp_get(&self, i: usize) -> &T {
+        // SAFETY: forwarded to the caller (`i < len`).
+        unsafe { self.get_unchecked(i) }
+    }
+    #[inline(always)]
+    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T {
+        // SAFETY: forwarded to the caller (`i < len`).
+        unsafe { self.get_unchecked_mut(i) }
+    }
+}
+
+impl<T> UncheckedIndex<T> for DisjointView<'_, T> {
+    #[inline(always)]
+    unsafe fn __omp_get(&self, i: usize) -> &T {
+        // SAFETY: `i < len` (caller); no other thread touches element i (contract of `DisjointMut::view`).
+        unsafe { &*self.ptr.add(i) }
+    }
+    #[inline(always)]
+    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T {
+        // SAFETY: as `__omp_get`, and `&mut self` ends this thread's other borrows of the view.
+        unsafe { &mut *self.ptr.add(i) }
+    }
+}
