@@ -5,6 +5,8 @@
 //! `*_BODY` macros), so the Rust variants share one copy of each formula.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 

@@ -2,6 +2,8 @@
 //! PI_REDUCE, REDUCE3_INT, TRAP_INT. N = target unless noted.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 

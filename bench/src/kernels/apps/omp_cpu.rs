@@ -1,0 +1,4 @@
+use super::AppsKernels;
+use crate::variant::OmpCpu;
+
+impl AppsKernels for OmpCpu {}

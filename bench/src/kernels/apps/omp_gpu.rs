@@ -1,0 +1,4 @@
+use super::AppsKernels;
+use crate::variant::OmpGpu;
+
+impl AppsKernels for OmpGpu {}

@@ -1,0 +1,4 @@
+use super::BasicKernels;
+use crate::variant::OmpCpu;
+
+impl BasicKernels for OmpCpu {}

@@ -1,0 +1,4 @@
+use super::BasicKernels;
+use crate::variant::OmpGpu;
+
+impl BasicKernels for OmpGpu {}

@@ -1,0 +1,4 @@
+use super::LcalsKernels;
+use crate::variant::OmpCpu;
+
+impl LcalsKernels for OmpCpu {}

@@ -1,0 +1,4 @@
+use super::LcalsKernels;
+use crate::variant::OmpGpu;
+
+impl LcalsKernels for OmpGpu {}

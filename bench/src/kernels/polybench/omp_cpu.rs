@@ -1,0 +1,4 @@
+use super::PolybenchKernels;
+use crate::variant::OmpCpu;
+
+impl PolybenchKernels for OmpCpu {}

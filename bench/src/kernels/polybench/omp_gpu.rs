@@ -1,0 +1,4 @@
+use super::PolybenchKernels;
+use crate::variant::OmpGpu;
+
+impl PolybenchKernels for OmpGpu {}
