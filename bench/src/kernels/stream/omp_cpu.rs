@@ -47,8 +47,7 @@ fn triad(reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[f64]) {
 
 /// Returns `m_dot` plus the `reps` dot products.
 #[omp::directives]
-fn dot(reps: usize, a: &[f64], b: &[f64], m_dot: f64) -> f64 {
-    let mut m_dot = m_dot;
+fn dot(reps: usize, a: &[f64], b: &[f64], mut m_dot: f64) -> f64 {
     for _ in 0..reps {
         let mut dot: f64 = 0.0;
         #[omp::parallel_for(reduction(+: dot))]

@@ -71,8 +71,7 @@ fn triad(t: &mut Timer, reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[
 /// Returns `m_dot` plus the `reps` dot products. Each rep's reduction result comes back to the
 /// host (as in RAJAPerf, where `m_dot += dot` runs on the host after every launch).
 #[omp::directives]
-fn dot(t: &mut Timer, reps: usize, a: &[f64], b: &[f64], m_dot: f64) -> f64 {
-    let mut m_dot = m_dot;
+fn dot(t: &mut Timer, reps: usize, a: &[f64], b: &[f64], mut m_dot: f64) -> f64 {
     #[omp::target_data(map(to: a, b))]
     {
         t.start();
