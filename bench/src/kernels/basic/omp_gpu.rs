@@ -133,8 +133,7 @@ fn nested_init(t: &mut Timer, reps: usize, ni: usize, nj: usize, nk: usize, arra
             for k in 0..nk {
                 for j in 0..nj {
                     for i in 0..ni {
-                        array[i + ni * (j + nj * k)] =
-                            0.00000001 * i as f64 * j as f64 * k as f64;
+                        array[i + ni * (j + nj * k)] = 0.00000001 * i as f64 * j as f64 * k as f64;
                     }
                 }
             }
