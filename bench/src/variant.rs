@@ -6,10 +6,10 @@
 //! kernels, one file per group and variant (`kernels/<group>/<variant>.rs`), so a kernel's
 //! variants read side by side.
 //!
-//! Adding a variant (as `omp-cpu` and `omp-gpu` were): write `kernels/{stream,basic,lcals,polybench,apps}/omp_cpu.rs`
-//! with `impl <Group>Kernels for OmpCpu { ... }` (methods left out report "unsupported"), declare
-//! them in each group's `mod.rs`, and add the struct, its [`Variant`] impl and one line in
-//! [`all`] below.
+//! Adding a variant (as `omp-cpu` and `omp-gpu` were): write
+//! `kernels/{stream,basic,lcals,polybench,apps}/<variant>.rs` with `impl <Group>Kernels for ...`
+//! (methods left out report "unsupported"), declare them in each group's `mod.rs`, and add the
+//! struct, its [`Variant`] impl and one line in [`all`] below.
 
 use crate::kernels::apps::AppsKernels;
 use crate::kernels::basic::BasicKernels;
