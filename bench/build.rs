@@ -6,6 +6,10 @@
 //!
 //! Both are built with `-ffp-contract=off` so that no FMA contraction changes rounding: the
 //! checksums must match RAJAPerf's `-O3 -ffp-contract=off` reference build bit for bit.
+//!
+//! It also runs the omp-rs device pipeline (`omp_build`): every target region of the `omp-gpu`
+//! variant is outlined and compiled for `OMP_RS_OFFLOAD_ARCH` (default `sm_90`, the H200). Without
+//! the device toolchain that step prints one cargo warning and the regions run on the host.
 
 use std::env;
 
@@ -45,6 +49,11 @@ fn main() {
         omp.flag(f);
     }
     omp.compile("ompkernels");
+
+    // Device images for the omp-gpu target regions (sm_90 unless OMP_RS_OFFLOAD_ARCH says
+    // otherwise, e.g. `sm_90,host` to also run them through libomptarget's host plugin).
+    let arch = env::var("OMP_RS_OFFLOAD_ARCH").unwrap_or_else(|_| "sm_90".into());
+    omp_build::Builder::new().arch(&arch).compile();
 
     // Some linkers want the OpenMP runtime after the static library that uses it.
     if let Some(link) = env::var_os("DEP_OPENMP_CARGO_LINK_INSTRUCTIONS") {

@@ -4,7 +4,7 @@ use crate::harness::Size;
 use clap::Parser;
 use std::path::PathBuf;
 
-/// RAJAPerf-style benchmark suite for omp-rs: seq, rayon, C OpenMP (and omp-rs) variants.
+/// RAJAPerf-style benchmark suite for omp-rs: seq, rayon, C OpenMP, omp-rs CPU and GPU variants.
 #[derive(Debug, Parser)]
 #[command(name = "omp-bench", version)]
 pub struct Args {
@@ -40,6 +40,12 @@ pub struct Args {
     /// Bandwidth ceiling in GB/s instead of measuring a copy kernel.
     #[arg(long)]
     pub ceiling_gbs: Option<f64>,
+
+    /// Bandwidth ceiling in GB/s of omp-gpu when it runs on an offload device, e.g. the device
+    /// copy kernel the CUDA baseline measured (`bench/gpu-run.sh` passes it). Without it, omp-gpu
+    /// on a device has no ceiling (the CPU copy kernel does not apply to it).
+    #[arg(long)]
+    pub device_ceiling_gbs: Option<f64>,
 
     /// Write results as JSON.
     #[arg(long)]

@@ -121,17 +121,45 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
             s.variant, s.kernel
         );
     }
+    // omp-gpu's target regions ran on an offload device if there is one (with an image for
+    // it); the CPU copy ceiling does not apply to them then. Asked after the run: libomptarget
+    // counts a plugin's devices once an image has been registered, i.e. after the first region.
+    let devices = if args.variants.iter().any(|v| v == "omp-gpu") {
+        omp::get_num_devices()
+    } else {
+        0
+    };
+    let (host_variants, device_variants): (Vec<String>, Vec<String>) = args
+        .variants
+        .iter()
+        .cloned()
+        .partition(|v| devices == 0 || v != "omp-gpu");
+    let mut ceilings = Vec::new();
+    if !host_variants.is_empty() {
+        ceilings.push(Ceiling {
+            label,
+            gbs,
+            variants: host_variants,
+        });
+    }
+    if let (Some(g), false) = (args.device_ceiling_gbs, device_variants.is_empty()) {
+        ceilings.push(Ceiling {
+            label: "offload device, given by --device-ceiling-gbs".to_owned(),
+            gbs: g,
+            variants: device_variants,
+        });
+    }
     let threads = rayon::current_num_threads();
+    let mut device = format!("cpu ({threads} rayon threads)");
+    if devices > 0 {
+        device.push_str(&format!(", omp-gpu on {devices} offload device(s)"));
+    }
     Ok(ResultFile {
         schema: SCHEMA.to_owned(),
         source: "omp-bench".to_owned(),
-        device: format!("cpu ({threads} rayon threads)"),
+        device,
         size: format!("{:?} (target {})", args.size, args.size.target()),
-        ceilings: vec![Ceiling {
-            label,
-            gbs,
-            variants: args.variants.clone(),
-        }],
+        ceilings,
         results,
     })
 }

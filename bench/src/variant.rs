@@ -6,10 +6,10 @@
 //! kernels, one file per group and variant (`kernels/<group>/<variant>.rs`), so a kernel's
 //! variants read side by side.
 //!
-//! Adding a variant (e.g. `omp-cpu`): write `kernels/{stream,basic,lcals,polybench,apps}/omp_cpu.rs`
-//! with `impl <Group>Kernels for OmpCpu { ... }` (methods left out report "unsupported"), declare
-//! them in each group's `mod.rs`, and add the struct, its [`Variant`] impl and one line in
-//! [`all`] below.
+//! Adding a variant (as `omp-cpu` and `omp-gpu` were): write
+//! `kernels/{stream,basic,lcals,polybench,apps}/<variant>.rs` with `impl <Group>Kernels for ...`
+//! (methods left out report "unsupported"), declare them in each group's `mod.rs`, and add the
+//! struct, its [`Variant`] impl and one line in [`all`] below.
 
 use crate::kernels::apps::AppsKernels;
 use crate::kernels::basic::BasicKernels;
@@ -89,9 +89,38 @@ impl Variant for COmp {
     }
 }
 
+/// omp-rs directives on the host: `#[omp::parallel_for]` (with `collapse`, `reduction`,
+/// `#[omp::atomic]`) in the loops of `seq`, RAJAPerf's Base_OpenMP written with omp-rs.
+#[derive(Clone, Copy, Debug)]
+pub struct OmpCpu;
+
+/// omp-rs target regions (`#[omp::target_teams_distribute_parallel_for]`) with the data mapped
+/// by a `#[omp::target_data]` region around the rep loop, RAJAPerf's Base_OpenMPTarget. Without
+/// a device (or device image) the same regions run on the host cores.
+#[derive(Clone, Copy, Debug)]
+pub struct OmpGpu;
+
+impl Variant for OmpCpu {
+    fn name(&self) -> &'static str {
+        "omp-cpu"
+    }
+    fn description(&self) -> &'static str {
+        "omp-rs #[omp::parallel_for] on the host (OMP_NUM_THREADS threads)"
+    }
+}
+
+impl Variant for OmpGpu {
+    fn name(&self) -> &'static str {
+        "omp-gpu"
+    }
+    fn description(&self) -> &'static str {
+        "omp-rs target regions, data resident in target_data (host cores without a device)"
+    }
+}
+
 /// Every variant, in report order. One line per variant.
 pub fn all() -> Vec<&'static dyn Variant> {
-    vec![&Seq, &Rayon, &COmp]
+    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu]
 }
 
 /// Looks a variant up by its `--variants` name.

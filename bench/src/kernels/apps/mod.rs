@@ -2,9 +2,12 @@
 //! PRESSURE, VOL3D.
 //!
 //! The longer loop bodies are `#[inline(always)]` functions here (RAJAPerf keeps them in
-//! `*_BODY` macros), so the Rust variants share one copy of each formula.
+//! `*_BODY` macros), so the Rust variants share one copy of each formula. They are free
+//! `#[omp::declare_target]` functions, so the omp-gpu target regions call the same copy.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 
@@ -37,30 +40,49 @@ pub struct DelDotVec2d {
 }
 
 impl DelDotVec2d {
-    /// `half` of the body.
-    pub const HALF: f64 = 0.5;
-    /// `ptiny` of the body.
-    pub const PTINY: f64 = 1.0e-20;
-
-    /// Divergence in zone `i` (corners n1 = i+1, n2 = i+1+jp, n3 = i+jp, n4 = i).
+    /// Divergence in zone `i` ([`del_dot_vec_2d_zone`]).
     #[inline(always)]
     pub fn zone(x: &[f64], y: &[f64], fx: &[f64], fy: &[f64], i: usize, jp: usize) -> f64 {
-        let (n1, n2, n3, n4) = (i + 1, i + 1 + jp, i + jp, i);
-        let half = Self::HALF;
-        let xi = half * (x[n1] + x[n2] - x[n3] - x[n4]);
-        let xj = half * (x[n2] + x[n3] - x[n4] - x[n1]);
-        let yi = half * (y[n1] + y[n2] - y[n3] - y[n4]);
-        let yj = half * (y[n2] + y[n3] - y[n4] - y[n1]);
-        let fxi = half * (fx[n1] + fx[n2] - fx[n3] - fx[n4]);
-        let fxj = half * (fx[n2] + fx[n3] - fx[n4] - fx[n1]);
-        let fyi = half * (fy[n1] + fy[n2] - fy[n3] - fy[n4]);
-        let fyj = half * (fy[n2] + fy[n3] - fy[n4] - fy[n1]);
-        let rarea = 1.0 / (xi * yj - xj * yi + Self::PTINY);
-        let dfxdx = rarea * (fxi * yj - fxj * yi);
-        let dfydy = rarea * (fyj * xi - fyi * xj);
-        let affine = (fy[n1] + fy[n2] + fy[n3] + fy[n4]) / (y[n1] + y[n2] + y[n3] + y[n4]);
-        dfxdx + dfydy + affine
+        del_dot_vec_2d_zone(x, y, fx, fy, i, jp)
     }
+}
+
+/// DEL_DOT_VEC_2D's body: the divergence in zone `i` (corners n1 = i+1, n2 = i+1+jp, n3 = i+jp,
+/// n4 = i).
+///
+/// The loop bodies of this group are free `#[omp::declare_target]` functions: the device build
+/// copies them into the device crate, so target regions (`omp_gpu.rs`) call the same code as the
+/// host variants. They must be self-contained (constants inside) and are called by their plain
+/// name from kernels.
+#[omp::declare_target]
+#[inline(always)]
+pub fn del_dot_vec_2d_zone(
+    x: &[f64],
+    y: &[f64],
+    fx: &[f64],
+    fy: &[f64],
+    i: usize,
+    jp: usize,
+) -> f64 {
+    /// `half` of the body.
+    const HALF: f64 = 0.5;
+    /// `ptiny` of the body.
+    const PTINY: f64 = 1.0e-20;
+    let (n1, n2, n3, n4) = (i + 1, i + 1 + jp, i + jp, i);
+    let half = HALF;
+    let xi = half * (x[n1] + x[n2] - x[n3] - x[n4]);
+    let xj = half * (x[n2] + x[n3] - x[n4] - x[n1]);
+    let yi = half * (y[n1] + y[n2] - y[n3] - y[n4]);
+    let yj = half * (y[n2] + y[n3] - y[n4] - y[n1]);
+    let fxi = half * (fx[n1] + fx[n2] - fx[n3] - fx[n4]);
+    let fxj = half * (fx[n2] + fx[n3] - fx[n4] - fx[n1]);
+    let fyi = half * (fy[n1] + fy[n2] - fy[n3] - fy[n4]);
+    let fyj = half * (fy[n2] + fy[n3] - fy[n4] - fy[n1]);
+    let rarea = 1.0 / (xi * yj - xj * yi + PTINY);
+    let dfxdx = rarea * (fxi * yj - fxj * yi);
+    let dfydy = rarea * (fyj * xi - fyi * xj);
+    let affine = (fy[n1] + fy[n2] + fy[n3] + fy[n4]) / (y[n1] + y[n2] + y[n3] + y[n4]);
+    dfxdx + dfydy + affine
 }
 
 impl KernelData for DelDotVec2d {
@@ -310,6 +332,7 @@ impl<'a> EnergyInputs<'a> {
 /// ENERGY's six loop bodies, one function per loop, arguments in body order.
 pub mod energy_body {
     /// Sound-speed term with RAJAPerf's clamp.
+    #[omp::declare_target]
     #[inline(always)]
     pub fn ssc(num: f64, rho0: f64) -> f64 {
         let ssc = num / rho0;
@@ -321,12 +344,14 @@ pub mod energy_body {
     }
 
     /// Loop 1: new e_new.
+    #[omp::declare_target]
     #[inline(always)]
     pub fn e1(e_old: f64, delvc: f64, p_old: f64, q_old: f64, work: f64) -> f64 {
         e_old - 0.5 * delvc * (p_old + q_old) + 0.5 * work
     }
 
     /// Loop 2: new q_new.
+    #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn q2(
@@ -349,12 +374,14 @@ pub mod energy_body {
     }
 
     /// Loop 3: new e_new.
+    #[omp::declare_target]
     #[inline(always)]
     pub fn e3(e_new: f64, delvc: f64, p_old: f64, q_old: f64, p_half_step: f64, q_new: f64) -> f64 {
         e_new + 0.5 * delvc * (3.0 * (p_old + q_old) - 4.0 * (p_half_step + q_new))
     }
 
     /// Loop 4: new e_new.
+    #[omp::declare_target]
     #[inline(always)]
     pub fn e4(e_new: f64, work: f64, e_cut: f64, emin: f64) -> f64 {
         let mut e = e_new + 0.5 * work;
@@ -368,6 +395,7 @@ pub mod energy_body {
     }
 
     /// Loop 5: new e_new.
+    #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn e5(
@@ -405,6 +433,7 @@ pub mod energy_body {
     }
 
     /// Loop 6: new q_new.
+    #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn q6(
@@ -662,40 +691,71 @@ pub struct Matvec3dStencil {
 }
 
 impl Matvec3dStencil {
-    /// `b[i]`: 27 products summed plane by plane (down, centre, up), row by row (back,
-    /// centre, front), left to right; the upper-half coefficients are the documented
-    /// shifted aliases of the lower half, making the matrix symmetric.
+    /// `b[i]` ([`matvec_3d_zone`] with the 14 coefficient arrays).
     #[inline(always)]
     pub fn zone(c: &StencilCoefs, x: &[f64], i: usize, jp: usize, kp: usize) -> f64 {
-        let (j, k) = (jp, kp);
-        c.dbl[i] * x[i - k - j - 1]
-            + c.dbc[i] * x[i - k - j]
-            + c.dbr[i] * x[i - k - j + 1]
-            + c.dcl[i] * x[i - k - 1]
-            + c.dcc[i] * x[i - k]
-            + c.dcr[i] * x[i - k + 1]
-            + c.dfl[i] * x[i - k + j - 1]
-            + c.dfc[i] * x[i - k + j]
-            + c.dfr[i] * x[i - k + j + 1]
-            + c.cbl[i] * x[i - j - 1]
-            + c.cbc[i] * x[i - j]
-            + c.cbr[i] * x[i - j + 1]
-            + c.ccl[i] * x[i - 1]
-            + c.ccc[i] * x[i]
-            + c.ccl[i + 1] * x[i + 1] // ccr
-            + c.cbr[i + j - 1] * x[i + j - 1] // cfl
-            + c.cbc[i + j] * x[i + j] // cfc
-            + c.cbl[i + j + 1] * x[i + j + 1] // cfr
-            + c.dfr[i + k - j - 1] * x[i + k - j - 1] // ubl
-            + c.dfc[i + k - j] * x[i + k - j] // ubc
-            + c.dfl[i + k - j + 1] * x[i + k - j + 1] // ubr
-            + c.dcr[i + k - 1] * x[i + k - 1] // ucl
-            + c.dcc[i + k] * x[i + k] // ucc
-            + c.dcl[i + k + 1] * x[i + k + 1] // ucr
-            + c.dbr[i + k + j - 1] * x[i + k + j - 1] // ufl
-            + c.dbc[i + k + j] * x[i + k + j] // ufc
-            + c.dbl[i + k + j + 1] * x[i + k + j + 1] // ufr
+        matvec_3d_zone(
+            &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc,
+            &c.cbr, &c.ccl, &c.ccc, x, i, jp, kp,
+        )
     }
+}
+
+/// `b[i]`: 27 products summed plane by plane (down, centre, up), row by row (back,
+/// centre, front), left to right; the upper-half coefficients are the documented
+/// shifted aliases of the lower half, making the matrix symmetric. A `declare_target` function
+/// (see [`del_dot_vec_2d_zone`]).
+#[omp::declare_target]
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub fn matvec_3d_zone(
+    dbl: &[f64],
+    dbc: &[f64],
+    dbr: &[f64],
+    dcl: &[f64],
+    dcc: &[f64],
+    dcr: &[f64],
+    dfl: &[f64],
+    dfc: &[f64],
+    dfr: &[f64],
+    cbl: &[f64],
+    cbc: &[f64],
+    cbr: &[f64],
+    ccl: &[f64],
+    ccc: &[f64],
+    x: &[f64],
+    i: usize,
+    jp: usize,
+    kp: usize,
+) -> f64 {
+    let (j, k) = (jp, kp);
+    dbl[i] * x[i - k - j - 1]
+        + dbc[i] * x[i - k - j]
+        + dbr[i] * x[i - k - j + 1]
+        + dcl[i] * x[i - k - 1]
+        + dcc[i] * x[i - k]
+        + dcr[i] * x[i - k + 1]
+        + dfl[i] * x[i - k + j - 1]
+        + dfc[i] * x[i - k + j]
+        + dfr[i] * x[i - k + j + 1]
+        + cbl[i] * x[i - j - 1]
+        + cbc[i] * x[i - j]
+        + cbr[i] * x[i - j + 1]
+        + ccl[i] * x[i - 1]
+        + ccc[i] * x[i]
+        + ccl[i + 1] * x[i + 1] // ccr
+        + cbr[i + j - 1] * x[i + j - 1] // cfl
+        + cbc[i + j] * x[i + j] // cfc
+        + cbl[i + j + 1] * x[i + j + 1] // cfr
+        + dfr[i + k - j - 1] * x[i + k - j - 1] // ubl
+        + dfc[i + k - j] * x[i + k - j] // ubc
+        + dfl[i + k - j + 1] * x[i + k - j + 1] // ubr
+        + dcr[i + k - 1] * x[i + k - 1] // ucl
+        + dcc[i + k] * x[i + k] // ucc
+        + dcl[i + k + 1] * x[i + k + 1] // ucr
+        + dbr[i + k + j - 1] * x[i + k + j - 1] // ufl
+        + dbc[i + k + j] * x[i + k + j] // ufc
+        + dbl[i + k + j + 1] * x[i + k + j + 1] // ufr
 }
 
 impl KernelData for Matvec3dStencil {
@@ -769,21 +829,35 @@ pub struct Pressure {
 }
 
 impl Pressure {
-    /// Loop 2 body.
+    /// Loop 2 body ([`pressure_p_new`]).
     #[inline(always)]
     pub fn p_new(bvc: f64, e_old: f64, vnewc: f64, p_cut: f64, eosvmax: f64, pmin: f64) -> f64 {
-        let mut p = bvc * e_old;
-        if p.abs() < p_cut {
-            p = 0.0;
-        }
-        if vnewc >= eosvmax {
-            p = 0.0;
-        }
-        if p < pmin {
-            p = pmin;
-        }
-        p
+        pressure_p_new(bvc, e_old, vnewc, p_cut, eosvmax, pmin)
     }
+}
+
+/// PRESSURE's loop 2 body, a `declare_target` function (see [`del_dot_vec_2d_zone`]).
+#[omp::declare_target]
+#[inline(always)]
+pub fn pressure_p_new(
+    bvc: f64,
+    e_old: f64,
+    vnewc: f64,
+    p_cut: f64,
+    eosvmax: f64,
+    pmin: f64,
+) -> f64 {
+    let mut p = bvc * e_old;
+    if p.abs() < p_cut {
+        p = 0.0;
+    }
+    if vnewc >= eosvmax {
+        p = 0.0;
+    }
+    if p < pmin {
+        p = pmin;
+    }
+    p
 }
 
 impl KernelData for Pressure {
@@ -844,42 +918,69 @@ pub struct Vol3d {
 }
 
 impl Vol3d {
-    /// `1/12` as RAJAPerf writes it (the literal rounds to the nearest double of 1/12).
-    #[allow(clippy::excessive_precision)]
-    pub const VOL_FACTOR: f64 = 0.083333333333333333;
-
-    /// Volume of zone `i` from its corners n0..n7.
+    /// Volume of zone `i` ([`vol3d_zone`]).
     #[inline(always)]
     pub fn zone(x: &[f64], y: &[f64], z: &[f64], i: usize, jp: usize, kp: usize) -> f64 {
-        let n = [
-            i,
-            i + 1,
-            i + jp,
-            i + 1 + jp,
-            i + kp,
-            i + 1 + kp,
-            i + jp + kp,
-            i + 1 + jp + kp,
-        ];
-        // dAB = coordinate(nA) - coordinate(nB), per axis.
-        let d = |a: usize, b: usize| [x[n[a]] - x[n[b]], y[n[a]] - y[n[b]], z[n[a]] - z[n[b]]];
-        let (d71, d72, d74) = (d(7, 1), d(7, 2), d(7, 4));
-        let (d30, d50, d60) = (d(3, 0), d(5, 0), d(6, 0));
-        let sum = |p: [f64; 3], q: [f64; 3]| [p[0] + q[0], p[1] + q[1], p[2] + q[2]];
-        // P . (Q x R), written as xps*cyz + yps*czx + zps*cxy.
-        let term = |p: [f64; 3], q: [f64; 3], r: [f64; 3]| {
-            let cyz = q[1] * r[2] - q[2] * r[1];
-            let czx = q[2] * r[0] - q[0] * r[2];
-            let cxy = q[0] * r[1] - q[1] * r[0];
-            p[0] * cyz + p[1] * czx + p[2] * cxy
-        };
-        // Four terms as documented: the third reuses the d74 x d60 cross product.
-        let mut vol = term(sum(d71, d60), d72, d30);
-        vol += term(sum(d72, d50), d74, d60);
-        vol += term(sum(d74, d30), d74, d60);
-        vol += term(sum(d74, d30), d71, d50);
-        vol * Self::VOL_FACTOR
+        vol3d_zone(x, y, z, i, jp, kp)
     }
+}
+
+/// VOL3D's body: the volume of zone `i` from its corners n0..n7, a `declare_target` function
+/// (see [`del_dot_vec_2d_zone`]).
+#[omp::declare_target]
+#[inline(always)]
+pub fn vol3d_zone(x: &[f64], y: &[f64], z: &[f64], i: usize, jp: usize, kp: usize) -> f64 {
+    /// `1/12` as RAJAPerf writes it (the literal rounds to the nearest double of 1/12).
+    #[allow(clippy::excessive_precision)]
+    const VOL_FACTOR: f64 = 0.083333333333333333;
+    // Helpers are nested `#[inline(always)]` fns, not closures: a closure does not inherit the
+    // `inline(always)` of this function, and in the parallel variants LLVM kept a `d` closure
+    // out of line (six calls per zone, the corner indices re-read from a stack array), which
+    // made rayon and omp-cpu 2-2.5x slower per thread than seq on this kernel.
+    /// The 8 corners n0..n7 of zone `i` on one axis.
+    #[inline(always)]
+    fn corners(v: &[f64], i: usize, jp: usize, kp: usize) -> [f64; 8] {
+        [
+            v[i],
+            v[i + 1],
+            v[i + jp],
+            v[i + 1 + jp],
+            v[i + kp],
+            v[i + 1 + kp],
+            v[i + jp + kp],
+            v[i + 1 + jp + kp],
+        ]
+    }
+    /// dAB = coordinate(nA) - coordinate(nB), per axis.
+    #[inline(always)]
+    fn d(c: &[[f64; 8]; 3], a: usize, b: usize) -> [f64; 3] {
+        [c[0][a] - c[0][b], c[1][a] - c[1][b], c[2][a] - c[2][b]]
+    }
+    #[inline(always)]
+    fn sum(p: [f64; 3], q: [f64; 3]) -> [f64; 3] {
+        [p[0] + q[0], p[1] + q[1], p[2] + q[2]]
+    }
+    /// P . (Q x R), written as xps*cyz + yps*czx + zps*cxy.
+    #[inline(always)]
+    fn term(p: [f64; 3], q: [f64; 3], r: [f64; 3]) -> f64 {
+        let cyz = q[1] * r[2] - q[2] * r[1];
+        let czx = q[2] * r[0] - q[0] * r[2];
+        let cxy = q[0] * r[1] - q[1] * r[0];
+        p[0] * cyz + p[1] * czx + p[2] * cxy
+    }
+    let c = [
+        corners(x, i, jp, kp),
+        corners(y, i, jp, kp),
+        corners(z, i, jp, kp),
+    ];
+    let (d71, d72, d74) = (d(&c, 7, 1), d(&c, 7, 2), d(&c, 7, 4));
+    let (d30, d50, d60) = (d(&c, 3, 0), d(&c, 5, 0), d(&c, 6, 0));
+    // Four terms as documented: the third reuses the d74 x d60 cross product.
+    let mut vol = term(sum(d71, d60), d72, d30);
+    vol += term(sum(d72, d50), d74, d60);
+    vol += term(sum(d74, d30), d74, d60);
+    vol += term(sum(d74, d30), d71, d50);
+    vol * VOL_FACTOR
 }
 
 impl KernelData for Vol3d {

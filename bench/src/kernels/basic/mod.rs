@@ -2,6 +2,8 @@
 //! PI_REDUCE, REDUCE3_INT, TRAP_INT. N = target unless noted.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 
@@ -328,12 +330,20 @@ pub struct TrapInt {
 }
 
 impl TrapInt {
-    /// The integrand.
+    /// The integrand ([`trap_int_func`]).
     #[inline(always)]
     pub fn func(x: f64, y: f64, xp: f64, yp: f64) -> f64 {
-        let denom = (x - xp) * (x - xp) + (y - yp) * (y - yp);
-        1.0 / denom.sqrt()
+        trap_int_func(x, y, xp, yp)
     }
+}
+
+/// TRAP_INT's integrand, a free `declare_target` function so that target regions can call it
+/// too (the build copies it into the device crate; kernels call it by its plain name).
+#[omp::declare_target]
+#[inline(always)]
+pub fn trap_int_func(x: f64, y: f64, xp: f64, yp: f64) -> f64 {
+    let denom = (x - xp) * (x - xp) + (y - yp) * (y - yp);
+    1.0 / denom.sqrt()
 }
 
 impl KernelData for TrapInt {

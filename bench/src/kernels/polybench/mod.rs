@@ -2,6 +2,8 @@
 //! Sizes: n = trunc(sqrt(target) + sqrt(2) - 1) (1000 at the default) unless noted.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 

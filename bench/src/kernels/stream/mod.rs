@@ -2,6 +2,8 @@
 //! except DOT, a sum reduction.
 
 mod c_omp;
+mod omp_cpu;
+mod omp_gpu;
 mod rayon;
 mod seq;
 
