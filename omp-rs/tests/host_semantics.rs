@@ -93,6 +93,21 @@ fn stepped(lo: i32, hi: i32, step: usize, w: usize, out: &mut [i64], nt: usize) 
     }
 }
 
+/// Subslices inside the body (`&x[i..i + taps]`): range indexes keep their checked `Index` (the bounds-check
+/// hoisting must leave them alone), and a fixed-size window next to them is still hoisted.
+#[omp::parallel_for(num_threads(nt))]
+fn fir(coeff: &[f64], input: &[f64], out: &mut [f64], nt: usize) {
+    for i in 0..out.len() {
+        let taps = &coeff[..4];
+        let window = &input[i..i + 4];
+        let mut sum = 0.0;
+        for j in 0..4 {
+            sum += taps[j] * window[j];
+        }
+        out[i] = sum + input[i];
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
@@ -108,6 +123,16 @@ proptest! {
         }
         stencil2(n, m, &a, &mut b, nt, chunk);
         prop_assert_eq!(b, want);
+    }
+
+    #[test]
+    fn subslice_windows_match_sequential(n in 0usize..300, nt in 1usize..5, seed in any::<u64>()) {
+        let coeff = [1.5, -0.25, 3.0, 0.5];
+        let input: Vec<f64> = (0..n + 3).map(|k| ((k as u64).wrapping_mul(seed | 1) % 997) as f64).collect();
+        let mut out = vec![0.0; n];
+        fir(&coeff, &input, &mut out, nt);
+        let want: Vec<f64> = (0..n).map(|i| (0..4).fold(0.0, |s, j| s + coeff[j] * input[i + j]) + input[i]).collect();
+        prop_assert_eq!(out, want);
     }
 
     #[test]

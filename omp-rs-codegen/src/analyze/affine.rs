@@ -148,6 +148,8 @@ pub fn affine(e: &Expr, env: &Env) -> Result<Poly, NotAffine> {
     match e {
         Expr::Paren(p) => affine(&p.expr, env),
         Expr::Group(g) => affine(&g.expr, env),
+        // `x[a..b]` is a subslice, not one element: no affine index describes it.
+        Expr::Range(_) => Err(NotAffine("a range index takes a subslice, not one element".into())),
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
             let v: i128 = i.base10_parse().map_err(|_| NotAffine("integer literal out of range".into()))?;
             Ok(Poly::constant(Coeff { lit: v, atoms: Vec::new() }))

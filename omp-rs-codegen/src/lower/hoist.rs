@@ -81,6 +81,10 @@ fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &s
     }
     impl Finder<'_> {
         fn consider(&mut self, array: Ident, index: Expr) {
+            // A range index (`x[a..b]`) takes a subslice: it keeps its checked `Index`.
+            if matches!(index, Expr::Range(_)) {
+                return;
+            }
             let key = format!("{array}[{}]", index.to_token_stream());
             if self.found.contains_key(&key) {
                 return;
