@@ -12,6 +12,18 @@ struct Icvs {
     nthreads: AtomicUsize,
     run_schedule: Schedule,
     display_env: Option<bool>,
+    wait_policy: WaitPolicy,
+}
+
+/// `OMP_WAIT_POLICY`: how the idle threads of a team wait for the next region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WaitPolicy {
+    /// Unset: spin briefly (~0.3 ms), then sleep.
+    Default,
+    /// `ACTIVE`: spin up to a second before sleeping.
+    Active,
+    /// `PASSIVE`: sleep at once.
+    Passive,
 }
 
 fn warn(var: &str, value: &str, accepted: &str) {
@@ -63,10 +75,22 @@ fn icvs() -> &'static Icvs {
                 warn("OMP_PROC_BIND", &v, "`true`, `false`, `primary`, `close` or `spread` (omp-rs does not pin threads)");
             }
         }
+        let wait_policy = match env("OMP_WAIT_POLICY") {
+            None => WaitPolicy::Default,
+            Some(v) => match v.to_ascii_lowercase().as_str() {
+                "active" => WaitPolicy::Active,
+                "passive" => WaitPolicy::Passive,
+                _ => {
+                    warn("OMP_WAIT_POLICY", &v, "`ACTIVE` or `PASSIVE`");
+                    WaitPolicy::Default
+                }
+            },
+        };
         Icvs {
             nthreads: AtomicUsize::new(nthreads),
             run_schedule,
             display_env,
+            wait_policy,
         }
     })
 }
@@ -115,6 +139,10 @@ pub(crate) fn run_schedule() -> Schedule {
     }
 }
 
+pub(crate) fn wait_policy() -> WaitPolicy {
+    icvs().wait_policy
+}
+
 /// Prints the ICVs once, in OpenMP's format, when `OMP_DISPLAY_ENV` asks for it.
 pub(crate) fn display_env_once() {
     static ONCE: Once = Once::new();
@@ -132,6 +160,11 @@ pub(crate) fn display_env_once() {
         out += &format!("  OMP_SCHEDULE = '{sched}'\n");
         out += &format!("  OMP_DEFAULT_DEVICE = '{}'\n", crate::offload::get_default_device());
         out += &format!("  OMP_TARGET_OFFLOAD = '{}'\n", crate::offload::policy());
+        let wait = match icv.wait_policy {
+            WaitPolicy::Active => "ACTIVE",
+            WaitPolicy::Default | WaitPolicy::Passive => "PASSIVE",
+        };
+        out += &format!("  OMP_WAIT_POLICY = '{wait}'\n");
         out += "  OMP_MAX_ACTIVE_LEVELS = '1'\n  OMP_PROC_BIND = 'FALSE'\n";
         if verbose {
             out += &format!("  [host] OMP_NUM_PROCS = '{}'\n", crate::get_num_procs());

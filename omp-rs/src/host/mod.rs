@@ -9,7 +9,7 @@ pub mod reduce;
 mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
-mod team;
+mod team; // its few unsafe blocks (the erased job pointer) allow themselves, each with its SAFETY argument
 
 pub use dim::{Dim, LoopIndex};
 pub use local::{AsSliceOf, CopyValue, Probe, RefLocal, RefValue, SliceLocal};
@@ -197,7 +197,7 @@ where
     if threads == 1 {
         return vec![run(0)];
     }
-    team::pool(threads).broadcast(|ctx| run(ctx.index()))
+    team::run(threads, run)
 }
 
 /// `num_threads(e)` for any integer expression.
