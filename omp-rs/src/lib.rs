@@ -85,7 +85,7 @@ pub mod __private {
     pub use crate::host::{
         atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AsSliceOf,
         AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CopyValue, CriticalCell, CriticalGuard, Dim,
-        DisjointMut, DisjointView, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
+        DisjointMut, DisjointView, Exact, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
         Schedule, SliceLocal, UncheckedIndex,
     };
     pub use crate::offload::private as offload;

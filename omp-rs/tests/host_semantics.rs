@@ -499,3 +499,100 @@ fn hoisted_bounds_checks_still_catch_out_of_range_indices() {
     let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("index out of bounds"), "{msg}");
 }
+
+// ------------------------------------------------------------------------------ bounds checks in inner loops
+
+/// 3-D 7-point stencil, `collapse(2)` with `k` a sequential loop: the accesses are hoisted over the row and the
+/// range of `k`. `kr` reverses `k` inside the index (negative coefficient); `lo..=hi` is an inclusive range.
+#[omp::parallel_for(collapse(2), num_threads(nt))]
+fn stencil3(n: usize, lo: usize, hi: usize, a: &[f64], b: &mut [f64], nt: usize) {
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            for k in lo..=hi {
+                let c = a[k + n * (j + n * i)];
+                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))] + a[k + n * (j + n * (i - 1))]
+                    + a[k + n * (j + 1 + n * i)] + a[k + n * (j - 1 + n * i)]
+                    + a[k + 1 + n * (j + n * i)] + a[k - 1 + n * (j + n * i)] - 6.0 * c
+                    + a[(n - 1 - k) + n * (j + n * i)];
+            }
+        }
+    }
+}
+
+fn stencil3_seq(n: usize, lo: usize, hi: usize, a: &[f64], b: &mut [f64]) {
+    for i in 1..n - 1 {
+        for j in 1..n - 1 {
+            for k in lo..=hi {
+                let c = a[k + n * (j + n * i)];
+                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))] + a[k + n * (j + n * (i - 1))]
+                    + a[k + n * (j + 1 + n * i)] + a[k + n * (j - 1 + n * i)]
+                    + a[k + 1 + n * (j + n * i)] + a[k - 1 + n * (j + n * i)] - 6.0 * c
+                    + a[(n - 1 - k) + n * (j + n * i)];
+            }
+        }
+    }
+}
+
+/// Row sums over an inner loop whose range is the caller's: `m + extra` reads past the row.
+#[omp::parallel_for(num_threads(2))]
+fn row_sums(m: usize, extra: usize, x: &[f64], s: &mut [f64]) {
+    for i in 0..s.len() {
+        let mut t = 0.0;
+        for k in 0..m + extra {
+            t += x[i * m + k];
+        }
+        s[i] = t;
+    }
+}
+
+/// The body rebinds the induction variable: the access must not be hoisted as `x[i]` of the loop's `i`.
+#[omp::parallel_for(num_threads(2))]
+fn shadowed(x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        let i = i + 1;
+        y[i - 1] = x[i];
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn inner_loop_stencil_matches_sequential(n in 3usize..14, lo in 1usize..4, len in 0usize..12, nt in 1usize..4, seed in any::<u64>()) {
+        let hi = (lo + len).min(n - 2);
+        let a: Vec<f64> = (0..n * n * n).map(|k| ((k as u64).wrapping_mul(seed | 1) % 1009) as f64).collect();
+        let (mut b, mut want) = (vec![0.0; n * n * n], vec![0.0; n * n * n]);
+        stencil3(n, lo, hi, &a, &mut b, nt);
+        stencil3_seq(n, lo, hi, &a, &mut want);
+        prop_assert_eq!(b, want);
+    }
+}
+
+#[test]
+fn inner_loop_out_of_range_still_panics() {
+    let (rows, m) = (50, 8);
+    let x: Vec<f64> = (0..rows * m).map(|k| k as f64).collect();
+    let mut s = vec![0.0; rows];
+    row_sums(m, 0, &x, &mut s);
+    assert!(s.iter().enumerate().all(|(i, v)| *v == (0..m).map(|k| (i * m + k) as f64).sum::<f64>()));
+    // Inner range empty (m + extra == 0 with m = 0) runs nothing, also on the unchecked path.
+    let mut z = vec![1.0; rows];
+    row_sums(0, 0, &x, &mut z);
+    assert!(z.iter().all(|v| *v == 0.0));
+    // The last row's inner loop reads one past the end: panics like sequential code.
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| row_sums(m, 1, &x, &mut s))).unwrap_err();
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("index out of bounds"), "{msg}");
+}
+
+#[test]
+fn a_rebound_induction_variable_keeps_its_bounds_check() {
+    let x: Vec<f64> = (0..101).map(|k| k as f64).collect();
+    let mut y = vec![0.0; 100];
+    shadowed(&x, &mut y);
+    assert!(y.iter().enumerate().all(|(i, v)| *v == (i + 1) as f64));
+    let mut y = vec![0.0; 101];
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| shadowed(&x, &mut y))).unwrap_err();
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("index out of bounds"), "{msg}");
+}

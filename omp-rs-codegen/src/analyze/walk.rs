@@ -48,6 +48,11 @@ impl Env {
         Env { bindings }
     }
 
+    /// Adds the variable of a sequential loop over `range`, innermost.
+    pub fn bind_inner_loop(&mut self, var: &Ident, range: &Expr) {
+        self.bindings.push((var.to_string(), Binding::InnerLoop(range.clone())));
+    }
+
     /// The environment as it was before binding number `n` (where a `let` initialiser was evaluated).
     pub fn before(&self, n: usize) -> Env {
         Env { bindings: self.bindings[..n].to_vec() }

@@ -1,18 +1,27 @@
 //! Bounds checks hoisted out of the innermost loop of the host lowering.
 //!
 //! Rust's bounds checks keep a loop from vectorising (each is an early exit). When an array access `x[idx]` in the
-//! body has an index that is affine in the innermost induction variable with a non-negative literal coefficient,
-//! and otherwise depends only on outer induction variables and loop-invariant values, its index range over one row
-//! of the chunk is `[idx(first), idx(last)]`. The lowering computes those ends exactly (in `i128`, from the affine
-//! form) before the row; when every such access is in bounds the row runs a copy of the body with unchecked
-//! accesses, otherwise the ordinary checked body (which then panics at the same iteration as sequential code would).
+//! body has an index that is affine in the induction variables of the parallel nest and of sequential loops of the
+//! body over simple ranges (`for k in lo..hi`, `lo..=hi`, ends over outer induction variables and invariants), with
+//! loop-invariant coefficients, its index range over one row of the chunk is `[min idx, max idx]`, each term taking
+//! its extreme at one end of its variable's range. The lowering computes those ends exactly (in `i128`, from the
+//! affine forms, failing closed on overflow) before the row; when every such access is in bounds (or sits in a sequential loop whose range is
+//! empty) the row runs a copy of the body with unchecked accesses, otherwise the ordinary checked body (which then
+//! panics at the same iteration as sequential code would).
+//!
+//! The unchecked copy is only sound if every name in a hoisted index means, at the access, what the affine form
+//! assumed. So a name qualifies only if the body binds it nowhere else: induction variables and invariants that
+//! the body never rebinds (`let i = i + 1` disqualifies `i`), and sequential loop variables bound exactly once (by
+//! their `for`) that are not also captures. Identifiers inside macros other than the standard formatting and
+//! assertion macros count as rebound (a macro may expand to a `let`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
+use syn::visit::{self, Visit};
 use syn::visit_mut::{self, VisitMut};
-use syn::{Expr, Ident};
+use syn::{Expr, Ident, RangeLimits};
 
 use super::host::rt;
 use super::names;
@@ -21,11 +30,23 @@ use crate::analyze::walk::{free_idents, Env};
 use crate::analyze::{Analysis, Class};
 use crate::loops::LoopNest;
 
-/// One hoisted access: array, index (as written), its affine form.
+/// A sequential loop of the body over a simple range, as the hoisted accesses inside it see it.
+#[derive(Clone)]
+struct InnerLoop {
+    var: Ident,
+    range: Expr,
+    /// Affine forms of the range's ends (over outer induction variables and invariants).
+    lo: Poly,
+    hi: Poly,
+    inclusive: bool,
+}
+
+/// One hoisted access: array, index (as written), its affine form, the sequential loops it sits in.
 struct Access {
     array: Ident,
     index: Expr,
     form: Poly,
+    loops: Vec<InnerLoop>,
 }
 
 /// Arrays whose accesses may be hoisted: written disjointly (views) or only read and known to be slices (their
@@ -48,38 +69,162 @@ fn invariant(analysis: &Analysis, name: &str) -> bool {
     analysis.get(name).is_some_and(|c| matches!(c.class, Class::Shared | Class::Firstprivate) && !c.written)
 }
 
+/// Macros that cannot bind a name the body then uses.
+const NON_BINDING_MACROS: &[&str] = &[
+    "println", "print", "eprintln", "eprint", "format", "write", "writeln", "panic", "assert", "assert_eq", "assert_ne",
+    "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo", "unimplemented", "dbg",
+];
+
+/// How many times the body binds each name (patterns of `let`, `for`, closures, `match`, `if let`; identifiers
+/// inside other macros count as bound twice).
+fn bindings(body: &syn::Block) -> HashMap<String, usize> {
+    #[derive(Default)]
+    struct Counter(HashMap<String, usize>);
+    impl Visit<'_> for Counter {
+        fn visit_pat_ident(&mut self, p: &syn::PatIdent) {
+            *self.0.entry(p.ident.to_string()).or_default() += 1;
+            visit::visit_pat_ident(self, p);
+        }
+        fn visit_macro(&mut self, m: &syn::Macro) {
+            let name = m.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            if !NON_BINDING_MACROS.contains(&name.as_str()) {
+                fn idents(ts: TokenStream, out: &mut HashMap<String, usize>) {
+                    for tt in ts {
+                        match tt {
+                            TokenTree::Ident(i) => *out.entry(i.to_string()).or_default() += 2,
+                            TokenTree::Group(g) => idents(g.stream(), out),
+                            _ => {}
+                        }
+                    }
+                }
+                idents(m.tokens.clone(), &mut self.0);
+            }
+        }
+        fn visit_item(&mut self, _: &syn::Item) {}
+    }
+    let mut c = Counter::default();
+    c.visit_block(body);
+    c.0
+}
+
+/// Whether a loop-invariant factor of an affine form is cheap and cannot panic when evaluated before the row
+/// (where the original code might not evaluate it at all): a name, `x.len()`, or a cast of one.
+fn simple_atoms(form: &Poly) -> bool {
+    fn simple(e: &Expr) -> bool {
+        match e {
+            Expr::Path(p) => p.qself.is_none() && p.path.get_ident().is_some(),
+            Expr::Paren(p) => simple(&p.expr),
+            Expr::Group(g) => simple(&g.expr),
+            Expr::Cast(c) => simple(&c.expr),
+            Expr::MethodCall(m) => m.method == "len" && m.args.is_empty() && simple(&m.receiver),
+            _ => false,
+        }
+    }
+    let coeffs = form.constant_terms().into_iter().chain(form.var_terms().into_iter().map(|(_, c)| c));
+    coeffs.into_iter().all(|c| c.atoms.iter().all(|(_, e)| simple(e)))
+}
+
 /// Finds the hoistable accesses of a body.
 fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &syn::Block) -> Vec<Access> {
     struct Finder<'a> {
         arrays: Vec<String>,
         vars: Vec<Option<Ident>>,
         analysis: &'a Analysis,
+        bound: HashMap<String, usize>,
         innermost: usize,
+        loops: Vec<InnerLoop>,
         found: BTreeMap<String, Access>,
         closure_depth: usize,
     }
     impl VisitMut for Finder<'_> {
         fn visit_expr_mut(&mut self, e: &mut Expr) {
-            if let Expr::Closure(_) = e {
-                self.closure_depth += 1;
-                visit_mut::visit_expr_mut(self, e);
-                self.closure_depth -= 1;
-                return;
-            }
-            if let Expr::Index(ix) = e {
-                if let (Expr::Path(p), 0) = (&*ix.expr, self.closure_depth) {
-                    if let Some(id) = p.path.get_ident() {
-                        if self.arrays.contains(&id.to_string()) {
-                            self.consider(id.clone(), (*ix.index).clone());
-                        }
+            match e {
+                Expr::Closure(_) => {
+                    self.closure_depth += 1;
+                    visit_mut::visit_expr_mut(self, e);
+                    self.closure_depth -= 1;
+                }
+                Expr::ForLoop(f) => {
+                    self.visit_expr_mut(&mut f.expr);
+                    let inner = self.inner_loop(f);
+                    let pushed = inner.is_some();
+                    self.loops.extend(inner);
+                    self.visit_block_mut(&mut f.body);
+                    if pushed {
+                        self.loops.pop();
                     }
                 }
+                Expr::Index(ix) => {
+                    if let (Expr::Path(p), 0) = (&*ix.expr, self.closure_depth) {
+                        if let Some(id) = p.path.get_ident() {
+                            if self.arrays.contains(&id.to_string()) {
+                                self.consider(id.clone(), (*ix.index).clone());
+                            }
+                        }
+                    }
+                    visit_mut::visit_expr_mut(self, e);
+                }
+                _ => visit_mut::visit_expr_mut(self, e),
             }
-            visit_mut::visit_expr_mut(self, e);
         }
         fn visit_item_mut(&mut self, _: &mut syn::Item) {}
     }
     impl Finder<'_> {
+        /// Bound nowhere in the body (induction variables, invariants) or only by its own `for` (loop variables).
+        fn unique(&self, name: &str, times: usize) -> bool {
+            self.bound.get(name).copied().unwrap_or(0) == times
+        }
+
+        fn dims_env(&self) -> Env {
+            Env::for_dims(&self.vars)
+        }
+
+        /// Names an index or a range end may use: outer induction variables and invariants, never rebound.
+        fn outer_name(&self, name: &str, allow_innermost: bool) -> bool {
+            let dim = self.vars.iter().position(|v| v.as_ref().is_some_and(|v| v == name));
+            match dim {
+                Some(d) => (allow_innermost || d != self.innermost) && self.unique(name, 0),
+                None => invariant(self.analysis, name) && self.unique(name, 0),
+            }
+        }
+
+        /// `for k in lo..hi` (or `lo..=hi`) with a plain `k` bound only there and ends over outer names.
+        fn inner_loop(&self, f: &syn::ExprForLoop) -> Option<InnerLoop> {
+            if self.closure_depth > 0 || f.label.is_some() {
+                return None;
+            }
+            let syn::Pat::Ident(p) = &*f.pat else { return None };
+            let var = p.ident.clone();
+            let name = var.to_string();
+            if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() || !self.unique(&name, 1) {
+                return None;
+            }
+            if self.analysis.get(&name).is_some() || self.vars.iter().flatten().any(|v| *v == name) {
+                return None;
+            }
+            let mut range = &*f.expr;
+            while let Expr::Paren(p) = range {
+                range = &p.expr;
+            }
+            let Expr::Range(r) = range else { return None };
+            let (Some(lo), Some(hi)) = (&r.start, &r.end) else { return None };
+            let end = |e: &Expr| -> Option<Poly> {
+                if !free_idents(e).iter().all(|i| self.outer_name(&i.to_string(), false)) {
+                    return None;
+                }
+                let form = affine(e, &self.dims_env()).ok()?;
+                let only_outer = form.var_terms().iter().all(|(v, _)| matches!(v, IterVar::Parallel(d) if *d != self.innermost));
+                (only_outer && simple_atoms(&form)).then_some(form)
+            };
+            Some(InnerLoop {
+                var,
+                range: range.clone(),
+                lo: end(lo)?,
+                hi: end(hi)?,
+                inclusive: matches!(r.limits, RangeLimits::Closed(_)),
+            })
+        }
+
         fn consider(&mut self, array: Ident, index: Expr) {
             // A range index (`x[a..b]`) takes a subslice: it keeps its checked `Index`.
             if matches!(index, Expr::Range(_)) {
@@ -89,27 +234,33 @@ fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &s
             if self.found.contains_key(&key) {
                 return;
             }
-            let dims: Vec<String> = self.vars.iter().flatten().map(|v| v.to_string()).collect();
-            // Only induction variables and loop-invariant captures: nothing computed in the body.
-            if !free_idents(&index).iter().all(|i| dims.contains(&i.to_string()) || invariant(self.analysis, &i.to_string())) {
+            let loop_var = |name: &str| self.loops.iter().any(|l| l.var == name);
+            // Only induction variables, loop-invariant captures and enclosing simple loops: nothing computed in the body.
+            if !free_idents(&index).iter().all(|i| {
+                let name = i.to_string();
+                loop_var(&name) || self.outer_name(&name, true)
+            }) {
                 return;
             }
-            let Ok(form) = affine(&index, &Env::for_dims(&self.vars)) else { return };
-            let monotonic = form.var_terms().iter().all(|(v, c)| match v {
-                IterVar::Parallel(d) if *d == self.innermost => c.atoms.is_empty() && c.lit >= 0,
-                IterVar::Parallel(_) => true,
-                IterVar::Inner { .. } => false,
-            });
-            if monotonic {
-                self.found.insert(key, Access { array, index, form });
+            let mut env = self.dims_env();
+            for l in &self.loops {
+                env.bind_inner_loop(&l.var, &l.range);
+            }
+            let Ok(form) = affine(&index, &env) else { return };
+            if simple_atoms(&form) {
+                let loops = self.loops.clone();
+                self.found.insert(key, Access { array, index, form, loops });
             }
         }
     }
+    let bound = bindings(body);
     let mut f = Finder {
         arrays: candidates(analysis, slice_like),
         vars: nest.dims.iter().map(|d| d.var.clone()).collect(),
         analysis,
+        bound,
         innermost: nest.dims.len() - 1,
+        loops: Vec::new(),
         found: BTreeMap::new(),
         closure_depth: 0,
     };
@@ -121,32 +272,57 @@ fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &s
 fn coeff(c: &Coeff) -> TokenStream {
     let rt = rt();
     let lit = c.lit;
-    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::coefficient(#e)));
-    quote!((#lit as i128) #(* #atoms)*)
+    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::Exact::of(#rt::coefficient(#e))));
+    quote!((#rt::Exact::lit(#lit) #(* #atoms)*))
 }
 
-/// `idx` at the given value of the innermost variable, exactly, as i128.
-fn value_at(a: &Access, nest: &LoopNest, innermost_value: &TokenStream) -> TokenStream {
+/// The smallest and largest value of `form` (exactly, as i128) over one row: the innermost parallel variable runs
+/// over the row's values, sequential loop variables over their ranges, outer induction variables are fixed. The
+/// variables are independent there, so each term takes its own extreme (at one end of its variable's range,
+/// whichever the sign of its coefficient picks).
+fn extremes(form: &Poly, nest: &LoopNest, row: &(TokenStream, TokenStream), loops: &[InnerLoop]) -> (TokenStream, TokenStream) {
     let rt = rt();
     let last = nest.dims.len() - 1;
-    let mut sum = quote!(0i128);
-    for c in a.form.constant_terms() {
+    let mut min = quote!(#rt::Exact::lit(0));
+    let mut max = quote!(#rt::Exact::lit(0));
+    for c in form.constant_terms() {
         let c = coeff(c);
-        sum = quote!(#sum + #c);
+        min = quote!(#min + #c);
+        max = quote!(#max + #c);
     }
-    for (v, c) in a.form.var_terms() {
+    for (v, c) in form.var_terms() {
         let c = coeff(c);
-        let value = match v {
-            IterVar::Parallel(d) if *d == last => innermost_value.clone(),
-            IterVar::Parallel(d) => match &nest.dims[*d].var {
-                Some(var) => quote!(#rt::LoopIndex::to_i128(#var)),
-                None => quote!(0i128),
-            },
-            IterVar::Inner { .. } => quote!(0i128),
+        let ends = match v {
+            IterVar::Parallel(d) if *d == last => Some(row.clone()),
+            IterVar::Parallel(d) => {
+                let value = match &nest.dims[*d].var {
+                    Some(var) => quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#var))),
+                    None => quote!(#rt::Exact::lit(0)),
+                };
+                min = quote!(#min + #c * #value);
+                max = quote!(#max + #c * #value);
+                None
+            }
+            IterVar::Inner { name, .. } => loops.iter().find(|l| l.var == name).map(|l| range_ends(l, nest, row)),
         };
-        sum = quote!(#sum + #c * #value);
+        if let Some((lo, hi)) = ends {
+            min = quote!(#min + (#c * #lo).min(#c * #hi));
+            max = quote!(#max + (#c * #lo).max(#c * #hi));
+        }
     }
-    sum
+    (min, max)
+}
+
+/// First and last value of a sequential loop's range (ends over outer induction variables and invariants only).
+fn range_ends(l: &InnerLoop, nest: &LoopNest, row: &(TokenStream, TokenStream)) -> (TokenStream, TokenStream) {
+    let (lo, _) = extremes(&l.lo, nest, row, &[]);
+    let (hi, _) = extremes(&l.hi, nest, row, &[]);
+    if l.inclusive {
+        (lo, hi)
+    } else {
+        let rt = rt();
+        (lo, quote!((#hi - #rt::Exact::lit(1))))
+    }
 }
 
 /// For the row loop over `ks` (iteration numbers of the innermost dimension): the condition under which every
@@ -164,12 +340,19 @@ pub fn hoisted(
     }
     let rt = rt();
     let dim = names::dim(nest.dims.len() - 1);
-    let first = quote!(#rt::LoopIndex::to_i128(#dim.at(#ks.start)));
-    let last = quote!(#rt::LoopIndex::to_i128(#dim.at(#ks.end - 1)));
+    let row = (
+        quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#dim.at(#ks.start)))),
+        quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#dim.at(#ks.end - 1)))),
+    );
     let checks = accesses.iter().map(|a| {
-        let (lo, hi) = (value_at(a, nest, &first), value_at(a, nest, &last));
+        let (lo, hi) = extremes(&a.form, nest, &row, &a.loops);
         let x = &a.array;
-        quote!((#lo) >= 0 && (#hi) < (#x.len() as i128))
+        // An access in a sequential loop whose range is empty never runs (and its range has no last value).
+        let empty = a.loops.iter().map(|l| {
+            let (first, last) = range_ends(l, nest, &row);
+            quote!(#rt::Exact::empty_range(#first, #last))
+        });
+        quote!((#(#empty ||)* #rt::Exact::in_bounds(#lo, #hi, #x.len())))
     });
     let cond = quote!(#ks.start < #ks.end #(&& #checks)*);
     let mut fast = body.clone();

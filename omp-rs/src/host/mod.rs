@@ -221,6 +221,73 @@ pub fn coefficient<T: TryInto<i128> + Copy + std::fmt::Debug>(v: T) -> i128 {
     v.try_into().unwrap_or_else(|_| panic!("omp: index coefficient {v:?} does not fit in i128"))
 }
 
+/// An exact integer for the run-time bounds checks of hoisted accesses (see the macros' `hoist` lowering):
+/// `None` once a value left `i128`, and then every check fails, so the row runs its checked body.
+#[derive(Debug, Clone, Copy)]
+pub struct Exact(Option<i128>);
+
+impl Exact {
+    /// A literal.
+    #[inline]
+    pub const fn lit(v: i128) -> Exact {
+        Exact(Some(v))
+    }
+
+    /// A loop-invariant factor or a loop index.
+    #[inline]
+    pub fn of(v: i128) -> Exact {
+        Exact(Some(v))
+    }
+
+    /// The smaller of two values.
+    #[inline]
+    pub fn min(self, o: Exact) -> Exact {
+        Exact(self.0.zip(o.0).map(|(a, b)| a.min(b)))
+    }
+
+    /// The larger of two values.
+    #[inline]
+    pub fn max(self, o: Exact) -> Exact {
+        Exact(self.0.zip(o.0).map(|(a, b)| a.max(b)))
+    }
+
+    /// Whether every index in `[lo, hi]` is below `len` and non-negative.
+    #[inline]
+    pub fn in_bounds(lo: Exact, hi: Exact, len: usize) -> bool {
+        matches!((lo.0, hi.0), (Some(lo), Some(hi)) if lo >= 0 && hi < len as i128)
+    }
+
+    /// Whether a range whose first value is `first` and last value `last` is empty (known only when both are).
+    #[inline]
+    pub fn empty_range(first: Exact, last: Exact) -> bool {
+        matches!((first.0, last.0), (Some(f), Some(l)) if l < f)
+    }
+}
+
+impl std::ops::Add for Exact {
+    type Output = Exact;
+    #[inline]
+    fn add(self, o: Exact) -> Exact {
+        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_add(b)))
+    }
+}
+
+impl std::ops::Sub for Exact {
+    type Output = Exact;
+    #[inline]
+    fn sub(self, o: Exact) -> Exact {
+        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_sub(b)))
+    }
+}
+
+impl std::ops::Mul for Exact {
+    type Output = Exact;
+    #[inline]
+    fn mul(self, o: Exact) -> Exact {
+        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_mul(b)))
+    }
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
@@ -262,6 +329,20 @@ mod test {
         assert_eq!(parts.len(), 3);
         assert_eq!(parts.iter().map(|p| p.0).sum::<u64>(), (0..30).sum());
         assert_eq!(parts.iter().map(|p| p.1).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn exact_arithmetic_fails_closed_on_overflow() {
+        let big = Exact::of(i128::MAX / 2);
+        assert!(Exact::in_bounds(Exact::lit(0), Exact::lit(9), 10));
+        assert!(!Exact::in_bounds(Exact::lit(-1), Exact::lit(9), 10));
+        assert!(!Exact::in_bounds(Exact::lit(0), Exact::lit(10), 10));
+        let overflowed = big * Exact::lit(3) - big;
+        assert!(!Exact::in_bounds(Exact::lit(0), overflowed, usize::MAX));
+        assert!(!Exact::in_bounds(overflowed.min(Exact::lit(0)), Exact::lit(1), 10));
+        assert!(!Exact::empty_range(Exact::lit(1), overflowed));
+        assert!(Exact::empty_range(Exact::lit(1), Exact::lit(0)));
+        assert!(!Exact::empty_range(Exact::lit(1), Exact::lit(1)));
     }
 
     #[test]
