@@ -13,7 +13,8 @@
 
 use std::env;
 
-const OMP_SOURCES: [&str; 5] = [
+const OMP_SOURCES: [&str; 6] = [
+    "csrc/omp/overhead.c",
     "csrc/omp/stream.c",
     "csrc/omp/basic.c",
     "csrc/omp/lcals.c",

@@ -25,6 +25,7 @@ pub mod disjoint;
 pub mod harness;
 pub mod kernel;
 pub mod kernels;
+pub mod overhead;
 pub mod report;
 pub mod rpdata;
 pub mod timer;

@@ -1,0 +1,12 @@
+/* Fork/join cost of a parallel loop: many regions over a few elements (see src/bin/region_overhead.rs). */
+#include <stdint.h>
+
+void comp_region_overhead(double *y, int64_t n, int64_t regions)
+{
+    for (int64_t r = 0; r < regions; ++r) {
+#pragma omp parallel for
+        for (int64_t i = 0; i < n; ++i) {
+            y[i] += 1.0;
+        }
+    }
+}

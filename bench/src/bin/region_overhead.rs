@@ -1,0 +1,47 @@
+//! The cost of one parallel loop region on the host: omp-rs's team against libgomp, measured in the same run.
+//!
+//!     cargo run --release -p omp-bench --bin region-overhead -- [--regions N] [--len N]
+//!
+//! Each region is a `parallel_for` over `len` elements (default 64: the work is negligible, so the time per
+//! region is the fork/join cost). Back-to-back regions are what a time-step loop or a benchmark's reps do; with
+//! `OMP_WAIT_POLICY=passive` both runtimes put their workers to sleep between regions.
+
+use std::time::Instant;
+
+use clap::Parser;
+use omp_bench::overhead::{libgomp_regions, omp_rs_regions};
+
+#[derive(Parser)]
+#[command(about = "Fork/join cost of a parallel loop region: omp-rs against libgomp")]
+struct Args {
+    /// Regions to time (after 1000 untimed ones).
+    #[arg(long, default_value_t = 100_000)]
+    regions: usize,
+    /// Elements per region.
+    #[arg(long, default_value_t = 64)]
+    len: usize,
+}
+
+fn per_region_us(regions: usize, f: impl FnOnce()) -> f64 {
+    let t = Instant::now();
+    f();
+    t.elapsed().as_secs_f64() * 1e6 / regions as f64
+}
+
+fn main() {
+    let args = Args::parse();
+    let mut y = vec![0.0; args.len];
+    omp_rs_regions(&mut y, 1000);
+    libgomp_regions(&mut y, 1000);
+    let ours = per_region_us(args.regions, || omp_rs_regions(&mut y, args.regions));
+    let gomp = per_region_us(args.regions, || libgomp_regions(&mut y, args.regions));
+    let expected = (2 * (1000 + args.regions)) as f64;
+    assert!(y.iter().all(|v| *v == expected), "every region must add 1 to every element");
+    println!(
+        "threads {}, {} regions of {} elements: omp-rs {ours:.2} µs/region, libgomp {gomp:.2} µs/region, ratio {:.2}",
+        omp::get_max_threads(),
+        args.regions,
+        args.len,
+        ours / gomp
+    );
+}
