@@ -596,3 +596,27 @@ fn a_rebound_induction_variable_keeps_its_bounds_check() {
     let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("index out of bounds"), "{msg}");
 }
+
+/// `x[i]` both inside a sequential loop and after it: an empty inner loop must not excuse the access after it.
+#[omp::parallel_for(num_threads(2))]
+fn inside_and_after(m: usize, x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        let mut t = 0.0;
+        for _k in 0..m {
+            t += x[i];
+        }
+        y[i] = t + x[i];
+    }
+}
+
+#[test]
+fn an_access_outside_an_empty_inner_loop_keeps_its_bounds_check() {
+    let x: Vec<f64> = (0..10).map(|k| k as f64).collect();
+    let mut y = vec![0.0; 10];
+    inside_and_after(3, &x, &mut y);
+    assert!(y.iter().enumerate().all(|(i, v)| *v == 4.0 * i as f64));
+    let mut y = vec![0.0; 11];
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inside_and_after(0, &x, &mut y))).unwrap_err();
+    let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("index out of bounds"), "{msg}");
+}

@@ -5,9 +5,10 @@
 //! body over simple ranges (`for k in lo..hi`, `lo..=hi`, ends over outer induction variables and invariants), with
 //! loop-invariant coefficients, its index range over one row of the chunk is `[min idx, max idx]`, each term taking
 //! its extreme at one end of its variable's range. The lowering computes those ends exactly (in `i128`, from the
-//! affine forms, failing closed on overflow) before the row; when every such access is in bounds (or sits in a sequential loop whose range is
-//! empty) the row runs a copy of the body with unchecked accesses, otherwise the ordinary checked body (which then
-//! panics at the same iteration as sequential code would).
+//! affine forms, failing closed on overflow) before the row; when every such access is in bounds (or sits, in
+//! every place it is written, in a sequential loop whose range is empty) the row runs a copy of the body with
+//! unchecked accesses, otherwise the ordinary checked body (which then panics at the same iteration as sequential
+//! code would).
 //!
 //! The unchecked copy is only sound if every name in a hoisted index means, at the access, what the affine form
 //! assumed. So a name qualifies only if the body binds it nowhere else: induction variables and invariants that
@@ -231,7 +232,9 @@ fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &s
                 return;
             }
             let key = format!("{array}[{}]", index.to_token_stream());
-            if self.found.contains_key(&key) {
+            if let Some(seen) = self.found.get_mut(&key) {
+                // The same access in another place: an empty loop excuses it only if it encloses every place.
+                seen.loops.retain(|l| self.loops.iter().any(|m| m.var == l.var));
                 return;
             }
             let loop_var = |name: &str| self.loops.iter().any(|l| l.var == name);
