@@ -275,8 +275,8 @@ fn collect(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &s
 fn coeff(c: &Coeff) -> TokenStream {
     let rt = rt();
     let lit = c.lit;
-    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::Exact::of(#rt::coefficient(#e))));
-    quote!((#rt::Exact::lit(#lit) #(* #atoms)*))
+    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::Exact::new(#rt::coefficient(#e))));
+    quote!((#rt::Exact::new(#lit) #(* #atoms)*))
 }
 
 /// The smallest and largest value of `form` (exactly, as i128) over one row: the innermost parallel variable runs
@@ -286,8 +286,8 @@ fn coeff(c: &Coeff) -> TokenStream {
 fn extremes(form: &Poly, nest: &LoopNest, row: &(TokenStream, TokenStream), loops: &[InnerLoop]) -> (TokenStream, TokenStream) {
     let rt = rt();
     let last = nest.dims.len() - 1;
-    let mut min = quote!(#rt::Exact::lit(0));
-    let mut max = quote!(#rt::Exact::lit(0));
+    let mut min = quote!(#rt::Exact::new(0));
+    let mut max = quote!(#rt::Exact::new(0));
     for c in form.constant_terms() {
         let c = coeff(c);
         min = quote!(#min + #c);
@@ -299,8 +299,8 @@ fn extremes(form: &Poly, nest: &LoopNest, row: &(TokenStream, TokenStream), loop
             IterVar::Parallel(d) if *d == last => Some(row.clone()),
             IterVar::Parallel(d) => {
                 let value = match &nest.dims[*d].var {
-                    Some(var) => quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#var))),
-                    None => quote!(#rt::Exact::lit(0)),
+                    Some(var) => quote!(#rt::Exact::new(#rt::LoopIndex::to_i128(#var))),
+                    None => quote!(#rt::Exact::new(0)),
                 };
                 min = quote!(#min + #c * #value);
                 max = quote!(#max + #c * #value);
@@ -324,7 +324,7 @@ fn range_ends(l: &InnerLoop, nest: &LoopNest, row: &(TokenStream, TokenStream)) 
         (lo, hi)
     } else {
         let rt = rt();
-        (lo, quote!((#hi - #rt::Exact::lit(1))))
+        (lo, quote!((#hi - #rt::Exact::new(1))))
     }
 }
 
@@ -344,8 +344,8 @@ pub fn hoisted(
     let rt = rt();
     let dim = names::dim(nest.dims.len() - 1);
     let row = (
-        quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#dim.at(#ks.start)))),
-        quote!(#rt::Exact::of(#rt::LoopIndex::to_i128(#dim.at(#ks.end - 1)))),
+        quote!(#rt::Exact::new(#rt::LoopIndex::to_i128(#dim.at(#ks.start)))),
+        quote!(#rt::Exact::new(#rt::LoopIndex::to_i128(#dim.at(#ks.end - 1)))),
     );
     let checks = accesses.iter().map(|a| {
         let (lo, hi) = extremes(&a.form, nest, &row, &a.loops);

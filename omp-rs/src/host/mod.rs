@@ -227,15 +227,9 @@ pub fn coefficient<T: TryInto<i128> + Copy + std::fmt::Debug>(v: T) -> i128 {
 pub struct Exact(Option<i128>);
 
 impl Exact {
-    /// A literal.
+    /// A known value: a literal, a loop-invariant factor or a loop index.
     #[inline]
-    pub const fn lit(v: i128) -> Exact {
-        Exact(Some(v))
-    }
-
-    /// A loop-invariant factor or a loop index.
-    #[inline]
-    pub fn of(v: i128) -> Exact {
+    pub const fn new(v: i128) -> Exact {
         Exact(Some(v))
     }
 
@@ -333,16 +327,16 @@ mod test {
 
     #[test]
     fn exact_arithmetic_fails_closed_on_overflow() {
-        let big = Exact::of(i128::MAX / 2);
-        assert!(Exact::in_bounds(Exact::lit(0), Exact::lit(9), 10));
-        assert!(!Exact::in_bounds(Exact::lit(-1), Exact::lit(9), 10));
-        assert!(!Exact::in_bounds(Exact::lit(0), Exact::lit(10), 10));
-        let overflowed = big * Exact::lit(3) - big;
-        assert!(!Exact::in_bounds(Exact::lit(0), overflowed, usize::MAX));
-        assert!(!Exact::in_bounds(overflowed.min(Exact::lit(0)), Exact::lit(1), 10));
-        assert!(!Exact::empty_range(Exact::lit(1), overflowed));
-        assert!(Exact::empty_range(Exact::lit(1), Exact::lit(0)));
-        assert!(!Exact::empty_range(Exact::lit(1), Exact::lit(1)));
+        let big = Exact::new(i128::MAX / 2);
+        assert!(Exact::in_bounds(Exact::new(0), Exact::new(9), 10));
+        assert!(!Exact::in_bounds(Exact::new(-1), Exact::new(9), 10));
+        assert!(!Exact::in_bounds(Exact::new(0), Exact::new(10), 10));
+        let overflowed = big * Exact::new(3) - big;
+        assert!(!Exact::in_bounds(Exact::new(0), overflowed, usize::MAX));
+        assert!(!Exact::in_bounds(overflowed.min(Exact::new(0)), Exact::new(1), 10));
+        assert!(!Exact::empty_range(Exact::new(1), overflowed));
+        assert!(Exact::empty_range(Exact::new(1), Exact::new(0)));
+        assert!(!Exact::empty_range(Exact::new(1), Exact::new(1)));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! (`OMP_WAIT_POLICY`), so a loop of short regions — a time-step loop, a benchmark's reps — does not pay a
 //! futex wake-up per thread per region. That wake-up is what a `rayon` broadcast pays (the pool's threads
 //! sleep after a few yields, and the caller hands the job to one worker that wakes the others): ~12 µs per
-//! region on 2 cores and ~40 µs on 16, against ~1 µs here when the workers are still spinning.
+//! region on 2 cores and ~40 µs on 16, against 1.5-1.9 µs and 4.6-5.2 µs here when the workers are still spinning
+//! (libgomp: 1.4-1.5 and 3.4-4.5 µs; `cargo run --release -p omp-bench --bin region-overhead`).
 //!
 //! A region whose team is busy (another application thread is running a region of the same size) runs on a
 //! `rayon` pool of that size instead: OpenMP gives every thread that starts a region a team of its own.
