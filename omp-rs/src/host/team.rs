@@ -76,21 +76,24 @@ pub(crate) fn run<R: Send + Sync, F: Fn(usize) -> R + Sync>(n: usize, work: F) -
     results.into_iter().map(|r| r.into_inner().expect("omp: every team thread stores its result")).collect()
 }
 
+/// One `T` per team size, kept for the process.
+type PerSize<T> = OnceLock<Mutex<Vec<(usize, Arc<T>)>>>;
+
+/// The entry of `registry` for size `n`, made by `make` on first use.
+fn per_size<T>(registry: &PerSize<T>, n: usize, make: impl FnOnce() -> Arc<T>) -> Arc<T> {
+    let mut entries = registry.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = entries.iter().find(|(size, _)| *size == n) {
+        return Arc::clone(t);
+    }
+    let t = make();
+    entries.push((n, Arc::clone(&t)));
+    t
+}
+
 /// The team of size `n` if no other region is using it (created on first use).
 fn team(n: usize) -> Option<TeamGuard> {
-    static TEAMS: OnceLock<Mutex<Vec<Arc<Team>>>> = OnceLock::new();
-    let teams = TEAMS.get_or_init(|| Mutex::new(Vec::new()));
-    let team = {
-        let mut teams = teams.lock().unwrap_or_else(|e| e.into_inner());
-        match teams.iter().find(|t| t.size == n) {
-            Some(t) => Arc::clone(t),
-            None => {
-                let t = Team::start(n);
-                teams.push(Arc::clone(&t));
-                t
-            }
-        }
-    };
+    static TEAMS: PerSize<Team> = OnceLock::new();
+    let team = per_size(&TEAMS, n, || Team::start(n));
     team.busy.compare_exchange(false, true, SeqCst, SeqCst).ok()?;
     Some(TeamGuard(team))
 }
@@ -260,19 +263,14 @@ fn wait_until(budget: Duration, ready: impl Fn() -> bool, sleep: impl FnOnce()) 
 /// The rayon pool with exactly `n` threads (created on first use): the team of a region started while the
 /// persistent team of that size is busy.
 fn rayon_pool(n: usize) -> Arc<ThreadPool> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-    let mut pools = pools.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(size, _)| *size == n) {
-        return Arc::clone(p);
-    }
-    let p = Arc::new(
-        ThreadPoolBuilder::new()
-            .num_threads(n)
-            .thread_name(move |i| format!("omp-rayon{n}-{i}"))
-            .build()
-            .unwrap_or_else(|e| panic!("omp: cannot start a team of {n} threads: {e}")),
-    );
-    pools.push((n, Arc::clone(&p)));
-    p
+    static POOLS: PerSize<ThreadPool> = OnceLock::new();
+    per_size(&POOLS, n, || {
+        Arc::new(
+            ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(move |i| format!("omp-rayon{n}-{i}"))
+                .build()
+                .unwrap_or_else(|e| panic!("omp: cannot start a team of {n} threads: {e}")),
+        )
+    })
 }
