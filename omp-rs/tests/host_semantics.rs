@@ -620,3 +620,30 @@ fn an_access_outside_an_empty_inner_loop_keeps_its_bounds_check() {
     let msg = err.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(msg.contains("index out of bounds"), "{msg}");
 }
+
+// ------------------------------------------------------------------------------ regions from several threads
+
+#[omp::parallel_for(num_threads(3))]
+fn scaled_copy(a: f64, x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] = a * x[i] + omp::get_num_threads() as f64;
+    }
+}
+
+#[test]
+fn application_threads_starting_regions_at_once_each_get_a_whole_team() {
+    // Two threads race for the persistent team of 3; whichever loses runs its region on a rayon pool of 3.
+    let x: Vec<f64> = (0..1000).map(|k| k as f64).collect();
+    std::thread::scope(|s| {
+        for a in [2.0, -1.5] {
+            let x = &x;
+            s.spawn(move || {
+                let mut y = vec![0.0; x.len()];
+                for _ in 0..300 {
+                    scaled_copy(a, x, &mut y);
+                    assert!(y.iter().zip(x).all(|(y, x)| *y == a * x + 3.0));
+                }
+            });
+        }
+    });
+}
