@@ -286,13 +286,8 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
-        let slice_like: Vec<String> = analysis
-            .captures
-            .iter()
-            .map(|c| c.name.to_string())
-            .filter(|n| matches!(self.types.lookup(n), Some(Some(t)) if matches!(types::device_type(t), Ok(types::DeviceType::Array { .. }))))
-            .collect();
-        let host = host::parallel_loop(d, &nest, &analysis, &slice_like);
+        let types = types::CaptureTypes::of(analysis.captures.iter().map(|c| &c.name), &self.types);
+        let host = host::parallel_loop(d, &nest, &analysis, &types);
         if !(d.construct.is_target() || self.in_target) {
             return host;
         }

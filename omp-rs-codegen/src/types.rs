@@ -69,6 +69,33 @@ impl TypeEnv {
     }
 }
 
+/// What the lowerings need to know about the declared types of a loop's captures.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureTypes {
+    /// Declared as a slice, array or `Vec` (or a reference to one): may get row windows.
+    pub slice_like: Vec<String>,
+    /// Declared as a `&mut` reference: written through a reborrow (`as_slice_mut(x)`), not `&mut x`.
+    pub mut_refs: Vec<String>,
+}
+
+impl CaptureTypes {
+    /// The declared types of `names` in `env`.
+    pub fn of<'n>(names: impl IntoIterator<Item = &'n syn::Ident>, env: &TypeEnv) -> CaptureTypes {
+        let mut out = CaptureTypes::default();
+        for n in names {
+            let key = n.to_string();
+            let Some(Some(t)) = env.lookup(&key) else { continue };
+            if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
+                out.slice_like.push(key.clone());
+            }
+            if matches!(t, Type::Reference(r) if r.mutability.is_some()) {
+                out.mut_refs.push(key);
+            }
+        }
+        out
+    }
+}
+
 /// How a captured variable's type crosses to the device.
 #[derive(Debug, Clone)]
 pub enum DeviceType {

@@ -83,10 +83,12 @@ pub use offload::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::host::{
-        atomic, check_disjoint, chunk_size, coefficient, critical_lock, parallel_for, reduce, team_size, AsSliceOf,
-        AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, CopyValue, CriticalCell, CriticalGuard, Dim,
-        DisjointMut, DisjointView, Exact, IndexTerm, Indices, LoopIndex, Probe, RefLocal, RefValue, RegionConfig, Row, Rows,
-        Schedule, SliceLocal, UncheckedIndex,
+        as_slice, as_slice_mut, atomic, form_product, form_sum, int_bounds, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_nth, reduce, row_span,
+        team_size, wrapping,
+        Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
+        Dim, DisjointArrays, DisjointMut, Indices, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RangeCount, RefLocal, RefRows,
+        RefValue, RegionConfig, Row, RowWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
+        WindowMut,
     };
     pub use crate::offload::private as offload;
 }

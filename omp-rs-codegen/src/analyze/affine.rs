@@ -1,14 +1,27 @@
-//! Index expressions as affine forms over the loop's iteration variables:
-//! `c + Σ coeff·v`, where each coefficient is an integer times loop-invariant factors (`n`, `nx - 2`, `x.len()`).
-//! Two iterations of a parallel loop can only write the same element if their affine indices collide;
-//! [`Poly::injectivity_terms`] gives what the run-time check needs to rule that out.
+//! Index expressions as affine forms over the loop's iteration variables: `c + Σ coeff·v`, where each coefficient
+//! is an integer times loop-invariant variables (`n`, `nx`). The run-time ownership of a written array
+//! (`omp::__private::Affine`) is built from this form and verified disjoint for the actual bounds.
+//!
+//! The rules are conservative, and decided on what a name means where the index is written:
+//! - a loop variable of the parallel nest, or of a sequential `for` of the body over an invariant range, whose
+//!   pattern is a plain immutable name;
+//! - an immutable `let` of the body, through its definition;
+//! - a variable from outside the loop that the body never rebinds, that is not `private`, `firstprivate` or a
+//!   `reduction` variable, and that no macro of the body names (a macro may assign or shadow it);
+//! - integer literals, `+`, `-`, `*` (exactly, in `i128`; an overflow rejects the index), unary `-`, and a cast to
+//!   a 64-bit integer of a single variable or literal.
+//!
+//! Anything else (a call, a method call, a macro, another array, `/`, a narrowing cast, arithmetic inside a
+//! cast, which happens in the narrower type and may wrap) is not affine, and a written index that is not
+//! affine is a compile error. Whatever passes is still checked at run time, access by access, by the views of
+//! the written arrays: this analysis decides what compiles, never what is safe.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use quote::ToTokens;
 use syn::{BinOp, Expr, Type, UnOp};
 
-use super::walk::{free_idents, Binding, Env};
+use super::walk::{Binding, Env};
 use crate::loops;
 
 /// An iteration variable an index can depend on.
@@ -17,21 +30,26 @@ pub enum IterVar {
     /// Dimension `d` of the parallel (collapsed) nest.
     Parallel(usize),
     /// A sequential loop inside the body: its variable name and range (as text, for identity).
-    Inner { name: String, range: String },
+    Inner {
+        /// The loop variable.
+        name: String,
+        /// Its range, as text.
+        range: String,
+    },
 }
 
-/// A product `lit · atom₁ · atom₂ …` of loop-invariant factors.
+/// A product `lit · atom₁ · atom₂ …` of loop-invariant variables.
 #[derive(Debug, Clone)]
 pub struct Coeff {
     /// Integer factor.
     pub lit: i128,
-    /// Loop-invariant factors, sorted by their text.
-    pub atoms: Vec<(String, Expr)>,
+    /// Loop-invariant variables, sorted by name.
+    pub atoms: Vec<syn::Ident>,
 }
 
 impl Coeff {
     fn key(&self) -> String {
-        self.atoms.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join("*")
+        self.atoms.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("*")
     }
 }
 
@@ -42,29 +60,71 @@ pub struct Poly {
     terms: BTreeMap<(Option<IterVar>, String), Coeff>,
     /// Ranges of inner loop variables that appear.
     pub inner_ranges: BTreeMap<String, Expr>,
+    /// Parts computed in another integer type before a widening cast (`(i * n) as usize` with `i: i32`): their
+    /// values must stay inside that type's range, which the run time checks before the loop (wrapping
+    /// arithmetic then gives the exact value, so the form is exact).
+    pub typed: Vec<Typed>,
+}
+
+/// A sub-form computed in the type of `witness` (some variable it uses: all operands of `+ - *` share one type).
+#[derive(Debug, Clone)]
+pub struct Typed {
+    /// The sub-form.
+    pub form: Box<Poly>,
+    /// A variable of the sub-form, whose type is the arithmetic's.
+    pub witness: Witness,
+    /// The sub-expression as written, for messages.
+    pub text: String,
+}
+
+/// A variable whose type names the type of some index arithmetic.
+#[derive(Debug, Clone)]
+pub enum Witness {
+    /// The variable of parallel dimension `d`.
+    Parallel(usize),
+    /// The variable of a sequential loop of the body.
+    Inner(String),
+    /// A variable from outside the loop.
+    Capture(syn::Ident),
 }
 
 /// Why an index is not affine.
 #[derive(Debug, Clone)]
 pub struct NotAffine(pub String);
 
+/// Names an index may not treat as loop-invariant, with the reason (private and reduction variables, names a
+/// macro of the body mentions, items declared in the body).
+#[derive(Debug, Clone, Default)]
+pub struct Unreliable(pub HashMap<String, String>);
+
+impl Unreliable {
+    /// Marks `name` with `why`, keeping the first reason given.
+    pub fn add(&mut self, name: &str, why: impl Into<String>) {
+        self.0.entry(name.to_string()).or_insert_with(|| why.into());
+    }
+}
+
+fn overflow() -> NotAffine {
+    NotAffine("its constant factors overflow 128 bits".into())
+}
+
 impl Poly {
     fn constant(c: Coeff) -> Poly {
         let mut p = Poly::default();
-        p.add_term(None, c);
+        p.add_term(None, c).ok();
         p
     }
 
     fn var(v: IterVar) -> Poly {
         let mut p = Poly::default();
-        p.add_term(Some(v), Coeff { lit: 1, atoms: Vec::new() });
+        p.add_term(Some(v), Coeff { lit: 1, atoms: Vec::new() }).ok();
         p
     }
 
-    fn add_term(&mut self, v: Option<IterVar>, c: Coeff) {
+    fn add_term(&mut self, v: Option<IterVar>, c: Coeff) -> Result<(), NotAffine> {
         let key = (v, c.key());
         match self.terms.get_mut(&key) {
-            Some(existing) => existing.lit += c.lit,
+            Some(existing) => existing.lit = existing.lit.checked_add(c.lit).ok_or_else(overflow)?,
             None => {
                 self.terms.insert(key.clone(), c);
             }
@@ -72,15 +132,26 @@ impl Poly {
         if self.terms.get(&key).is_some_and(|c| c.lit == 0) {
             self.terms.remove(&key);
         }
+        Ok(())
     }
 
-    fn add(mut self, other: Poly, sign: i128) -> Poly {
+    fn add(mut self, other: Poly, sign: i128) -> Result<Poly, NotAffine> {
         for ((v, _), mut c) in other.terms {
-            c.lit *= sign;
-            self.add_term(v, c);
+            c.lit = c.lit.checked_mul(sign).ok_or_else(overflow)?;
+            self.add_term(v, c)?;
         }
         self.inner_ranges.extend(other.inner_ranges);
-        self
+        self.typed.extend(other.typed);
+        Ok(self)
+    }
+
+    /// Some variable of the form (the first in the order of its terms), as the witness of its arithmetic type.
+    fn witness(&self) -> Option<Witness> {
+        self.terms.iter().find_map(|((v, _), c)| match v {
+            Some(IterVar::Parallel(d)) => Some(Witness::Parallel(*d)),
+            Some(IterVar::Inner { name, .. }) => Some(Witness::Inner(name.clone())),
+            None => c.atoms.first().map(|a| Witness::Capture(a.clone())),
+        })
     }
 
     fn has_vars(&self) -> bool {
@@ -96,12 +167,15 @@ impl Poly {
             for ((vb, _), cb) in &other.terms {
                 let mut atoms = ca.atoms.clone();
                 atoms.extend(cb.atoms.iter().cloned());
-                atoms.sort_by(|a, b| a.0.cmp(&b.0));
-                out.add_term(va.clone().or_else(|| vb.clone()), Coeff { lit: ca.lit * cb.lit, atoms });
+                atoms.sort_by_key(|a| a.to_string());
+                let lit = ca.lit.checked_mul(cb.lit).ok_or_else(overflow)?;
+                out.add_term(va.clone().or_else(|| vb.clone()), Coeff { lit, atoms })?;
             }
         }
         out.inner_ranges = self.inner_ranges;
         out.inner_ranges.extend(other.inner_ranges);
+        out.typed = self.typed;
+        out.typed.extend(other.typed);
         Ok(out)
     }
 
@@ -143,71 +217,127 @@ impl Poly {
     }
 }
 
-/// Converts an index expression to an affine form, or says why it is not one.
-pub fn affine(e: &Expr, env: &Env) -> Result<Poly, NotAffine> {
+/// Converts an index expression to an affine form, or says why it is not one. `env`: the bindings of the body
+/// visible where the index is written; `unreliable`: names that cannot count as loop-invariant.
+pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotAffine> {
     match e {
-        Expr::Paren(p) => affine(&p.expr, env),
-        Expr::Group(g) => affine(&g.expr, env),
+        Expr::Paren(p) => affine(&p.expr, env, unreliable),
+        Expr::Group(g) => affine(&g.expr, env, unreliable),
         // `x[a..b]` is a subslice, not one element: no affine index describes it.
         Expr::Range(_) => Err(NotAffine("a range index takes a subslice, not one element".into())),
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
-            let v: i128 = i.base10_parse().map_err(|_| NotAffine("integer literal out of range".into()))?;
+            let v: i128 = i.base10_parse().map_err(|_| NotAffine("an integer literal beyond 128 bits".into()))?;
             Ok(Poly::constant(Coeff { lit: v, atoms: Vec::new() }))
         }
         Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
-            let id = p.path.get_ident().map(|i| i.to_string()).unwrap_or_default();
-            match env.position(&id).map(|pos| (pos, env.lookup(&id))) {
-                None => Ok(atom(e)),
-                Some((_, Some(Binding::Parallel(d)))) => Ok(Poly::var(IterVar::Parallel(*d))),
-                Some((pos, Some(Binding::InnerLoop(range)))) => {
-                    let outer = env.before(pos);
-                    if depends_on_body(range, &outer) {
-                        return Err(NotAffine(format!(
-                            "the bounds of the inner loop over `{id}` change from iteration to iteration"
-                        )));
-                    }
-                    let text = range.to_token_stream().to_string();
-                    let mut p = Poly::var(IterVar::Inner { name: id.clone(), range: text });
-                    p.inner_ranges.insert(id, range.clone());
-                    Ok(p)
-                }
-                Some((pos, Some(Binding::Let(init)))) => affine(init, &env.before(pos)),
-                Some(_) => Err(NotAffine(format!("`{id}` is a variable computed inside the loop"))),
-            }
+            let Some(id) = p.path.get_ident() else { return Err(NotAffine("a path".into())) };
+            name(id, env, unreliable)
         }
         Expr::Binary(b) => {
-            let l = || affine(&b.left, env);
-            let r = || affine(&b.right, env);
+            let l = || affine(&b.left, env, unreliable);
+            let r = || affine(&b.right, env, unreliable);
             match b.op {
-                BinOp::Add(_) => Ok(l()?.add(r()?, 1)),
-                BinOp::Sub(_) => Ok(l()?.add(r()?, -1)),
+                BinOp::Add(_) => l()?.add(r()?, 1),
+                BinOp::Sub(_) => l()?.add(r()?, -1),
                 BinOp::Mul(_) => l()?.mul(r()?),
-                _ if !depends_on_body(e, env) => Ok(atom(e)),
-                _ => Err(NotAffine(format!("it uses `{}` on a loop variable", b.op.to_token_stream()))),
+                _ => Err(NotAffine(format!(
+                    "it uses `{}` (only `+`, `-` and `*` keep an index affine; compute other invariant factors before \
+                     the loop, e.g. `let half = n / 2;`)",
+                    b.op.to_token_stream()
+                ))),
             }
         }
-        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Ok(Poly::default().add(affine(&u.expr, env)?, -1)),
-        Expr::Cast(c) if widening_cast(&c.ty) => affine(&c.expr, env),
-        other if !depends_on_body(other, env) => Ok(atom(other)),
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Poly::default().add(affine(&u.expr, env, unreliable)?, -1),
+        Expr::Cast(c) => cast(c, env, unreliable),
         Expr::Index(_) => Err(NotAffine("it reads another array (an indirect index)".into())),
-        Expr::Call(_) | Expr::MethodCall(_) => Err(NotAffine("it calls a function on a loop variable".into())),
+        Expr::Call(_) => Err(NotAffine("it calls a function (its value may change from one iteration to the next)".into())),
+        Expr::MethodCall(m) => Err(NotAffine(format!(
+            "it calls `.{}()` (compute the value before the loop, e.g. `let n = x.len();`)",
+            m.method
+        ))),
+        Expr::Macro(_) => Err(NotAffine("it expands a macro, whose value omp-rs cannot see".into())),
+        Expr::Field(_) => Err(NotAffine("it reads a field (copy it into a local before the loop)".into())),
         _ => Err(NotAffine("it is not a sum of loop variables times loop-invariant values".into())),
     }
 }
 
-fn atom(e: &Expr) -> Poly {
-    let text = e.to_token_stream().to_string();
-    Poly::constant(Coeff { lit: 1, atoms: vec![(text, e.clone())] })
+/// What a name in an index means where the index is written.
+fn name(id: &syn::Ident, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotAffine> {
+    let key = id.to_string();
+    if let Some(why) = unreliable.0.get(&key) {
+        return Err(NotAffine(why.clone()));
+    }
+    match env.position(&key).map(|pos| (pos, env.lookup(&key))) {
+        // Not bound in the body: a variable from outside the loop, evaluated once before it.
+        None => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![id.clone()] })),
+        Some((_, Some(Binding::Parallel(d)))) => Ok(Poly::var(IterVar::Parallel(*d))),
+        Some((pos, Some(Binding::InnerLoop(range)))) => {
+            let outer = env.before(pos);
+            if !invariant_range(range, &outer, unreliable) {
+                return Err(NotAffine(format!(
+                    "the range of the inner loop over `{key}` may change from iteration to iteration (its bounds must \
+                     be literals or variables from outside the loop that the body does not change)"
+                )));
+            }
+            let text = range.to_token_stream().to_string();
+            let mut p = Poly::var(IterVar::Inner { name: key.clone(), range: text });
+            p.inner_ranges.insert(key, range.clone());
+            Ok(p)
+        }
+        Some((pos, Some(Binding::Let(init)))) => affine(init, &env.before(pos), unreliable),
+        Some(_) => Err(NotAffine(format!("`{key}` is a variable computed inside the loop"))),
+    }
 }
 
-/// Whether an expression uses anything bound inside the loop (induction or local variables).
-pub fn depends_on_body(e: &Expr, env: &Env) -> bool {
-    free_idents(e).iter().any(|i| env.lookup(&i.to_string()).is_some())
+/// `x as T` to a 64-bit (or wider) integer: transparent. Arithmetic inside the cast happens in the source type,
+/// where it may wrap: the sub-form is recorded ([`Poly::typed`]) and the run time checks, before the loop, that
+/// its values fit that type. A narrowing cast may truncate, and is not affine.
+fn cast(c: &syn::ExprCast, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotAffine> {
+    if !widening_cast(&c.ty) {
+        return Err(NotAffine(format!("the cast `as {}` may truncate the index", c.ty.to_token_stream())));
+    }
+    let mut inner = &*c.expr;
+    while let Expr::Paren(p) = inner {
+        inner = &p.expr;
+    }
+    let mut form = affine(inner, env, unreliable)?;
+    if !matches!(inner, Expr::Path(_) | Expr::Lit(_) | Expr::Cast(_)) {
+        if let Some(witness) = form.witness() {
+            let sub = Typed { form: Box::new(Poly { typed: Vec::new(), ..form.clone() }), witness, text: inner.to_token_stream().to_string() };
+            form.typed.push(sub);
+        }
+    }
+    Ok(form)
+}
+
+/// Whether a loop range (`a..b`, `a..=b`, with `.step_by(s)` / `.rev()`) is the same in every iteration.
+pub fn invariant_range(e: &Expr, env: &Env, unreliable: &Unreliable) -> bool {
+    match e {
+        Expr::Paren(p) => invariant_range(&p.expr, env, unreliable),
+        Expr::Group(g) => invariant_range(&g.expr, env, unreliable),
+        Expr::Range(r) => {
+            let end = |x: &Option<Box<Expr>>| x.as_deref().is_some_and(|x| invariant(x, env, unreliable));
+            end(&r.start) && end(&r.end)
+        }
+        Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => invariant_range(&m.receiver, env, unreliable),
+        Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 => {
+            invariant_range(&m.receiver, env, unreliable) && invariant(&m.args[0], env, unreliable)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` (a loop bound) is the same in every iteration: literals, and variables from outside the loop
+/// that are reliable, combined with `+ - *` (other operators, calls and macros are not trusted).
+pub fn invariant(e: &Expr, env: &Env, unreliable: &Unreliable) -> bool {
+    affine(e, env, unreliable).is_ok_and(|p| !p.has_vars())
 }
 
 fn widening_cast(ty: &Type) -> bool {
     match ty {
         Type::Path(p) => p.path.get_ident().is_some_and(|i| ["usize", "isize", "u64", "i64", "u128", "i128"].contains(&i.to_string().as_str())),
+        Type::Paren(p) => widening_cast(&p.elem),
+        Type::Group(g) => widening_cast(&g.elem),
         _ => false,
     }
 }
@@ -217,4 +347,66 @@ pub fn is_canonical_range(e: &Expr) -> bool {
     let cx = crate::ctxt::Ctxt::new();
     let f: syn::ExprForLoop = syn::parse_quote!(for __omp_probe in #e {});
     loops::extract(&f, 1, None, "", &cx).is_some()
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use proc_macro2::Span;
+
+    fn env_ij() -> Env {
+        Env::for_dims(&[Some(syn::Ident::new("i", Span::call_site())), Some(syn::Ident::new("j", Span::call_site()))])
+    }
+
+    fn form(src: &str) -> Result<Poly, NotAffine> {
+        let e: Expr = syn::parse_str(src).expect("expression");
+        affine(&e, &env_ij(), &Unreliable::default())
+    }
+
+    #[test]
+    fn affine_forms() {
+        let p = form("i * n + j").expect("affine");
+        assert_eq!(p.parallel_dims(), vec![0, 1]);
+        assert!(form("(i + 1) * n - j + 3").is_ok());
+        assert!(form("2 * (i as usize) + 1").is_ok());
+        assert_eq!(form("i - i + j").expect("affine").parallel_dims(), vec![1]);
+    }
+
+    #[test]
+    fn what_is_not_affine() {
+        for (src, why) in [
+            ("i * j", "two loop variables"),
+            ("i + omp::get_thread_num()", "calls a function"),
+            ("i + x.len()", "calls `.len()`"),
+            ("i + m!(j)", "macro"),
+            ("i + x[j]", "indirect"),
+            ("i as u8 as usize", "may truncate"),
+            ("i / 2", "`/`"),
+            ("i + s.n", "field"),
+            ("i * 100000000000000000000 * 100000000000000000000", "overflow"),
+            ("i + 1000000000000000000000000000000000000000000", "beyond 128 bits"),
+        ] {
+            match form(src) {
+                Ok(_) => panic!("`{src}` was accepted"),
+                Err(NotAffine(msg)) => assert!(msg.contains(why), "`{src}`: {msg}"),
+            }
+        }
+    }
+
+    #[test]
+    fn arithmetic_inside_a_cast_is_checked_in_its_type() {
+        let p = form("(2 * i + j) as usize").expect("affine");
+        assert_eq!(p.typed.len(), 1);
+        assert!(matches!(p.typed[0].witness, Witness::Parallel(_)));
+        assert!(form("(i as usize) * 2").expect("affine").typed.is_empty());
+    }
+
+    #[test]
+    fn unreliable_names_are_refused_with_their_reason() {
+        let e: Expr = syn::parse_str("i + off").expect("expression");
+        let mut u = Unreliable::default();
+        u.add("off", "`off` is private: each thread has its own");
+        let err = affine(&e, &env_ij(), &u).expect_err("private name");
+        assert!(err.0.contains("private"));
+    }
 }

@@ -20,7 +20,7 @@ use crate::body::BodyDirective;
 use crate::ctxt::Ctxt;
 use crate::loops::LoopNest;
 use crate::model::{ClauseName, Directive, ReductionOp};
-use affine::{affine, Poly};
+use affine::{affine, Poly, Unreliable};
 use walk::{Access, Use, Walk};
 
 /// How a captured variable is shared by the iterations of a parallel loop.
@@ -95,11 +95,45 @@ impl Analysis {
 /// Analyses the body of a parallel loop nest for the given directive.
 pub fn parallel_loop(d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Analysis {
     let vars: Vec<Option<Ident>> = nest.dims.iter().map(|dim| dim.var.clone()).collect();
-    let walk = walk::walk_body(&nest.body, &vars);
+    let reductions: Vec<(Ident, ReductionOp)> = d.reductions().flat_map(|r| r.vars.iter().map(|v| (v.clone(), r.op))).collect();
+    let walk = walk::walk_body(&nest.body, &vars, &reductions);
     classify(d, nest, walk, cx)
 }
 
+/// The names a written index cannot treat as loop-invariant, each with the reason.
+fn unreliable(d: &Directive, walk: &Walk) -> Unreliable {
+    let mut u = Unreliable::default();
+    for v in d.vars_of(ClauseName::Private).into_iter().chain(d.vars_of(ClauseName::Firstprivate)) {
+        u.add(
+            &v.to_string(),
+            format!("`{v}` is private: every thread has its own copy, which the body may change, so it cannot place a write"),
+        );
+    }
+    for r in d.reductions() {
+        for v in &r.vars {
+            u.add(&v.to_string(), format!("`{v}` is a reduction variable: inside the loop it holds a partial result"));
+        }
+    }
+    for i in &walk.macro_idents {
+        u.add(
+            &i.to_string(),
+            format!("`{i}` is named inside a macro of the loop body, which may assign or shadow it; move it out of the macro"),
+        );
+    }
+    for i in &walk.items {
+        u.add(&i.to_string(), format!("`{i}` is an item declared inside the loop body; declare it before the loop"));
+    }
+    for use_ in &walk.uses {
+        if matches!(use_.access, Access::Write { .. }) {
+            let i = &use_.ident;
+            u.add(&i.to_string(), format!("`{i}` is assigned inside the loop body"));
+        }
+    }
+    u
+}
+
 fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
+    let unreliable = unreliable(d, &walk);
     for e in walk.errors {
         cx.syn_error(e);
     }
@@ -156,16 +190,14 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         let index_operand = uses.iter().any(|u| u.in_index);
         let whole_value_use = whole_value_use || uses.iter().any(|u| matches!(u.access, Access::InMacro));
         let class = if let Some(op) = reductions.get(&name) {
-            if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::IndexWrite(_) | Access::Atomic { .. })) {
-                cx.error_spanned_by(&u.ident, format!("`{name}` is a reduction variable; reductions over array elements are not supported"));
-            }
+            reduction_uses(&name, *op, uses, cx);
             Class::Reduction(*op)
         } else if privates.contains(&name) {
             Class::Private
         } else if firstprivates.contains(&name) {
             Class::Firstprivate
         } else {
-            classify_shared(&name, uses, d, nest, cx)
+            classify_shared(&name, uses, d, nest, &unreliable, cx)
         };
         captures.push(Capture { name: first, class, whole_value_use, written, indexed, index_operand });
     }
@@ -183,8 +215,47 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
     Analysis { captures, directives: walk.directives }
 }
 
+/// A reduction variable may only be updated with its operator's statements: any other use would see (or change)
+/// one thread's partial result instead of the sequential value.
+fn reduction_uses(name: &str, op: ReductionOp, uses: &[Use], cx: &Ctxt) {
+    let sym = crate::target::op_symbol(op);
+    let form = match op {
+        ReductionOp::Add => format!("`{name} += e;` or `{name} -= e;`"),
+        ReductionOp::Mul => format!("`{name} *= e;`"),
+        ReductionOp::Min => format!("`{name} = {name}.min(e);`"),
+        ReductionOp::Max => format!("`{name} = {name}.max(e);`"),
+        ReductionOp::BitAnd => format!("`{name} &= e;`"),
+        ReductionOp::BitOr => format!("`{name} |= e;`"),
+        ReductionOp::BitXor => format!("`{name} ^= e;`"),
+        ReductionOp::LogAnd => format!("`{name} = {name} && e;`"),
+        ReductionOp::LogOr => format!("`{name} = {name} || e;`"),
+    };
+    for u in uses {
+        let what = match &u.access {
+            Access::Reduction => continue,
+            Access::IndexWrite(_) | Access::IndexRead(_) | Access::Atomic { .. } => {
+                "reductions over array elements are not supported".to_string()
+            }
+            Access::Write { .. } => format!("this update is not a `reduction({sym})` statement, so it would combine wrongly"),
+            Access::InMacro => "it is named inside a macro, whose use of it omp-rs cannot check".to_string(),
+            Access::Read | Access::Len | Access::Method(_) => {
+                "inside the loop it holds only this thread's partial result, so reading it here gives a different value \
+                 than the sequential loop"
+                    .to_string()
+            }
+        };
+        cx.error_spanned_by(
+            &u.ident,
+            format!(
+                "`{name}` is a `reduction({sym})` variable: {what}. Inside the loop, only update it with {form} \
+                 (where `e` does not use `{name}`), and read it after the loop"
+            ),
+        );
+    }
+}
+
 /// A variable without a data-sharing clause: read-only, disjoint array, atomic, critical, or an error.
-fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Class {
+fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Class {
     let is_write = |a: &Access| matches!(a, Access::Write { .. } | Access::IndexWrite(_));
     let has_atomic = uses.iter().any(|u| matches!(u.access, Access::Atomic { .. }));
     let critical_write = uses.iter().find(|u| u.critical.is_some() && is_write(&u.access));
@@ -259,7 +330,7 @@ fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx:
     }
 
     if uses.iter().any(|u| matches!(u.access, Access::IndexWrite(_))) {
-        return disjoint(name, uses, d, nest, cx).map(Class::Disjoint).unwrap_or(Class::Shared);
+        return disjoint(name, uses, d, nest, unreliable, cx).map(Class::Disjoint).unwrap_or(Class::Shared);
     }
     Class::Shared
 }
@@ -292,7 +363,7 @@ fn suggested_op(name: &str, op: Option<&BinOp>, rhs: Option<&Expr>) -> Option<&'
 }
 
 /// Proves that the writes to array `name` from different iterations touch different elements.
-fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Option<DisjointArray> {
+fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Option<DisjointArray> {
     let mut form: Option<(Poly, Expr, Span)> = None;
     let mut ok = true;
     // Writes first, so that messages compare a read against the written index.
@@ -315,7 +386,7 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, cx: &Ctxt)
                 continue;
             }
         };
-        let poly = match affine(index, &u.env) {
+        let poly = match affine(index, &u.env, unreliable) {
             Ok(p) => p,
             Err(why) => {
                 let what = if write { "write to" } else { "read of" };

@@ -4,13 +4,14 @@
 //! are not recorded; immutable `let`s and inner `for` loops are remembered for the index analysis.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
 
 use crate::body::{self, BodyDirective};
-use crate::model::AtomicKind;
+use crate::model::{AtomicKind, ReductionOp};
 
 /// What an induction or local variable is, for the index analysis.
 #[derive(Debug, Clone)]
@@ -53,6 +54,11 @@ impl Env {
         self.bindings.push((var.to_string(), Binding::InnerLoop(range.clone())));
     }
 
+    /// Adds a local that index analysis cannot see through, innermost.
+    pub fn bind_opaque(&mut self, var: &Ident) {
+        self.bindings.push((var.to_string(), Binding::Opaque));
+    }
+
     /// The environment as it was before binding number `n` (where a `let` initialiser was evaluated).
     pub fn before(&self, n: usize) -> Env {
         Env { bindings: self.bindings[..n].to_vec() }
@@ -78,6 +84,8 @@ pub enum Access {
     InMacro,
     /// The target of an `#[omp::atomic]` statement (`index` for `x[index]`).
     Atomic { kind: AtomicKind, index: Option<Expr> },
+    /// An update of a `reduction` variable in a form of its operator (`s += e`, `m = m.max(e)`, ...).
+    Reduction,
 }
 
 /// One use of a capture.
@@ -115,11 +123,17 @@ pub struct Walk {
     pub directives: Vec<BodyDirective>,
     /// Errors found while walking (malformed statement directives).
     pub errors: Vec<syn::Error>,
+    /// Identifiers named inside macros other than the standard formatting/assertion ones: such a macro may
+    /// assign or shadow them, so index analysis cannot rely on what they mean.
+    pub macro_idents: Vec<Ident>,
+    /// Items (`const`, `static`, `fn`, ...) declared in the body.
+    pub items: Vec<Ident>,
 }
 
-/// Walks `block`, the body of a loop whose parallel induction variables are `parallel_vars`.
-pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>]) -> Walk {
-    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
+/// Walks `block`, the body of a loop whose parallel induction variables are `parallel_vars`; `reductions` are
+/// the loop's reduction variables with their operators (their updates are recognised as such).
+pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>], reductions: &[(Ident, ReductionOp)]) -> Walk {
+    let mut w = Walker { reductions: reductions.to_vec(), ..Walker::default() };
     for (dim, v) in parallel_vars.iter().enumerate() {
         if let Some(v) = v {
             w.env.bindings.push((v.to_string(), Binding::Parallel(dim)));
@@ -131,13 +145,15 @@ pub fn walk_body(block: &syn::Block, parallel_vars: &[Option<Ident>]) -> Walk {
 
 /// Free identifiers of an expression that the walk would record (for loop bounds and clause expressions).
 pub fn free_idents(expr: &Expr) -> Vec<Ident> {
-    let mut w = Walker { out: Walk::default(), env: Env::default(), scopes: Vec::new(), critical: None, loop_depth: 0, index_depth: 0 };
+    let mut w = Walker::default();
     w.visit_expr(expr);
     w.out.uses.into_iter().map(|u| u.ident).collect()
 }
 
+#[derive(Default)]
 struct Walker {
     out: Walk,
+    reductions: Vec<(Ident, ReductionOp)>,
     env: Env,
     /// Length of `env.bindings` at each open scope.
     scopes: Vec<usize>,
@@ -227,10 +243,12 @@ impl Walker {
 
     fn visit_macro_tokens(&mut self, mac: &syn::Macro) {
         // Most macros in loop bodies are format-like (`println!`, `assert!`, `debug_assert_eq!`): their arguments
-        // are expressions. Anything else is opaque, and every capture named in it is recorded as such.
+        // are expressions. Anything else is opaque: every capture named in it is recorded as such, and every name
+        // in it (capture or local) is one the macro may assign or shadow.
+        let standard = mac.path.segments.last().is_some_and(|s| FORMAT_MACROS.contains(&s.ident.to_string().as_str()));
         let parsed = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated);
         match parsed {
-            Ok(args) => {
+            Ok(args) if standard => {
                 for a in &args {
                     self.visit_expr(a);
                 }
@@ -238,13 +256,15 @@ impl Walker {
                 for a in &args {
                     if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = a {
                         for name in inline_format_args(&s.value()) {
-                            let ident = Ident::new(&name, s.span());
-                            self.record(&ident, Access::Read);
+                            if let Ok(ident) = syn::parse_str::<Ident>(&name) {
+                                let ident = Ident::new(&ident.to_string(), s.span());
+                                self.record(&ident, Access::Read);
+                            }
                         }
                     }
                 }
             }
-            Err(_) => self.record_idents_in(mac.tokens.clone()),
+            _ => self.record_idents_in(mac.tokens.clone()),
         }
     }
 
@@ -253,6 +273,7 @@ impl Walker {
             match tt {
                 TokenTree::Ident(i) => {
                     if !is_keyword(&i) {
+                        self.out.macro_idents.push(i.clone());
                         self.record(&i, Access::InMacro);
                     }
                 }
@@ -260,6 +281,83 @@ impl Walker {
                 _ => {}
             }
         }
+    }
+
+    /// `s op= e`, `s = s op e`, `s = e op s` (commutative), `s = s.max(e)` / `.min(e)` for a reduction variable
+    /// `s` whose operator is `op`: the operand is visited as an ordinary read (so `s` inside it is an error later).
+    fn reduction_update(&mut self, place: &Expr, op: Option<&BinOp>, rhs: &Expr) -> bool {
+        let Some((var, rop)) = self.reduction_target(place) else { return false };
+        let same = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(&var));
+        let operand = match op {
+            Some(op) => compound_matches(op, rop).then_some(rhs),
+            None => match strip(rhs) {
+                Expr::Binary(b) if binary_matches(&b.op, rop) => {
+                    if same(&b.left) {
+                        Some(&*b.right)
+                    } else if same(&b.right) && !matches!(b.op, BinOp::Sub(_)) {
+                        Some(&*b.left)
+                    } else {
+                        None
+                    }
+                }
+                Expr::MethodCall(m) if m.args.len() == 1 && method_matches(&m.method, rop) => {
+                    if same(&m.receiver) {
+                        Some(&m.args[0])
+                    } else if same(&m.args[0]) {
+                        Some(&*m.receiver)
+                    } else {
+                        None
+                    }
+                }
+                _ => None,
+            },
+        };
+        let Some(operand) = operand else { return false };
+        self.visit_expr(operand);
+        if let Some(id) = place_root(place).map(|r| r.ident.clone()) {
+            self.record(&id, Access::Reduction);
+        }
+        true
+    }
+
+    /// `if e > s { s = e; }` (and `<`, `>=`, `<=`, either side) for a `max`/`min` reduction variable `s`.
+    fn reduction_if(&mut self, i: &syn::ExprIf) -> bool {
+        if i.else_branch.is_some() || i.then_branch.stmts.len() != 1 {
+            return false;
+        }
+        let assign = match &i.then_branch.stmts[0] {
+            Stmt::Expr(Expr::Assign(a), _) => a,
+            _ => return false,
+        };
+        let Some((var, rop)) = self.reduction_target(&assign.left) else { return false };
+        let Expr::Binary(cmp) = strip(&i.cond) else { return false };
+        let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(&var));
+        let text = |e: &Expr| e.to_token_stream().to_string();
+        // Normalise to `candidate (>|<) s`.
+        let (candidate, greater) = match cmp.op {
+            BinOp::Gt(_) | BinOp::Ge(_) if is_var(&cmp.right) => (&*cmp.left, true),
+            BinOp::Lt(_) | BinOp::Le(_) if is_var(&cmp.right) => (&*cmp.left, false),
+            BinOp::Lt(_) | BinOp::Le(_) if is_var(&cmp.left) => (&*cmp.right, true),
+            BinOp::Gt(_) | BinOp::Ge(_) if is_var(&cmp.left) => (&*cmp.right, false),
+            _ => return false,
+        };
+        let wanted = if greater { ReductionOp::Max } else { ReductionOp::Min };
+        if rop != wanted || text(strip(candidate)) != text(strip(&assign.right)) {
+            return false;
+        }
+        self.visit_expr(candidate);
+        self.record(&var, Access::Reduction);
+        true
+    }
+
+    /// The reduction variable a place names, if it is one (not shadowed by a local).
+    fn reduction_target(&self, place: &Expr) -> Option<(Ident, ReductionOp)> {
+        let Expr::Path(p) = strip(place) else { return None };
+        let id = p.path.get_ident()?;
+        if self.is_local(id) {
+            return None;
+        }
+        self.reductions.iter().find(|(v, _)| v == id).map(|(_, op)| (id.clone(), *op))
     }
 
     fn visit_stmt_with_directive(&mut self, dir: BodyDirective) {
@@ -376,7 +474,12 @@ impl<'ast> Visit<'ast> for Walker {
                     _ => self.bind_pat(&local.pat),
                 }
             }
-            Stmt::Item(_) => {} // nested items cannot capture locals
+            // Nested items cannot capture locals, but their names are visible in the whole block.
+            Stmt::Item(item) => {
+                if let Some(id) = item_ident(item) {
+                    self.out.items.push(id.clone());
+                }
+            }
             Stmt::Macro(m) => self.visit_macro_tokens(&m.mac),
             Stmt::Expr(e, _) => self.visit_expr(e),
         }
@@ -394,12 +497,16 @@ impl<'ast> Visit<'ast> for Walker {
                 }
             }
             Expr::Assign(a) => {
-                self.visit_expr(&a.right);
-                self.visit_place_write(&a.left, None, Some(&a.right));
+                if !self.reduction_update(&a.left, None, &a.right) {
+                    self.visit_expr(&a.right);
+                    self.visit_place_write(&a.left, None, Some(&a.right));
+                }
             }
             Expr::Binary(b) if is_compound_assign(&b.op) => {
-                self.visit_expr(&b.right);
-                self.visit_place_write(&b.left, Some(b.op), Some(&b.right));
+                if !self.reduction_update(&b.left, Some(&b.op), &b.right) {
+                    self.visit_expr(&b.right);
+                    self.visit_place_write(&b.left, Some(b.op), Some(&b.right));
+                }
             }
             Expr::Reference(r) if r.mutability.is_some() => self.visit_place_write(&r.expr, None, None),
             Expr::Index(ix) => match place_root(e) {
@@ -439,7 +546,9 @@ impl<'ast> Visit<'ast> for Walker {
                 self.visit_expr(&f.expr);
                 self.push_scope();
                 match &*f.pat {
-                    Pat::Ident(p) if p.subpat.is_none() => self.bind(&p.ident, Binding::InnerLoop((*f.expr).clone())),
+                    Pat::Ident(p) if p.subpat.is_none() && p.mutability.is_none() && p.by_ref.is_none() => {
+                        self.bind(&p.ident, Binding::InnerLoop((*f.expr).clone()))
+                    }
                     other => self.bind_pat(other),
                 }
                 self.loop_depth += 1;
@@ -460,6 +569,7 @@ impl<'ast> Visit<'ast> for Walker {
                 self.visit_block(&l.body);
                 self.loop_depth -= 1;
             }
+            Expr::If(i) if self.reduction_if(i) => {}
             Expr::If(i) => {
                 self.push_scope();
                 self.visit_expr(&i.cond);
@@ -560,6 +670,65 @@ fn inline_format_args(s: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Standard macros whose arguments are expressions they only read (formatting, assertions).
+const FORMAT_MACROS: &[&str] = &[
+    "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "panic", "assert", "assert_eq",
+    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo", "unimplemented",
+];
+
+fn strip(e: &Expr) -> &Expr {
+    match e {
+        Expr::Paren(p) => strip(&p.expr),
+        Expr::Group(g) => strip(&g.expr),
+        other => other,
+    }
+}
+
+/// Whether a compound assignment is an update of reduction operator `op`.
+fn compound_matches(b: &BinOp, op: ReductionOp) -> bool {
+    matches!(
+        (b, op),
+        (BinOp::AddAssign(_) | BinOp::SubAssign(_), ReductionOp::Add)
+            | (BinOp::MulAssign(_), ReductionOp::Mul)
+            | (BinOp::BitAndAssign(_), ReductionOp::BitAnd)
+            | (BinOp::BitOrAssign(_), ReductionOp::BitOr)
+            | (BinOp::BitXorAssign(_), ReductionOp::BitXor)
+    )
+}
+
+/// Whether `s = s <b> e` is an update of reduction operator `op`.
+fn binary_matches(b: &BinOp, op: ReductionOp) -> bool {
+    matches!(
+        (b, op),
+        (BinOp::Add(_) | BinOp::Sub(_), ReductionOp::Add)
+            | (BinOp::Mul(_), ReductionOp::Mul)
+            | (BinOp::BitAnd(_), ReductionOp::BitAnd)
+            | (BinOp::BitOr(_), ReductionOp::BitOr)
+            | (BinOp::BitXor(_), ReductionOp::BitXor)
+            | (BinOp::And(_), ReductionOp::LogAnd)
+            | (BinOp::Or(_), ReductionOp::LogOr)
+    )
+}
+
+/// Whether `s = s.<m>(e)` is an update of reduction operator `op`.
+fn method_matches(m: &Ident, op: ReductionOp) -> bool {
+    (m == "max" && op == ReductionOp::Max) || (m == "min" && op == ReductionOp::Min)
+}
+
+/// The name an item declares.
+fn item_ident(item: &syn::Item) -> Option<&Ident> {
+    Some(match item {
+        syn::Item::Const(i) => &i.ident,
+        syn::Item::Static(i) => &i.ident,
+        syn::Item::Fn(i) => &i.sig.ident,
+        syn::Item::Struct(i) => &i.ident,
+        syn::Item::Enum(i) => &i.ident,
+        syn::Item::Type(i) => &i.ident,
+        syn::Item::Macro(i) => i.ident.as_ref()?,
+        _ => return None,
+    })
 }
 
 fn is_keyword(i: &Ident) -> bool {

@@ -4,10 +4,10 @@
 //! | class | before the loop | inside each thread |
 //! |---|---|---|
 //! | shared (read only) | – | captured by `&` (the closure is `Fn + Sync`, so nothing else can mutate it) |
-//! | disjoint array | `DisjointMut::new(&mut y[..])` + run-time injectivity check | `let mut y = handle.view();` |
+//! | disjoint array | `DisjointMut::new(as_slice_mut(&mut y), ownership)`: the index form's run-time ownership, verified disjoint | the chunk's `ChunkView`, which reaches only owned elements |
 //! | reduction | identity of the operator | private copy, combined in thread order after the loop |
 //! | private / firstprivate | – | `let mut x = x.clone();` |
-//! | atomic | `AtomicRef`/`AtomicSlice` over `&mut x` | statements rewritten to atomic calls |
+//! | atomic | `AtomicRef`/`AtomicSlice` over `&mut x` / `as_slice_mut(&mut x)` | statements rewritten to atomic calls |
 //! | critical | `CriticalCell` over `(&mut a, ...)` | block runs under the named lock |
 
 use proc_macro2::TokenStream;
@@ -16,11 +16,12 @@ use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
 use super::names;
-use crate::analyze::affine::{Coeff, IterVar};
-use crate::analyze::{Analysis, Class};
+use crate::analyze::affine::{Coeff, IterVar, Poly, Witness};
+use crate::analyze::{Analysis, Class, DisjointArray};
 use crate::body::{self, AtomicStmt, BodyDirective};
 use crate::loops::{Adaptor, LoopDim, LoopNest};
 use crate::model::{AtomicKind, ClauseName, Directive, ScheduleKind};
+use crate::types::CaptureTypes;
 
 /// The path of the hidden runtime API.
 pub fn rt() -> TokenStream {
@@ -71,27 +72,106 @@ fn region_config(d: &Directive) -> TokenStream {
     quote!(#rt::RegionConfig { num_threads: #num_threads, schedule: #schedule, active: #active })
 }
 
-/// The product `lit · atom₁ · …` of a coefficient as an `i128` expression.
+/// The product `lit · atom₁ · …` of a coefficient, as an `Option<i128>` (`None` when it leaves `i128`).
 fn coeff_expr(c: &Coeff) -> TokenStream {
     let rt = rt();
     let lit = c.lit;
-    let atoms = c.atoms.iter().map(|(_, e)| quote!(#rt::coefficient(#e)));
-    quote!((#lit as i128) #(* #atoms)*)
+    let atoms = c.atoms.iter().map(|e| quote!(#rt::coefficient(#e)));
+    quote!(#rt::form_product(#lit, &[#(#atoms),*]))
+}
+
+/// An `omp::__private::Affine` over the nest's dimensions for `form`; the `Dim`s of the sequential loops it uses
+/// are added to `inner_lets` (once each).
+fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStream)>) -> TokenStream {
+    let rt = rt();
+    let counts = (0..depth).map(|k| {
+        let dim = names::dim(k);
+        quote!(#dim.count())
+    });
+    let constant = form.constant_terms().into_iter().map(coeff_expr);
+    let mut out = quote!(#rt::Affine::new(#rt::form_sum(&[#(#constant),*]), [#(#counts),*]));
+    for (var, c) in form.var_terms() {
+        let coeff = coeff_expr(c);
+        out = match var {
+            IterVar::Parallel(k) => {
+                let dim = names::dim(*k);
+                quote!(#out.term(#k, #coeff, &#dim))
+            }
+            IterVar::Inner { name, .. } => {
+                let dim = names::inner_dim(name);
+                if !inner_lets.iter().any(|(n, _)| n == name) {
+                    if let Some(d) = form.inner_ranges.get(name).and_then(inner_dim) {
+                        inner_lets.push((name.clone(), quote!(let #dim = #d;)));
+                    }
+                }
+                quote!(#out.inner(#coeff, &#dim))
+            }
+        };
+    }
+    out
+}
+
+/// The run-time ownership of a disjointly written array: its index form with the loop bounds' values, verified
+/// by `Affine::check` (which panics when two iterations could reach one element), after checking that the parts
+/// computed in narrower types before a cast fit those types (`Affine::check_type`).
+fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> TokenStream {
+    let rt = rt();
+    let (array, index) = (name.to_string(), arr.index.to_token_stream().to_string());
+    let mut inner_lets = Vec::new();
+    let mut checks = TokenStream::new();
+    for t in &arr.form.typed {
+        let sub = affine_expr(&t.form, depth, &mut inner_lets);
+        let bounds = match &t.witness {
+            Witness::Parallel(k) => {
+                let dim = names::dim(*k);
+                quote!(#dim.type_bounds())
+            }
+            Witness::Inner(v) => {
+                let dim = names::inner_dim(v);
+                quote!(#dim.type_bounds())
+            }
+            Witness::Capture(v) => quote!(#rt::int_bounds(&#v)),
+        };
+        let part = &t.text;
+        checks.extend(quote!(#sub.check_type(#bounds, #array, #index, #part);));
+    }
+    let form = affine_expr(&arr.form, depth, &mut inner_lets);
+    let lets = inner_lets.iter().map(|(_, l)| l);
+    quote!({
+        #(#lets)*
+        #checks
+        #form.check(#array, #index)
+    })
+}
+
+/// The elements of captured array `v`, writable: a reborrow of a `&mut` reference, else `&mut v`. A generic call
+/// (`as_slice_mut`), so only types that really are slices, arrays or `Vec`s compile: a user type keeps its own
+/// `Index` meaning by not being rewritten at all.
+pub fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
+    let rt = rt();
+    if types.mut_refs.contains(&v.to_string()) {
+        quote!(#rt::as_slice_mut(#v))
+    } else {
+        quote!(#rt::as_slice_mut(&mut #v))
+    }
 }
 
 /// Lowers a parallel loop nest to host code.
-/// `slice_like`: captured variables whose declared type is a slice, array or `Vec` (their bounds checks may be
-/// hoisted, see [`super::hoist`]).
-pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_like: &[String]) -> TokenStream {
+/// `types`: what the declared types of the captures say (slice-like arrays may get row windows, see
+/// [`super::window`]; `&mut` references are reborrowed).
+pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types: &CaptureTypes) -> TokenStream {
     let rt = rt();
     let depth = nest.dims.len();
     let config = region_config(d);
+    let config_v = names::hidden("__omp_config");
     let dim_lets = nest.dims.iter().enumerate().map(|(k, dim)| {
         let name = names::dim(k);
         let e = dim_expr(dim);
         quote!(let #name = #e;)
     });
     let dim_names: Vec<Ident> = (0..depth).map(names::dim).collect();
+    let (chunk, red, views, parts, part) =
+        (names::hidden("__omp_chunk"), names::hidden("__omp_red"), names::hidden("__omp_views"), names::hidden("__omp_parts"), names::hidden("__omp_part"));
 
     let mut setup = TokenStream::new();
     let mut per_thread = TokenStream::new();
@@ -100,6 +180,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_
     let mut red_inits: Vec<TokenStream> = Vec::new();
     let mut red_ops: Vec<TokenStream> = Vec::new();
     let mut critical_vars: std::collections::BTreeMap<String, Vec<Ident>> = Default::default();
+    let (mut written, mut handles): (Vec<&Ident>, Vec<Ident>) = (Vec::new(), Vec::new());
 
     for cap in &analysis.captures {
         let v = &cap.name;
@@ -115,41 +196,14 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_
             }
             Class::Shared => {}
             Class::Disjoint(arr) => {
+                // The array goes to the runtime with the ownership of its elements; each chunk gets a view that
+                // only reaches the elements its iterations own (so a wrong analysis panics, never races).
                 let h = names::disjoint(v);
-                setup.extend(quote!(let #h = #rt::DisjointMut::new(&mut #v[..]);));
-                if arr.needs_check {
-                    let mut inner_lets = TokenStream::new();
-                    let terms = arr.form.var_terms().into_iter().map(|(var, c)| {
-                        let coeff = coeff_expr(c);
-                        let dim = match var {
-                            IterVar::Parallel(k) => {
-                                let n = names::dim(*k);
-                                quote!(#n)
-                            }
-                            IterVar::Inner { name, .. } => {
-                                let n = names::inner_dim(name);
-                                if let Some(range) = arr.form.inner_ranges.get(name) {
-                                    if let Some(dim) = inner_dim(range) {
-                                        inner_lets.extend(quote!(let #n = #dim;));
-                                    }
-                                }
-                                quote!(#n)
-                            }
-                        };
-                        quote!(#rt::IndexTerm::new(#coeff, &#dim))
-                    });
-                    let terms: Vec<TokenStream> = terms.collect();
-                    let name = v.to_string();
-                    let index = arr.index.to_token_stream().to_string();
-                    setup.extend(quote!({
-                        #inner_lets
-                        #rt::check_disjoint(#name, #index, &[#(#terms),*]);
-                    }));
-                }
-                // SAFETY: the analysis proved that every access to `v` in the body uses one affine index that depends
-                // on every parallel induction variable, and `check_disjoint` (above, when not evident) verified it
-                // injective for the actual bounds: no element is reached by two iterations.
-                per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = unsafe { #h.view() };));
+                let own = ownership(v, arr, depth);
+                let slice = writable(v, types);
+                setup.extend(quote!(let #h = #rt::DisjointMut::new(#slice, #own);));
+                written.push(v);
+                handles.push(h);
             }
             Class::Reduction(op) => {
                 let op_ty = format_ident!("{}", op.type_name());
@@ -167,7 +221,8 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_
             Class::Atomic { indexed } => {
                 let h = names::atomic(v);
                 if *indexed {
-                    setup.extend(quote!(let #h = #rt::AtomicSlice::new(&mut #v[..]);));
+                    let slice = writable(v, types);
+                    setup.extend(quote!(let #h = #rt::AtomicSlice::new(#slice);));
                 } else {
                     setup.extend(quote!(let #h = #rt::AtomicRef::new(&mut #v);));
                 }
@@ -188,39 +243,47 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_
     let mut rewriter = BodyRewriter { critical_vars: &critical_vars };
     rewriter.visit_block_mut(&mut body);
 
-    let iterate = iteration(nest, analysis, slice_like, &body);
+    let windows = super::window::candidates(analysis, &types.slice_like);
+    let iterate = iteration(nest, &windows, &body, &chunk);
     let (red_in, red_out) = if red_vars.is_empty() {
         (quote!(), quote!())
     } else {
         (
-            quote!(#[allow(unused_mut)] let (#(mut #red_vars,)*) = *__omp_red;),
-            quote!(*__omp_red = (#(#red_vars,)*);),
+            quote!(#[allow(unused_mut)] let (#(mut #red_vars,)*) = *#red;),
+            quote!(*#red = (#(#red_vars,)*);),
         )
     };
     let combine = red_vars.iter().enumerate().map(|(i, v)| {
         let op = &red_ops[i];
         let idx = syn::Index::from(i);
-        quote!(#v = <#op as #rt::reduce::Reducer<_>>::combine(#v, __omp_part.#idx);)
+        quote!(#v = <#op as #rt::reduce::Reducer<_>>::combine(#v, #part.#idx);)
     });
     let combine_loop = if red_vars.is_empty() {
-        quote!(let _ = __omp_parts;)
+        quote!(let _ = #parts;)
     } else {
-        quote!(for __omp_part in __omp_parts { #(#combine)* })
+        quote!(for #part in #parts { #(#combine)* })
     };
     let span = nest.dims[0].span;
+    let body = quote_spanned! {span=>
+        #[allow(unused_imports)]
+        use #rt::{CopyValue as _, PickAny as _, PickSlice as _, RefLocal as _, RefRows as _, RefValue as _, SliceLocal as _, SliceRows as _};
+    };
+    // Spanned at the `for`, so that type errors about the loop (a capture that is not `Sync`) point there.
     quote_spanned! {span=>
         {
-            let __omp_config = #config;
+            let #config_v = #config;
             #(#dim_lets)*
             #setup
-            let __omp_parts = #rt::parallel_for(
-                &__omp_config,
+            let #parts = #rt::parallel_for(
+                &#config_v,
                 [#(#dim_names.count()),*],
                 (#(#red_inits,)*),
-                |__omp_chunk, __omp_red| {
-                    #[allow(unused_imports)]
-                    use #rt::{CopyValue as _, RefLocal as _, RefValue as _, SliceLocal as _, UncheckedIndex as _};
-                    let _ = &__omp_red;
+                (#(#handles,)*),
+                |#chunk, #red, #views| {
+                    #body
+                    let _ = &#red;
+                    #[allow(unused_mut)]
+                    let (#(mut #written,)*) = #views;
                     #red_in
                     #per_thread
                     #iterate
@@ -234,9 +297,9 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, slice_
 }
 
 /// The loops over one chunk. The innermost dimension is a plain `for v in a..b` when its step is 1 (so it compiles
-/// like the sequential loop and vectorises), else `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a
-/// collapsed nest come from the chunk's rows. The body appears in both branches.
-fn iteration(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: &syn::Block) -> TokenStream {
+/// like the sequential loop and vectorises, with row windows when the body has affine accesses), else
+/// `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a collapsed nest come from the chunk's rows.
+fn iteration(nest: &LoopNest, windows: &std::collections::BTreeMap<String, super::window::Kind>, body: &syn::Block, chunk: &Ident) -> TokenStream {
     let depth = nest.dims.len();
     let last = depth - 1;
     let stmts = &body.stmts;
@@ -247,32 +310,12 @@ fn iteration(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: 
     let inner_dim = names::dim(last);
     let inner_pat = pat(last);
     let k = names::k(last);
+    let (values, row) = (names::hidden("__omp_values"), names::hidden("__omp_row"));
     let inner = |ks: TokenStream| {
-        // Unit-step rows get a copy of the body without bounds checks when they are all in range.
-        let unit = match super::hoist::hoisted(nest, analysis, slice_like, body, &ks) {
-            Some((in_bounds, fast)) => {
-                let fast = &fast.stmts;
-                quote! {
-                    if #in_bounds {
-                        for #inner_pat in __omp_values {
-                            #(#fast)*
-                        }
-                    } else {
-                        for #inner_pat in __omp_values {
-                            #(#stmts)*
-                        }
-                    }
-                }
-            }
-            None => quote! {
-                for #inner_pat in __omp_values {
-                    #(#stmts)*
-                }
-            },
-        };
+        let unit = super::window::row(nest, windows, stmts, &values);
         quote! {
             match #inner_dim.unit_range(#ks) {
-                ::core::option::Option::Some(__omp_values) => { #unit }
+                ::core::option::Option::Some(#values) => { #unit }
                 ::core::option::Option::None => {
                     for #k in #ks {
                         let #inner_pat = #inner_dim.at(#k);
@@ -283,16 +326,16 @@ fn iteration(nest: &LoopNest, analysis: &Analysis, slice_like: &[String], body: 
         }
     };
     if depth == 1 {
-        return inner(quote!(__omp_chunk.range()));
+        return inner(quote!(#chunk.range()));
     }
     let outer_lets = (0..last).map(|d| {
         let p = pat(d);
         let dim = names::dim(d);
-        quote!(let #p = #dim.at(__omp_row.outer[#d]);)
+        quote!(let #p = #dim.at(#row.outer[#d]);)
     });
-    let body = inner(quote!(__omp_row.inner.clone()));
+    let body = inner(quote!(#row.inner.clone()));
     quote! {
-        for __omp_row in __omp_chunk.rows() {
+        for #row in #chunk.rows() {
             #(#outer_lets)*
             #body
         }
@@ -370,17 +413,19 @@ fn critical_stmt(name: &str, mut block: syn::Block, vars: &std::collections::BTr
             let mut deref = DerefVars { vars: vs };
             deref.visit_block_mut(&mut block);
             let stmts = &block.stmts;
+            let guard = names::hidden("__omp_guard");
             syn::parse_quote!({
-                let mut __omp_guard = #cell.lock();
+                let mut #guard = #cell.lock();
                 #[allow(unused_variables)]
-                let (#(#vs,)*) = &mut *__omp_guard;
+                let (#(#vs,)*) = &mut *#guard;
                 #(#stmts)*
             })
         }
         _ => {
             let stmts = &block.stmts;
+            let guard = names::hidden("__omp_guard");
             syn::parse_quote!({
-                let __omp_guard = #rt::critical_lock(#name);
+                let #guard = #rt::critical_lock(#name);
                 #(#stmts)*
             })
         }

@@ -2,8 +2,8 @@
 //! device kernel and its launch.
 
 pub mod device;
-pub mod hoist;
 pub mod host;
 pub mod offload;
 pub mod print;
 pub mod names;
+pub mod window;

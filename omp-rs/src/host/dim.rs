@@ -16,6 +16,8 @@ pub trait LoopIndex: Copy + PartialOrd + Send + Sync + 'static {
     fn to_i128(self) -> i128;
     /// `start + first .. start + last` as a plain range, when its end is representable.
     fn shifted_range(start: Self, first: u64, last: u64) -> Option<std::ops::Range<Self>>;
+    /// The type's smallest and largest values (`i128::MAX` for larger ones).
+    fn bounds() -> (i128, i128);
 }
 
 macro_rules! loop_index {
@@ -43,6 +45,10 @@ macro_rules! loop_index {
             #[inline]
             fn to_i128(self) -> i128 {
                 self as i128
+            }
+            #[inline]
+            fn bounds() -> (i128, i128) {
+                (<$t>::MIN as i128, i128::try_from(<$t>::MAX).unwrap_or(i128::MAX))
             }
             #[inline]
             fn shifted_range(start: Self, first: u64, last: u64) -> Option<std::ops::Range<Self>> {
@@ -143,6 +149,11 @@ impl<T: LoopIndex> Dim<T> {
     /// The step as kernel ABI v1 passes it (negative for descending loops).
     pub fn slot_step(&self) -> i64 {
         self.signed_step() as i64
+    }
+
+    /// The range of the loop variable's type, for index arithmetic done in it.
+    pub fn type_bounds(&self) -> (i128, i128) {
+        T::bounds()
     }
 
     /// The signed distance between consecutive values.

@@ -7,47 +7,7 @@
 //! yields `&x` unchanged, so any indexable type still works. Scalars that index arrays (`n` in `a[i * n + j]`)
 //! get the same treatment with `(&Probe(&n)).value()`: a copy when `Copy`.
 
-/// Types whose contents are a contiguous slice of `E`.
-pub trait AsSliceOf<E> {
-    /// The slice.
-    fn as_slice_of(&self) -> &[E];
-}
-
-impl<E> AsSliceOf<E> for [E] {
-    fn as_slice_of(&self) -> &[E] {
-        self
-    }
-}
-
-impl<E> AsSliceOf<E> for Vec<E> {
-    fn as_slice_of(&self) -> &[E] {
-        self
-    }
-}
-
-impl<E, const N: usize> AsSliceOf<E> for [E; N] {
-    fn as_slice_of(&self) -> &[E] {
-        self
-    }
-}
-
-impl<E> AsSliceOf<E> for Box<[E]> {
-    fn as_slice_of(&self) -> &[E] {
-        self
-    }
-}
-
-impl<E, T: ?Sized + AsSliceOf<E>> AsSliceOf<E> for &T {
-    fn as_slice_of(&self) -> &[E] {
-        (**self).as_slice_of()
-    }
-}
-
-impl<E, T: ?Sized + AsSliceOf<E>> AsSliceOf<E> for &mut T {
-    fn as_slice_of(&self) -> &[E] {
-        (**self).as_slice_of()
-    }
-}
+use super::storage::SliceStorage;
 
 /// Wraps a captured variable for [`SliceLocal::local`] / [`RefLocal::local`].
 #[derive(Debug)]
@@ -59,10 +19,10 @@ pub trait SliceLocal<'a, E> {
     fn local(&self) -> &'a [E];
 }
 
-impl<'a, E, T: ?Sized + AsSliceOf<E>> SliceLocal<'a, E> for Probe<'a, T> {
+impl<'a, T: ?Sized + SliceStorage> SliceLocal<'a, T::Elem> for Probe<'a, T> {
     #[inline(always)]
-    fn local(&self) -> &'a [E] {
-        self.0.as_slice_of()
+    fn local(&self) -> &'a [T::Elem] {
+        self.0.storage()
     }
 }
 

@@ -5,19 +5,25 @@
 pub mod atomic;
 mod dim;
 mod local;
+pub(crate) mod ownership;
 pub mod reduce;
 mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
+pub(crate) mod storage;
 mod team; // its few unsafe blocks (the erased job pointer) allow themselves, each with its SAFETY argument
+mod window;
 
 pub use dim::{Dim, LoopIndex};
-pub use local::{AsSliceOf, CopyValue, Probe, RefLocal, RefValue, SliceLocal};
+pub use local::{CopyValue, Probe, RefLocal, RefValue, SliceLocal};
+pub use ownership::{form_product, form_sum, Affine, Ownership};
+pub use storage::{as_slice, as_slice_mut, SliceStorage, SliceStorageMut};
+pub use window::{range_count, range_nth, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice, RangeCount, RefRows, RowWindow, SliceRows};
 
 pub use schedule::Schedule;
 pub use sharing::{
-    check_disjoint, critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, CriticalCell, CriticalGuard, DisjointMut,
-    DisjointView, IndexTerm, UncheckedIndex,
+    critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, ChunkView, CriticalCell, CriticalGuard, DisjointArrays,
+    DisjointMut, WindowMut,
 };
 
 pub(crate) use team::position;
@@ -160,11 +166,13 @@ impl<const D: usize> Iterator for Indices<D> {
 /// Runs a parallel loop over the iteration space `counts` (one count per collapsed dimension).
 ///
 /// Each thread of the team gets its own copy of `init` (the reductions' identities), runs `body` on the chunks
-/// the schedule gives it, and the copies are returned in thread order for the caller to combine.
-pub fn parallel_for<const D: usize, R, F>(config: &RegionConfig, counts: [u64; D], init: R, body: F) -> Vec<R>
+/// the schedule gives it, and the copies are returned in thread order for the caller to combine. `arrays` are
+/// the arrays the loop writes ([`DisjointMut`]s): each call of `body` gets one view of each, for its chunk.
+pub fn parallel_for<const D: usize, R, A, F>(config: &RegionConfig, counts: [u64; D], init: R, arrays: A, body: F) -> Vec<R>
 where
     R: Copy + Send + Sync,
-    F: Fn(Chunk<D>, &mut R) + Sync,
+    A: DisjointArrays<D>,
+    F: Fn(Chunk<D>, &mut R, A::Views) + Sync,
 {
     crate::icv::display_env_once();
     let total = counts
@@ -191,7 +199,11 @@ where
             active_level: outer_active + usize::from(threads > 1),
         });
         let mut acc = init;
-        dispatcher.for_each_chunk(thread_num, |first, last| body(Chunk { first, last, counts }, &mut acc));
+        // The dispatcher hands out every flat iteration exactly once, so the views of different chunks own
+        // disjoint elements (`sharing.rs`).
+        dispatcher.for_each_chunk(thread_num, |first, last| {
+            body(Chunk { first, last, counts }, &mut acc, arrays.views(first, last, sharing::Token(())))
+        });
         acc
     };
     if threads == 1 {
@@ -216,70 +228,14 @@ pub fn chunk_size<T: TryInto<u64> + Copy + std::fmt::Debug>(c: T) -> u64 {
     }
 }
 
-/// A loop-invariant factor of an index, as `i128`, for the disjointness check.
+/// The range of the integer type of `v` (a variable of some index arithmetic), for [`Affine::check_type`].
+pub fn int_bounds<T: LoopIndex>(_: &T) -> (i128, i128) {
+    T::bounds()
+}
+
+/// A loop-invariant factor of an index, as `i128`, for the ownership of written arrays ([`Affine`]).
 pub fn coefficient<T: TryInto<i128> + Copy + std::fmt::Debug>(v: T) -> i128 {
     v.try_into().unwrap_or_else(|_| panic!("omp: index coefficient {v:?} does not fit in i128"))
-}
-
-/// An exact integer for the run-time bounds checks of hoisted accesses (see the macros' `hoist` lowering):
-/// `None` once a value left `i128`, and then every check fails, so the row runs its checked body.
-#[derive(Debug, Clone, Copy)]
-pub struct Exact(Option<i128>);
-
-impl Exact {
-    /// A known value: a literal, a loop-invariant factor or a loop index.
-    #[inline]
-    pub const fn new(v: i128) -> Exact {
-        Exact(Some(v))
-    }
-
-    /// The smaller of two values.
-    #[inline]
-    pub fn min(self, o: Exact) -> Exact {
-        Exact(self.0.zip(o.0).map(|(a, b)| a.min(b)))
-    }
-
-    /// The larger of two values.
-    #[inline]
-    pub fn max(self, o: Exact) -> Exact {
-        Exact(self.0.zip(o.0).map(|(a, b)| a.max(b)))
-    }
-
-    /// Whether every index in `[lo, hi]` is below `len` and non-negative.
-    #[inline]
-    pub fn in_bounds(lo: Exact, hi: Exact, len: usize) -> bool {
-        matches!((lo.0, hi.0), (Some(lo), Some(hi)) if lo >= 0 && hi < len as i128)
-    }
-
-    /// Whether a range whose first value is `first` and last value `last` is empty (known only when both are).
-    #[inline]
-    pub fn empty_range(first: Exact, last: Exact) -> bool {
-        matches!((first.0, last.0), (Some(f), Some(l)) if l < f)
-    }
-}
-
-impl std::ops::Add for Exact {
-    type Output = Exact;
-    #[inline]
-    fn add(self, o: Exact) -> Exact {
-        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_add(b)))
-    }
-}
-
-impl std::ops::Sub for Exact {
-    type Output = Exact;
-    #[inline]
-    fn sub(self, o: Exact) -> Exact {
-        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_sub(b)))
-    }
-}
-
-impl std::ops::Mul for Exact {
-    type Output = Exact;
-    #[inline]
-    fn mul(self, o: Exact) -> Exact {
-        Exact(self.0.zip(o.0).and_then(|(a, b)| a.checked_mul(b)))
-    }
 }
 
 #[cfg(test)]
@@ -314,7 +270,7 @@ mod test {
     #[test]
     fn thread_numbers_and_reduction_copies() {
         let cfg = RegionConfig { num_threads: Some(3), schedule: Schedule::Static(None), active: true };
-        let parts = parallel_for(&cfg, [30], (0u64, 0usize), |chunk, acc| {
+        let parts = parallel_for(&cfg, [30], (0u64, 0usize), (), |chunk, acc, ()| {
             for k in chunk.range() {
                 acc.0 += k;
                 acc.1 = crate::get_thread_num();
@@ -326,23 +282,9 @@ mod test {
     }
 
     #[test]
-    fn exact_arithmetic_fails_closed_on_overflow() {
-        let big = Exact::new(i128::MAX / 2);
-        assert!(Exact::in_bounds(Exact::new(0), Exact::new(9), 10));
-        assert!(!Exact::in_bounds(Exact::new(-1), Exact::new(9), 10));
-        assert!(!Exact::in_bounds(Exact::new(0), Exact::new(10), 10));
-        let overflowed = big * Exact::new(3) - big;
-        assert!(!Exact::in_bounds(Exact::new(0), overflowed, usize::MAX));
-        assert!(!Exact::in_bounds(overflowed.min(Exact::new(0)), Exact::new(1), 10));
-        assert!(!Exact::empty_range(Exact::new(1), overflowed));
-        assert!(Exact::empty_range(Exact::new(1), Exact::new(0)));
-        assert!(!Exact::empty_range(Exact::new(1), Exact::new(1)));
-    }
-
-    #[test]
     fn if_false_runs_on_one_thread() {
         let cfg = RegionConfig { num_threads: Some(4), schedule: Schedule::Static(None), active: false };
-        let parts = parallel_for(&cfg, [10], (), |_, _| assert_eq!(crate::get_num_threads(), 1));
+        let parts = parallel_for(&cfg, [10], (), (), |_, _, ()| assert_eq!(crate::get_num_threads(), 1));
         assert_eq!(parts.len(), 1);
     }
 }

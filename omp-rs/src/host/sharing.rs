@@ -13,131 +13,268 @@ use std::marker::PhantomData;
 use std::sync::atomic::{self, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use super::Dim;
-use super::LoopIndex;
+use super::ownership::Ownership;
 
 // ---------------------------------------------------------------------------------------------------------
 // Disjoint writes
 
-/// An array written by a parallel loop at indices that differ between iterations.
+/// An array that a parallel loop writes, taken for the duration of the loop together with the verified
+/// [`Ownership`] of its elements (which elements each iteration may access).
+///
+/// The loop's body reaches it only through a [`ChunkView`] per chunk of iterations, which [`parallel_for`]
+/// creates (see [`DisjointArrays`]): a view hands out an element only if an iteration of its chunk owns it.
+/// Chunks are disjoint ranges of iterations and ownership is disjoint between iterations, so no element is
+/// reachable from two threads, whatever the loop body does with its indices.
+///
+/// [`parallel_for`]: crate::__private::parallel_for
 #[derive(Debug)]
-pub struct DisjointMut<'a, T> {
+pub struct DisjointMut<'a, T, const D: usize> {
     ptr: *mut T,
     len: usize,
+    own: Ownership<D>,
     _borrow: PhantomData<&'a mut [T]>,
 }
 
-// SAFETY: the handle only hands out views to threads of the loop that borrowed the slice exclusively; elements
-// move between threads (T: Send) but are never touched by two threads (see `view`).
-unsafe impl<T: Send> Sync for DisjointMut<'_, T> {}
-// SAFETY: as above.
-unsafe impl<T: Send> Send for DisjointMut<'_, T> {}
+// SAFETY: a shared `DisjointMut` only creates chunk views, through the sealed `DisjointArrays::views`, which
+// only `parallel_for` calls, once per chunk; views of different chunks reach disjoint elements (module docs), so
+// elements move between threads (T: Send) but are never reached from two threads.
+unsafe impl<T: Send, const D: usize> Sync for DisjointMut<'_, T, D> {}
+// SAFETY: it holds the exclusive borrow of the slice; sending it sends that borrow.
+unsafe impl<T: Send, const D: usize> Send for DisjointMut<'_, T, D> {}
 
-impl<'a, T> DisjointMut<'a, T> {
+impl<'a, T, const D: usize> DisjointMut<'a, T, D> {
     /// Takes the array for the duration of the loop.
-    pub fn new(slice: &'a mut [T]) -> Self {
-        DisjointMut { ptr: slice.as_mut_ptr(), len: slice.len(), _borrow: PhantomData }
+    pub fn new(slice: &'a mut [T], own: Ownership<D>) -> Self {
+        DisjointMut { ptr: slice.as_mut_ptr(), len: slice.len(), own, _borrow: PhantomData }
     }
 
-    /// A per-thread view with bounds-checked indexing.
-    ///
-    /// # Safety
-    /// Every access through views of this handle, on every thread, must use the one index function the omp-rs
-    /// analysis proved injective across iterations (and that [`check_disjoint`] verified for the actual bounds),
-    /// so that no element is accessed by two threads.
-    pub unsafe fn view(&self) -> DisjointView<'_, T> {
-        DisjointView { ptr: self.ptr, len: self.len, _borrow: PhantomData }
+    /// The view of the iterations `first..last`. Private: only `DisjointArrays::views` calls it.
+    fn view(&self, first: u64, last: u64) -> ChunkView<'a, T, D> {
+        // The part of the chunk's contiguous interval that lies inside the array is checked once here;
+        // everything else goes through `resolve` access by access.
+        let (lo, n) = match self.own.interval(first, last) {
+            Some((lo, hi)) => {
+                let lo = lo.max(0);
+                let hi = hi.min(self.len as i128 - 1);
+                if lo <= hi {
+                    (lo as usize, (hi - lo + 1) as usize)
+                } else {
+                    (0, 0)
+                }
+            }
+            None => (0, 0),
+        };
+        ChunkView { ptr: self.ptr, len: self.len, lo, n, first, last, own: self.own, _borrow: PhantomData }
     }
 }
 
-/// One thread's view of a [`DisjointMut`] array: it can be indexed and asked its length, nothing else.
+mod seal {
+    /// Proof that the caller is this crate: only `parallel_for` creates chunk views.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Token(pub(crate) ());
+}
+pub(crate) use seal::Token;
+
+/// The arrays a parallel loop writes: a tuple of [`DisjointMut`]s (`()` for none). [`parallel_for`] hands the
+/// body one tuple of [`ChunkView`]s per chunk.
+///
+/// [`parallel_for`]: crate::__private::parallel_for
+pub trait DisjointArrays<const D: usize>: Sync {
+    /// A tuple of chunk views, one per array.
+    type Views;
+
+    /// The views for the iterations `first..last`. Sealed: only this crate can call it, once per chunk.
+    #[doc(hidden)]
+    fn views(&self, first: u64, last: u64, token: seal::Token) -> Self::Views;
+}
+
+macro_rules! disjoint_arrays {
+    ($(($($t:ident $v:ident),*))*) => {$(
+        impl<'a, $($t: Send,)* const D: usize> DisjointArrays<D> for ($(DisjointMut<'a, $t, D>,)*) {
+            type Views = ($(ChunkView<'a, $t, D>,)*);
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn views(&self, first: u64, last: u64, _: seal::Token) -> Self::Views {
+                let ($($v,)*) = self;
+                ($($v.view(first, last),)*)
+            }
+        }
+    )*};
+}
+disjoint_arrays! {
+    ()
+    (A a)
+    (A a, B b)
+    (A a, B b, C c)
+    (A a, B b, C c, E e)
+    (A a, B b, C c, E e, F f)
+    (A a, B b, C c, E e, F f, G g)
+    (A a, B b, C c, E e, F f, G g, H h)
+    (A a, B b, C c, E e, F f, G g, H h, I i)
+    (A a, B b, C c, E e, F f, G g, H h, I i, J j)
+    (A a, B b, C c, E e, F f, G g, H h, I i, J j, K k)
+    (A a, B b, C c, E e, F f, G g, H h, I i, J j, K k, L l)
+    (A a, B b, C c, E e, F f, G g, H h, I i, J j, K k, L l, M m)
+}
+
+/// One chunk's access to a [`DisjointMut`] array: indexing reaches an element only if an iteration of the chunk
+/// owns it, and panics otherwise (as an out-of-bounds index does). It also answers `len()`, nothing else.
+///
+/// Not `Send`/`Sync`: a view stays on the thread that runs its chunk, and the body cannot keep it past the
+/// chunk (its captures are shared and `Sync`, and a view is neither).
 #[derive(Debug)]
-pub struct DisjointView<'a, T> {
+pub struct ChunkView<'a, T, const D: usize> {
     ptr: *mut T,
     len: usize,
+    /// `[lo, lo + n)`: owned by the chunk and inside the array (checked when the view was made).
+    lo: usize,
+    n: usize,
+    first: u64,
+    last: u64,
+    own: Ownership<D>,
     _borrow: PhantomData<&'a mut [T]>,
 }
 
-impl<T> DisjointView<'_, T> {
+impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     /// The array's length.
-    #[inline]
+    #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether the array is empty.
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// A pointer to element `i`, which this chunk owns and which is in bounds; panics otherwise.
+    #[inline(always)]
+    #[track_caller]
+    fn element(&self, i: usize) -> *mut T {
+        if i.wrapping_sub(self.lo) < self.n {
+            // SAFETY: `i` lies in `[lo, lo + n)`, inside the array (checked in `DisjointMut::view`).
+            unsafe { self.ptr.add(i) }
+        } else {
+            resolve(self.ptr, self.len, &self.own, self.first, self.last, i)
+        }
+    }
+
+    /// A window over the elements `lo..lo + len` for a row of the loop body, if the chunk owns them all: indices
+    /// inside it are used directly, others go through the view (see [`WindowMut`]).
+    #[inline(always)]
+    pub fn __omp_window(&mut self, lo: usize, len: usize) -> Option<WindowMut<'_, 'a, T, D>> {
+        if lo >= self.lo && len <= self.n && lo - self.lo <= self.n - len {
+            // SAFETY: `lo + len <= self.lo + self.n <= len of the array` (checked just above).
+            let row = unsafe { self.ptr.add(lo) };
+            Some(WindowMut { row, lo, len, view: self })
+        } else {
+            None
+        }
+    }
 }
 
+/// The slow path of a [`ChunkView`] access: bounds, then ownership by the exact inverse of the index form.
 #[cold]
 #[inline(never)]
 #[track_caller]
-fn out_of_bounds(index: usize, len: usize) -> ! {
-    panic!("index out of bounds: the len is {len} but the index is {index}")
+fn resolve<T, const D: usize>(ptr: *mut T, len: usize, own: &Ownership<D>, first: u64, last: u64, i: usize) -> *mut T {
+    if i >= len {
+        panic!("index out of bounds: the len is {len} but the index is {i}");
+    }
+    match own.owner(i) {
+        // SAFETY: in bounds (checked above), and owned by an iteration of this view's chunk.
+        Some(p) if (first..last).contains(&p) => unsafe { ptr.add(i) },
+        owner => panic!(
+            "omp: this iteration of the parallel loop accesses `{array}[{i}]`, but the loop's index `{array}[{index}]` \
+             gives that element to {whom}: another thread may be writing it (a data race). Index `{array}` with the same \
+             expression everywhere in the loop (and check that the names in it do not change inside the body)",
+            array = own.array(),
+            index = own.index(),
+            whom = match owner {
+                Some(p) => format!("iteration {p} of the flattened loop, in another chunk"),
+                None => "no iteration".to_string(),
+            },
+        ),
+    }
 }
 
-impl<T> std::ops::Index<usize> for DisjointView<'_, T> {
+impl<T, const D: usize> std::ops::Index<usize> for ChunkView<'_, T, D> {
     type Output = T;
     #[inline(always)]
     #[track_caller]
     fn index(&self, i: usize) -> &T {
-        if i >= self.len {
-            out_of_bounds(i, self.len);
-        }
-        // SAFETY: in bounds; no other thread accesses element i (contract of `DisjointMut::view`).
-        unsafe { &*self.ptr.add(i) }
+        // SAFETY: owned by this chunk and in bounds (`element`); other threads never reach it.
+        unsafe { &*self.element(i) }
     }
 }
 
-impl<T> std::ops::IndexMut<usize> for DisjointView<'_, T> {
+impl<T, const D: usize> std::ops::IndexMut<usize> for ChunkView<'_, T, D> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        if i >= self.len {
-            out_of_bounds(i, self.len);
-        }
-        // SAFETY: in bounds; no other thread accesses element i (contract of `DisjointMut::view`), and this
-        // thread's other borrows of the view end before this one starts (`&mut self`).
-        unsafe { &mut *self.ptr.add(i) }
+        // SAFETY: as `index`; `&mut self` ends this thread's other borrows of the view.
+        unsafe { &mut *self.element(i) }
     }
 }
 
-/// One variable term `coefficient · v` of an affine index, with the values `v` takes.
-#[derive(Debug, Clone, Copy)]
-pub struct IndexTerm {
-    /// How far the index moves from one value of `v` to the next.
-    stride: i128,
-    /// How many values `v` takes.
-    count: u64,
+/// A [`ChunkView`] with a window `lo..lo + len` of elements the chunk owns: an index inside the window is
+/// used directly (the check LLVM can prove and drop in a loop over a row), anything else goes through the view.
+#[derive(Debug)]
+pub struct WindowMut<'w, 'a, T, const D: usize> {
+    row: *mut T,
+    lo: usize,
+    len: usize,
+    view: &'w mut ChunkView<'a, T, D>,
 }
 
-impl IndexTerm {
-    /// The term `coefficient · v` for a loop variable ranging over `dim`.
-    pub fn new<T: LoopIndex>(coefficient: i128, dim: &Dim<T>) -> Self {
-        let stride = coefficient.checked_mul(dim.signed_step()).unwrap_or(i128::MAX);
-        IndexTerm { stride, count: dim.count() }
+impl<'w, 'a, T, const D: usize> WindowMut<'w, 'a, T, D> {
+    /// The array's length.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// Whether the array is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    /// A window for an inner loop (see [`ChunkView::__omp_window`]).
+    #[inline(always)]
+    pub fn __omp_window(&mut self, lo: usize, len: usize) -> Option<WindowMut<'_, 'a, T, D>> {
+        self.view.__omp_window(lo, len)
     }
 }
 
-/// Verifies that an affine index `c + Σ coefficientₖ·vₖ` takes a different value for every combination of the
-/// loop variables (mixed-radix condition: sorted by stride, each stride exceeds the span of all smaller terms),
-/// so the iterations of a parallel loop write disjoint elements. Panics with an explanation otherwise.
-pub fn check_disjoint(array: &str, index: &str, terms: &[IndexTerm]) {
-    let mut live: Vec<(i128, u64)> = terms.iter().filter(|t| t.count > 1).map(|t| (t.stride.abs(), t.count)).collect();
-    live.sort_unstable();
-    let mut span: i128 = 0;
-    for (stride, count) in live {
-        if stride <= span {
-            panic!(
-                "omp: iterations of this parallel loop may write the same element of `{array}`: in `{array}[{index}]` a loop \
-                 variable with {count} values moves the index by {stride}, which does not exceed the {span} covered by the \
-                 faster-moving variables. Check the row length / coefficients against the loop bounds"
-            );
+impl<T, const D: usize> std::ops::Index<usize> for WindowMut<'_, '_, T, D> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        let j = i.wrapping_sub(self.lo);
+        if j < self.len {
+            // SAFETY: inside the window, which `__omp_window` checked to be owned and in bounds.
+            unsafe { &*self.row.add(j) }
+        } else {
+            &self.view[i]
         }
-        span = stride.saturating_mul(count as i128 - 1).saturating_add(span);
+    }
+}
+
+impl<T, const D: usize> std::ops::IndexMut<usize> for WindowMut<'_, '_, T, D> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        let j = i.wrapping_sub(self.lo);
+        if j < self.len {
+            // SAFETY: as `index`; `&mut self` holds the view exclusively.
+            unsafe { &mut *self.row.add(j) }
+        } else {
+            &mut self.view[i]
+        }
     }
 }
 
@@ -371,73 +508,3 @@ impl<T> std::ops::DerefMut for CriticalGuard<'_, T> {
 }
 
 
-#[cfg(test)]
-mod test {
-    use super::*;
-
-    fn terms(t: &[(i128, u64)]) -> Vec<IndexTerm> {
-        t.iter().map(|&(stride, count)| IndexTerm { stride, count }).collect()
-    }
-
-    #[test]
-    fn row_major_is_disjoint() {
-        check_disjoint("b", "i * n + j", &terms(&[(10, 8), (1, 10)]));
-        check_disjoint("b", "i * n + j", &terms(&[(10, 8), (1, 9)]));
-        check_disjoint("c", "(i*n+j)*m+k", &terms(&[(12, 5), (3, 4), (1, 3)]));
-    }
-
-    #[test]
-    #[should_panic(expected = "may write the same element of `b`")]
-    fn short_rows_overlap() {
-        check_disjoint("b", "i * n + j", &terms(&[(10, 8), (1, 11)]));
-    }
-
-    #[test]
-    #[should_panic(expected = "may write the same element")]
-    fn zero_coefficient_overlaps() {
-        check_disjoint("y", "i * n", &terms(&[(0, 8)]));
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Unchecked indexing after a hoisted bounds check
-
-/// Element access without a bounds check, for loop bodies whose index ranges the expansion checked before the loop.
-pub trait UncheckedIndex<T> {
-    /// `&self[i]` without the check.
-    ///
-    /// # Safety
-    /// `i < len`.
-    unsafe fn __omp_get(&self, i: usize) -> &T;
-    /// `&mut self[i]` without the check.
-    ///
-    /// # Safety
-    /// `i < len`, plus the contract of the underlying mutable access.
-    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T;
-}
-
-impl<T> UncheckedIndex<T> for [T] {
-    #[inline(always)]
-    unsafe fn __omp_get(&self, i: usize) -> &T {
-        // SAFETY: forwarded to the caller (`i < len`).
-        unsafe { self.get_unchecked(i) }
-    }
-    #[inline(always)]
-    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T {
-        // SAFETY: forwarded to the caller (`i < len`).
-        unsafe { self.get_unchecked_mut(i) }
-    }
-}
-
-impl<T> UncheckedIndex<T> for DisjointView<'_, T> {
-    #[inline(always)]
-    unsafe fn __omp_get(&self, i: usize) -> &T {
-        // SAFETY: `i < len` (caller); no other thread touches element i (contract of `DisjointMut::view`).
-        unsafe { &*self.ptr.add(i) }
-    }
-    #[inline(always)]
-    unsafe fn __omp_get_mut(&mut self, i: usize) -> &mut T {
-        // SAFETY: as `__omp_get`, and `&mut self` ends this thread's other borrows of the view.
-        unsafe { &mut *self.ptr.add(i) }
-    }
-}

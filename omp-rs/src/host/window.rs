@@ -1,0 +1,260 @@
+//! Row windows: the safe replacement of hoisted bounds checks for arrays a parallel loop only reads.
+//!
+//! Before a loop over a row (the innermost parallel dimension, or a sequential `for` of the body), the expansion
+//! computes, for each affine access `a[idx]` of the row, where the row's indices start (`lo`) and how many
+//! elements they span (`len`), and asks for a [`RowView`]: the array plus one sub-slice `a[lo..lo + len]` per
+//! access. Inside the row, the access becomes `a.__omp_at(k, idx)`, which reads the sub-slice at `idx - lo` when
+//! that is in range and `a[idx]` otherwise. Both name the same element, so the rewrite can never change what the
+//! program reads, whatever the analysis got wrong (a shadowed `a`, a misread index): it only decides whether
+//! LLVM sees an index it can prove in range (`idx - lo` over a row is `0, 1, 2, …`, against a length it knows)
+//! and so drop the check and vectorise the loop.
+
+use std::ops::Index;
+
+use super::local::Probe;
+use super::storage::SliceStorage;
+
+/// One window of an array for the current row (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct RowWindow<'a, T> {
+    full: &'a [T],
+    row: &'a [T],
+    lo: usize,
+}
+
+/// What an expansion gets for a variable that is not a plain slice: never made (the request answers `None`),
+/// it only keeps the rewritten row type-correct.
+#[derive(Debug, Clone, Copy)]
+pub struct NotSlice;
+
+/// An access `a[idx]` of the row, with the window made for it: `Pick(&a, &window)`. `a` is whatever the name
+/// means where the access is written (the body may have rebound it).
+#[derive(Debug)]
+pub struct Pick<'r, S: ?Sized, W>(pub &'r S, pub &'r W);
+
+/// Preferred: `a` is a slice. When it is the very slice the window was made from (same address and length) and
+/// the window holds `idx`, the element comes from the window; otherwise `a[idx]`.
+pub trait PickSlice<'r, T> {
+    /// The element.
+    fn __omp_pick(&self, idx: usize) -> &'r T;
+}
+
+impl<'r, 'a: 'r, T> PickSlice<'r, T> for Pick<'r, &'a [T], RowWindow<'a, T>> {
+    #[inline(always)]
+    #[track_caller]
+    fn __omp_pick(&self, idx: usize) -> &'r T {
+        let (a, w) = (*self.0, self.1);
+        let j = idx.wrapping_sub(w.lo);
+        if std::ptr::eq(a, w.full) && j < w.row.len() {
+            &w.row[j]
+        } else {
+            &a[idx]
+        }
+    }
+}
+
+/// Fallback for anything else (a rebound name, a type with its own `Index`): `a[idx]`.
+pub trait PickAny<'r, S: ?Sized + Index<I>, I> {
+    /// The element.
+    fn __omp_pick(&self, idx: I) -> &'r S::Output;
+}
+
+impl<'r, S: ?Sized + Index<I>, W, I> PickAny<'r, S, I> for &Pick<'r, S, W> {
+    #[inline(always)]
+    #[track_caller]
+    fn __omp_pick(&self, idx: I) -> &'r S::Output {
+        &self.0[idx]
+    }
+}
+
+/// Preferred: a window `[lo, lo + len)` of a slice-like variable (`None` when it lies outside the array). One
+/// `Some` construction, so that on the fast path LLVM sees the window's exact bounds.
+pub trait SliceRows<'a, E> {
+    /// The window.
+    fn __omp_row(&self, lo: usize, len: usize) -> Option<RowWindow<'a, E>>;
+}
+
+impl<'a, S: ?Sized + SliceStorage> SliceRows<'a, S::Elem> for Probe<'a, S> {
+    #[inline(always)]
+    fn __omp_row(&self, lo: usize, len: usize) -> Option<RowWindow<'a, S::Elem>> {
+        let full = self.0.storage();
+        if lo <= full.len() && len <= full.len() - lo {
+            Some(RowWindow { full, row: &full[lo..lo + len], lo })
+        } else {
+            None
+        }
+    }
+}
+
+/// Fallback for other types: no window.
+pub trait RefRows<'a, T: ?Sized> {
+    /// Always `None`.
+    fn __omp_row(&self, lo: usize, len: usize) -> Option<NotSlice>;
+}
+
+impl<'a, T: ?Sized> RefRows<'a, T> for &Probe<'a, T> {
+    #[inline(always)]
+    fn __omp_row(&self, _: usize, _: usize) -> Option<NotSlice> {
+        None
+    }
+}
+
+/// The number of elements a row of `count` iterations spans when the index moves by `stride` (> 1) per
+/// iteration: `stride·(count - 1) + 1`, wrapping (a wrapped span only makes the window miss, never wrong).
+#[inline(always)]
+pub fn row_span(count: usize, stride: usize) -> usize {
+    count.wrapping_sub(1).wrapping_mul(stride).wrapping_add(1)
+}
+
+/// The `k`-th value of a windowed loop's range (`k` below its count).
+#[inline(always)]
+pub fn range_nth<R: RangeCount>(r: &R, k: usize) -> R::Item {
+    r.nth_value(k)
+}
+
+/// The number of values of an inner loop's range (saturated at `usize::MAX`), for its windows.
+#[inline(always)]
+pub fn range_count<R: RangeCount>(r: &R) -> usize {
+    r.count()
+}
+
+/// Ranges a windowed loop can run over.
+pub trait RangeCount {
+    /// The loop variable's type.
+    type Item;
+    /// The number of values.
+    fn count(&self) -> usize;
+    /// The `k`-th value.
+    fn nth_value(&self, k: usize) -> Self::Item;
+}
+
+// Written as the loop's own trip count (`end - start` when non-empty) so LLVM sees that they are equal.
+macro_rules! range_count {
+    ($($t:ty => $u:ty),*) => {$(
+        impl RangeCount for std::ops::Range<$t> {
+            type Item = $t;
+            #[inline(always)]
+            fn count(&self) -> usize {
+                if self.start < self.end { (self.end as $u).wrapping_sub(self.start as $u) as usize } else { 0 }
+            }
+            #[inline(always)]
+            fn nth_value(&self, k: usize) -> $t {
+                self.start.wrapping_add(k as $t)
+            }
+        }
+        impl RangeCount for std::ops::RangeInclusive<$t> {
+            type Item = $t;
+            #[inline(always)]
+            fn count(&self) -> usize {
+                let (s, e) = (*self.start(), *self.end());
+                if s <= e { ((e as $u).wrapping_sub(s as $u) as usize).saturating_add(1) } else { 0 }
+            }
+            #[inline(always)]
+            fn nth_value(&self, k: usize) -> $t {
+                self.start().wrapping_add(k as $t)
+            }
+        }
+    )*};
+}
+range_count!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, usize => usize, i8 => u8, i16 => u16, i32 => u32, i64 => u64,
+             isize => usize);
+
+/// Wrapping integer arithmetic for the window bounds (`lo` is the index evaluated at a loop's first value, which
+/// must not panic where the program does not).
+pub mod wrapping {
+    /// Primitive integers.
+    pub trait Int: Copy {
+        /// `self + o`, wrapping.
+        fn add(self, o: Self) -> Self;
+        /// `self - o`, wrapping.
+        fn sub(self, o: Self) -> Self;
+        /// `self * o`, wrapping.
+        fn mul(self, o: Self) -> Self;
+        /// `-self`, wrapping.
+        fn neg(self) -> Self;
+    }
+
+    macro_rules! int {
+        ($($t:ty),*) => {$(
+            impl Int for $t {
+                #[inline(always)] fn add(self, o: Self) -> Self { self.wrapping_add(o) }
+                #[inline(always)] fn sub(self, o: Self) -> Self { self.wrapping_sub(o) }
+                #[inline(always)] fn mul(self, o: Self) -> Self { self.wrapping_mul(o) }
+                #[inline(always)] fn neg(self) -> Self { self.wrapping_neg() }
+            }
+        )*};
+    }
+    int!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+    /// `a + b`.
+    #[inline(always)]
+    pub fn add<T: Int>(a: T, b: T) -> T {
+        a.add(b)
+    }
+    /// `a - b`.
+    #[inline(always)]
+    pub fn sub<T: Int>(a: T, b: T) -> T {
+        a.sub(b)
+    }
+    /// `a * b`.
+    #[inline(always)]
+    pub fn mul<T: Int>(a: T, b: T) -> T {
+        a.mul(b)
+    }
+    /// `-a`.
+    #[inline(always)]
+    pub fn neg<T: Int>(a: T) -> T {
+        a.neg()
+    }
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[allow(unused_imports)]
+    use super::{PickAny as _, PickSlice as _, RefRows as _, SliceRows as _};
+
+    proptest! {
+        // Whatever window is asked for, every read through it is the plain read.
+        #[test]
+        fn windows_never_change_a_read(
+            a in prop::collection::vec(any::<u32>(), 0..40),
+            lo in 0usize..50, len in 0usize..50,
+            idx in prop::collection::vec(0usize..40, 0..20),
+        ) {
+            let a: &[u32] = &a;
+            let w = (&Probe(&a)).__omp_row(lo, len);
+            prop_assert_eq!(w.is_some(), lo + len <= a.len());
+            if let Some(w) = w {
+                {
+                    for &i in &idx {
+                        let got = std::panic::catch_unwind(|| *(&Pick(&a, &w)).__omp_pick(i));
+                        let want = std::panic::catch_unwind(|| a[i]);
+                        prop_assert_eq!(got.ok(), want.ok());
+                        // Another slice under the same name never reads through the window.
+                        let other: &[u32] = &a[..a.len() / 2];
+                        let got = std::panic::catch_unwind(|| *(&Pick(&other, &w)).__omp_pick(i));
+                        prop_assert_eq!(got.ok(), other.get(i).copied());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_types_get_no_windows() {
+        struct OneBased(Vec<u32>);
+        impl Index<usize> for OneBased {
+            type Output = u32;
+            fn index(&self, i: usize) -> &u32 {
+                &self.0[i - 1]
+            }
+        }
+        let x = OneBased(vec![7, 8, 9]);
+        assert!((&Probe(&x)).__omp_row(0, 2).is_none());
+        let w = NotSlice;
+        assert_eq!(*(&Pick(&x, &w)).__omp_pick(1), 7, "the fallback keeps the type's own Index");
+    }
+}
