@@ -83,12 +83,13 @@ pub use offload::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::host::{
-        as_slice, as_slice_mut, atomic, form_product, form_sum, int_bounds, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_nth, reduce, row_span,
+        as_slice, as_slice_mut, atomic, form_product, form_sum, int_bounds, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_count_inclusive, range_nth,
+        range_nth_inclusive, reduce, row_span,
         team_size, wrapping,
         Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
-        Dim, DisjointArrays, DisjointMut, Indices, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RangeCount, RefLocal, RefRows,
+        Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
         RefValue, RegionConfig, Row, RowWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
-        WindowMut,
+        WindowIndex, WindowMut,
     };
     pub use crate::offload::private as offload;
 }

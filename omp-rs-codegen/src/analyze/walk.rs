@@ -256,8 +256,8 @@ impl Walker {
                 for a in &args {
                     if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = a {
                         for name in inline_format_args(&s.value()) {
-                            if let Ok(ident) = syn::parse_str::<Ident>(&name) {
-                                let ident = Ident::new(&ident.to_string(), s.span());
+                            if let Ok(mut ident) = syn::parse_str::<Ident>(&name) {
+                                ident.set_span(s.span());
                                 self.record(&ident, Access::Read);
                             }
                         }

@@ -39,7 +39,10 @@ fn partials(v: &Ident) -> Ident {
 
 /// A generated use of a user's name, without the user's span (only the copied body keeps its positions).
 fn fresh(v: &Ident) -> Ident {
-    Ident::new(&v.to_string(), proc_macro2::Span::call_site())
+    // `set_span`, not `Ident::new(&v.to_string())`: a raw identifier (`r#type`) is no valid name for `Ident::new`.
+    let mut v = v.clone();
+    v.set_span(proc_macro2::Span::call_site());
+    v
 }
 
 fn fresh_ty(t: &syn::Type) -> TokenStream {

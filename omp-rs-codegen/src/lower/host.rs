@@ -266,7 +266,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     let span = nest.dims[0].span;
     let body = quote_spanned! {span=>
         #[allow(unused_imports)]
-        use #rt::{CopyValue as _, PickAny as _, PickSlice as _, RefLocal as _, RefRows as _, RefValue as _, SliceLocal as _, SliceRows as _};
+        use #rt::{CopyValue as _, OmpAt as _, OmpAtMut as _, PickAny as _, PickSlice as _, RefLocal as _, RefRows as _, RefValue as _, SliceLocal as _, SliceRows as _};
     };
     // Spanned at the `for`, so that type errors about the loop (a capture that is not `Sync`) point there.
     quote_spanned! {span=>

@@ -3,6 +3,7 @@
 //! handles behind the expansion's back. Built in one place so host and device lowerings agree.
 
 use proc_macro2::{Ident, Span};
+use quote::format_ident;
 
 /// A hidden local of the expansion.
 pub fn hidden(name: &str) -> Ident {
@@ -19,24 +20,27 @@ pub fn k(k: usize) -> Ident {
     hidden(&format!("__omp_k{k}"))
 }
 
+// `format_ident!` strips the `r#` of a raw identifier (`r#type`), which a plain `format!` would keep (and then
+// make an invalid name).
+
 /// The `Dim` of an inner sequential loop used by a written array's ownership.
 pub fn inner_dim(var: &str) -> Ident {
-    hidden(&format!("__omp_inner_{var}"))
+    format_ident!("__omp_inner_{}", var.trim_start_matches("r#"), span = Span::mixed_site())
 }
 
 /// The disjoint-write handle of array `var`.
 pub fn disjoint(var: &Ident) -> Ident {
-    hidden(&format!("__omp_w_{var}"))
+    format_ident!("__omp_w_{}", var, span = Span::mixed_site())
 }
 
 /// The atomic handle of `var`.
 pub fn atomic(var: &Ident) -> Ident {
-    hidden(&format!("__omp_at_{var}"))
+    format_ident!("__omp_at_{}", var, span = Span::mixed_site())
 }
 
 /// The lock-protected cell of a critical section.
 pub fn critical(name: &str) -> Ident {
-    hidden(&format!("__omp_cs_{name}"))
+    format_ident!("__omp_cs_{}", name.trim_start_matches("r#"), span = Span::mixed_site())
 }
 
 /// A fixed hidden name.

@@ -3,21 +3,25 @@
 //!
 //! Rust's bounds checks keep a loop from vectorising (each is an early exit). For every loop `L` of a parallel
 //! loop body that LLVM might vectorise (the row loop over the innermost parallel dimension, and each sequential
-//! `for v in a..b` / `a..=b` of the body), the accesses `x[idx]` whose index moves with `v` by a positive literal
-//! stride (and otherwise uses only names in scope before `L`) get a *window*: just before `L` the expansion
-//! evaluates `idx` at the first value of `v` (`lo`, in wrapping arithmetic: the evaluation must not panic where
-//! the program would not) and the span of the row, and asks the runtime for the sub-slice `x[lo..lo + len]`.
-//! When every window of `L` exists, `L` runs a copy of its body in which
-//! - a read `x[idx]` of an array the loop only reads becomes `x.__omp_at(k, idx)` on a `RowView` bound to `x`:
-//!   window `k` at `idx - lo` when in range, `x[idx]` otherwise;
-//! - an array the loop writes is rebound to a `WindowMut` of its chunk view: indices in the window are used
-//!   directly, others go through the view's ownership check.
+//! `for v in a..b` / `a..=b` of the body), the accesses `x[idx]` that move with `v` (and otherwise use only names in
+//! scope before `L`) get a *window*: just before `L` the expansion evaluates `idx` at the first value of `v` (`lo`,
+//! in wrapping arithmetic: the evaluation must not panic where the program would not) and asks the runtime for
+//! the elements the loop will reach. When every window of `L` exists, `L` runs a copy of its body in which
+//! - a read `x[idx]` of an array the loop only reads becomes `Pick(&x, &w).__omp_pick(idx)`: window `w` at
+//!   `idx - lo` when `x` is still the array the window was made from and the window holds it, `x[idx]` otherwise;
+//! - an array the loop writes with a unit stride is rebound to a `WindowMut` of its chunk view (indices in the
+//!   window are used directly, others go through the view's ownership check);
+//! - an array the loop writes with another stride (`px[i + r * n]`, in the row over `i` and a loop over `r`) gets
+//!   a `LatticeMut`, and its accesses become `px.__omp_at([jj_i, jj_r], idx)`: used directly when `idx` is the
+//!   point the loops' iteration counters predict, through the view otherwise.
 //!
-//! Both give the element the original expression names, so a wrong window (a name shadowed inside the row, an
-//! index the analysis misread) costs speed, never meaning; when `lo` has the same shape as `idx`, LLVM sees
-//! `idx - lo = 0, 1, 2, …` against a length it knows, drops the check and vectorises. Otherwise (a window
-//! outside the array, a non-slice type) the original body runs. Nested loops get their own windows inside the
-//! fast copy only, so the code grows linearly with the nesting depth.
+//! Each of them gives the element the original expression names, so a wrong window (a name shadowed inside the
+//! row, an index the analysis misread) costs speed, never meaning. When `lo` has the same shape as `idx`, LLVM sees
+//! `idx - lo = 0, 1, 2, …` against a length it knows (or the predicted point equal to `idx`), drops the check and
+//! vectorises. Otherwise (a window outside the array, a non-slice type) the original body runs. Windowed loops
+//! count `jj in 0..n` (the value is the range's `jj`-th), the very counter the windows are checked against.
+//! Nested loops get their own windows inside the fast copy only, so the code grows linearly with the nesting
+//! depth.
 
 use std::collections::BTreeMap;
 
@@ -28,7 +32,7 @@ use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Pat, RangeLimits};
 
 use super::host::rt;
-use crate::analyze::affine::{affine, IterVar, Unreliable};
+use crate::analyze::affine::{affine, Coeff, IterVar, Unreliable};
 use crate::analyze::walk::{pat_idents, Env};
 use crate::analyze::{Analysis, Class};
 use crate::loops::LoopNest;
@@ -36,9 +40,9 @@ use crate::loops::LoopNest;
 /// How the body may use an array that gets windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
-    /// Only read (a `RowView` of its slice).
+    /// Only read (a `RowWindow` per access).
     Read,
-    /// Written at its disjoint index (a `WindowMut` of its chunk view).
+    /// Written at its disjoint index (a `WindowMut` or `LatticeMut` of its chunk view).
     Write,
 }
 
@@ -58,12 +62,83 @@ pub fn candidates(analysis: &Analysis, slice_like: &[String]) -> BTreeMap<String
         .collect()
 }
 
-/// A loop that can hold windows: its variable, the expression of its first value and of its iteration count.
+/// A loop whose iterations the lowering counts: `for <pat> in <range>` becomes
+/// `for jj in 0..n { let <pat> = range_nth(&range, jj); … }`.
 struct Loop<'a> {
     var: &'a Ident,
     /// Where the loop's values are (`__omp_values` for the row, the evaluated range for an inner loop).
     range: TokenStream,
+    /// `a..=b` rather than `a..b`.
     inclusive: bool,
+    label: Option<&'a syn::Label>,
+    /// Nesting depth (0: the row), which names its counter and labels.
+    depth: usize,
+}
+
+impl Loop<'_> {
+    fn counter(&self) -> Ident {
+        counter(self.depth)
+    }
+
+    /// The number of values of the range (`range_count` / `range_count_inclusive`).
+    fn count(&self) -> TokenStream {
+        let (rt, range) = (rt(), &self.range);
+        if self.inclusive {
+            quote!(#rt::range_count_inclusive(&#range))
+        } else {
+            quote!(#rt::range_count(&#range))
+        }
+    }
+
+    /// The range's `k`-th value.
+    fn nth(&self, k: TokenStream) -> TokenStream {
+        let (rt, range) = (rt(), &self.range);
+        if self.inclusive {
+            quote!(#rt::range_nth_inclusive(&#range, #k))
+        } else {
+            quote!(#rt::range_nth(&#range, #k))
+        }
+    }
+
+    /// `label: for jj in 0..n { let var = range[jj]; body }` (`n`: the count already evaluated).
+    fn counted(&self, n: &Ident, body: &syn::Block) -> TokenStream {
+        let (var, jj, label) = (self.var, self.counter(), self.label);
+        let value = self.nth(quote!(#jj));
+        let stmts = &body.stmts;
+        quote! {
+            #label for #jj in 0..#n {
+                let #var = #value;
+                #(#stmts)*
+            }
+        }
+    }
+}
+
+/// Variables of loops that must be counted, each with the lattice windows of enclosing loops that walk it:
+/// (array, the enclosing loop's counter), fixed with `__omp_fix` before the loop.
+type Counted = BTreeMap<String, Vec<(Ident, Ident)>>;
+
+/// `let mut x = x.__omp_fix(jj);` for each lattice window an enclosing loop made over this one.
+fn fix_lets(fixes: Option<&Vec<(Ident, Ident)>>) -> TokenStream {
+    let lets = fixes.into_iter().flatten().map(|(x, jj)| quote!(#[allow(unused_mut)] let mut #x = #x.__omp_fix::<1>(#jj);));
+    quote!(#(#lets)*)
+}
+
+fn counter(depth: usize) -> Ident {
+    hidden(&format!("__omp_jj{depth}"))
+}
+
+/// A name of the expansion that user code cannot see or shadow (mixed-site hygiene).
+fn hidden(name: &str) -> Ident {
+    Ident::new(name, Span::mixed_site())
+}
+
+/// The identifier a user's name was written as (`r#type` stays raw), at `span`.
+fn user_ident(name: &str, span: Span) -> Ident {
+    match name.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, span),
+        None => Ident::new(name, span),
+    }
 }
 
 /// The parallel row loop `for <var> in __omp_values { <stmts> }` with windows for its accesses and those of the
@@ -78,123 +153,201 @@ pub fn row(nest: &LoopNest, arrays: &BTreeMap<String, Kind>, stmts: &[syn::Stmt]
         return plain(&body);
     };
     let outer = Env::for_dims(&nest.dims.iter().map(|d| d.var.clone()).collect::<Vec<_>>());
-    let l = Loop { var, range: quote!(#values), inclusive: false };
-    let pat = quote!(#var);
-    match windowed_loop(arrays, 0, &outer, &l, &pat, None, &body) {
+    let l = Loop { var, range: quote!(#values), inclusive: false, label: None, depth: 0 };
+    match windowed_loop(arrays, &outer, &l, &body, &Counted::new()) {
         Some(versioned) => versioned,
         None => {
             // No window for the row itself; its inner loops may have some.
             let mut env = outer;
             env.bind_inner_loop(var, &syn::parse_quote!(0..1));
             let mut body = body;
-            Nested { arrays, env, depth: 1 }.visit_block_mut(&mut body);
+            Nested { arrays, env, depth: 1, counted: Counted::new() }.visit_block_mut(&mut body);
             plain(&body)
         }
     }
 }
 
-/// `for <pat> in <range> <body>` as a versioned pair of loops when its body has windows of its own; `None` when not.
+/// Loop `l` over `body` as a versioned pair of counted loops when its body has windows of its own; `None` when not.
+/// `counted`: variables of loops whose counters windows of enclosing loops use (this one among them, maybe):
+/// their loops must be counted in every copy.
 fn windowed_loop(
     arrays: &BTreeMap<String, Kind>,
-    depth: usize,
     outer: &Env,
     l: &Loop<'_>,
-    pat: &TokenStream,
-    label: Option<&syn::Label>,
     body: &syn::Block,
+    counted: &Counted,
 ) -> Option<TokenStream> {
     let mut env = outer.clone();
     env.bind_inner_loop(l.var, &syn::parse_quote!(0..1));
-    let found = find(arrays, &env, l.var, body);
+    let found = find(arrays, &env, l.var, l.depth, body);
     if found.is_empty() {
         return None;
     }
     let rt = rt();
     let range = &l.range;
-    let start = if l.inclusive { quote!((*#range.start())) } else { quote!(#range.start) };
-    let count = quote!(#rt::range_count(&#range));
+    let start = l.nth(quote!(0));
+    let count = l.count();
+    let (n, slow) = (hidden("__omp_n"), hidden("__omp_slow"));
+    let fast_label = syn::Lifetime::new(&format!("'__omp_fast{}", l.depth), Span::mixed_site());
     // One window per read access (each its own local, so LLVM keeps it in registers), one per written array (which
     // rebinds the array's name). Each request is its own `let … else`: on the fast path LLVM then knows every
-    // window's exact bounds, and the fast loop counts `0..n`, the very index it checks against the windows.
-    let (n, jj, slow) = (hidden("__omp_n"), hidden("__omp_jj"), hidden("__omp_slow"));
-    let fast_label = syn::Lifetime::new(&format!("'__omp_fast{depth}"), Span::mixed_site());
+    // window's exact bounds.
     let mut lets = TokenStream::new();
-    let mut keys: BTreeMap<String, Ident> = BTreeMap::new();
+    let mut keys: BTreeMap<String, Window> = BTreeMap::new();
+    let mut inner_counted = counted.clone();
     for (array, accesses) in &found {
-        let x = respan(&Ident::new(array, Span::call_site()), accesses[0].span);
+        let x = user_ident(array, accesses[0].span);
         for a in accesses {
-            let lo = substitute(&a.index, l.var, &start);
-            let len = if a.stride == 1 {
-                quote!(#n)
-            } else {
-                let stride = proc_macro2::Literal::u128_unsuffixed(a.stride);
-                quote!(#rt::row_span(#n, #stride))
-            };
-            match arrays[array] {
-                Kind::Read => {
+            let lo = substitute(&a.index, &[(l.var, &start)]);
+            match (arrays[array], &a.shape) {
+                (Kind::Read, Shape::Interval(s)) => {
+                    let len = span(&n, *s);
                     let w = hidden(&format!("__omp_win{}", keys.len()));
                     lets.extend(quote! {
                         let ::core::option::Option::Some(#w) = (&#rt::Probe(&#x)).__omp_row(#lo, #len) else {
                             break #fast_label true;
                         };
                     });
-                    keys.insert(a.key.clone(), w);
+                    keys.insert(a.key.clone(), Window::Read(w));
                 }
-                Kind::Write => lets.extend(quote! {
-                    #[allow(unused_mut)]
-                    let ::core::option::Option::Some(mut #x) = #x.__omp_window(#lo, #len) else {
-                        break #fast_label true;
-                    };
-                }),
+                (Kind::Write, Shape::Interval(s)) => {
+                    let len = span(&n, *s);
+                    lets.extend(quote! {
+                        #[allow(unused_mut)]
+                        let ::core::option::Option::Some(mut #x) = #x.__omp_window(#lo, #len) else {
+                            break #fast_label true;
+                        };
+                    });
+                }
+                (_, Shape::Lattice { stride, inner }) => {
+                    let mut dims = vec![quote!((#stride, #n))];
+                    let mut counters = vec![l.counter()];
+                    let mut lo = lo;
+                    if let Some(w) = inner {
+                        lo = substitute(&a.index, &[(l.var, &start), (&w.var, &w.start)]);
+                        let (range, s) = (&w.range, &w.stride);
+                        let f = if w.inclusive { quote!(range_count_inclusive) } else { quote!(range_count) };
+                        dims.push(quote!((#s, #rt::#f(&(#range)))));
+                        // The inner loop fixes this loop's counter once per instance (`__omp_fix`), then checks
+                        // its own.
+                        counters = vec![counter(w.depth)];
+                        inner_counted.entry(w.var.to_string()).or_default().push((x.clone(), l.counter()));
+                    }
+                    lets.extend(quote! {
+                        #[allow(unused_mut)]
+                        let ::core::option::Option::Some(mut #x) = #x.__omp_lattice(#lo, [#(#dims),*]) else {
+                            break #fast_label true;
+                        };
+                    });
+                    keys.insert(a.key.clone(), Window::Lattice(counters));
+                }
             }
         }
     }
     let mut fast = body.clone();
     Rewrite { keys: &keys, depth: 0 }.visit_block_mut(&mut fast);
-    // Nested loops of the fast copy get their own windows.
-    Nested { arrays, env: env.clone(), depth: depth + 1 }.visit_block_mut(&mut fast);
-    let fast_stmts = &fast.stmts;
+    // Nested loops of the fast copy get their own windows (and are counted when a window here uses their counter).
+    Nested { arrays, env: env.clone(), depth: l.depth + 1, counted: inner_counted }.visit_block_mut(&mut fast);
+    let fast_loop = l.counted(&n, &fast);
+    let fixes = counted.get(&l.var.to_string());
+    let slow_loop = if fixes.is_some() {
+        l.counted(&n, body)
+    } else {
+        let (label, var) = (l.label, l.var);
+        quote!(#label for #var in #range #body)
+    };
+    let prelude = fix_lets(fixes);
     Some(quote! {{
+        #prelude
         let #n = #count;
         let #slow = #fast_label: {
             #lets
-            #label for #jj in 0..#n {
-                let #pat = #rt::range_nth(&#range, #jj);
-                #(#fast_stmts)*
-            }
+            #fast_loop
             false
         };
         if #slow {
-            #label for #pat in #range #body
+            #slow_loop
         }
     }})
 }
 
-/// One windowed access: array, index (as written), the literal stride of the loop variable, its key.
+/// The number of elements a row of `n` iterations spans at a literal stride.
+fn span(n: &Ident, stride: u128) -> TokenStream {
+    if stride == 1 {
+        quote!(#n)
+    } else {
+        let rt = rt();
+        let stride = proc_macro2::Literal::u128_unsuffixed(stride);
+        quote!(#rt::row_span(#n, #stride))
+    }
+}
+
+/// One windowed access: array, index (as written), how it moves with the loops, its key.
 struct Found {
     index: Expr,
-    stride: u128,
+    shape: Shape,
     key: String,
     span: Span,
 }
 
-/// The accesses of `body` that move with `var` (and no variable of a loop nested inside), by array.
-fn find(arrays: &BTreeMap<String, Kind>, env: &Env, var: &Ident, body: &syn::Block) -> BTreeMap<String, Vec<Found>> {
-    let mut f = Finder { arrays, env: env.clone(), var, bound: Vec::new(), nested: Vec::new(), closures: 0, out: BTreeMap::new() };
+/// How an access moves with its loop's variable.
+enum Shape {
+    /// By a positive literal: an interval window.
+    Interval(u128),
+    /// A written array walked with any other stride (`stride`, an expression), maybe also by the variable of one
+    /// loop nested in this one: a lattice window, checked against the loops' counters.
+    Lattice { stride: TokenStream, inner: Option<InnerWalk> },
+}
+
+/// The loop nested in a windowed loop that also moves a lattice access.
+struct InnerWalk {
+    var: Ident,
+    range: Expr,
+    inclusive: bool,
+    /// Its first value (the range's start), for `lo`.
+    start: TokenStream,
+    stride: TokenStream,
+    depth: usize,
+}
+
+/// The accesses of `body` that move with `var` (and, for written arrays, at most one loop nested in it), by array.
+fn find(arrays: &BTreeMap<String, Kind>, env: &Env, var: &Ident, depth: usize, body: &syn::Block) -> BTreeMap<String, Vec<Found>> {
+    let mut f = Finder { arrays, env: env.clone(), var, depth, bound: Vec::new(), nested: Vec::new(), loops: 0, closures: 0, out: BTreeMap::new() };
     f.visit_block(body);
     f.out
+}
+
+/// A loop nested in the windowed one, as the finder saw it.
+struct NestedLoop {
+    var: String,
+    /// `Some` for a plain `for v in a..b` / `a..=b`: its range, start and whether it is inclusive.
+    range: Option<(Expr, Expr, bool)>,
+    depth: usize,
 }
 
 struct Finder<'a> {
     arrays: &'a BTreeMap<String, Kind>,
     env: Env,
     var: &'a Ident,
+    depth: usize,
     /// Names bound inside the loop body (scoped): an index using one cannot be evaluated before the loop.
     bound: Vec<String>,
-    /// Variables of loops nested in the body.
-    nested: Vec<String>,
+    /// Plain loops nested in the body, innermost last.
+    nested: Vec<NestedLoop>,
+    /// How many loops (of any pattern) enclose the current point inside the body.
+    loops: usize,
     closures: usize,
     out: BTreeMap<String, Vec<Found>>,
+}
+
+/// `Σ lit·Π atoms` as a wrapping `usize` expression (a wrong stride only makes a lattice window miss).
+fn stride_expr(monomials: &[&Coeff]) -> TokenStream {
+    let rt = rt();
+    let parts = monomials.iter().map(|c| {
+        let lit = proc_macro2::Literal::i128_unsuffixed(c.lit);
+        c.atoms.iter().fold(quote!((#lit as usize)), |acc, a| quote!(#rt::wrapping::mul(#acc, #a as usize)))
+    });
+    parts.fold(quote!(0usize), |acc, p| quote!(#rt::wrapping::add(#acc, #p)))
 }
 
 impl Finder<'_> {
@@ -208,37 +361,78 @@ impl Finder<'_> {
         if self.out.get(&name).is_some_and(|v| v.iter().any(|f| f.key == key)) {
             return;
         }
-        // Everything the index names must exist before the loop: no name bound inside it, no nested loop variable.
+        // Everything the index names must exist before the loop (no name bound inside it), except the variables
+        // of nested loops, which a lattice window may walk.
         let mut names = Vec::new();
         idents(index, &mut names);
-        if names.iter().any(|n| self.bound.contains(n) || self.nested.contains(n)) {
+        let nested_vars: Vec<&NestedLoop> = self.nested.iter().filter(|l| names.contains(&l.var)).collect();
+        if names.iter().any(|n| self.bound.contains(n) && !self.nested.iter().any(|l| l.var == *n)) {
             return;
         }
-        let Ok(form) = affine(index, &self.env, &Unreliable::default()) else { return };
-        let mut stride = None;
-        for (v, c) in form.var_terms() {
-            match v {
-                IterVar::Inner { name, .. } if name == &self.var.to_string() => {
-                    if !c.atoms.is_empty() || c.lit <= 0 || stride.is_some() {
-                        return;
-                    }
-                    stride = Some(c.lit as u128);
-                }
-                _ => {}
-            }
+        let mut env = self.env.clone();
+        for l in &self.nested {
+            env.bind_inner_loop(&user_ident(&l.var, Span::call_site()), &syn::parse_quote!(0..1));
         }
-        let Some(stride) = stride else { return };
+        let Ok(form) = affine(index, &env, &Unreliable::default()) else { return };
+        let of = |v: &str| -> Vec<&Coeff> {
+            form.var_terms().into_iter().filter(|(iv, _)| matches!(iv, IterVar::Inner { name, .. } if name == v)).map(|(_, c)| c).collect()
+        };
+        let own = of(&self.var.to_string());
+        if own.is_empty() {
+            return;
+        }
+        let shape = match (kind, nested_vars.as_slice()) {
+            (Kind::Read, []) => match own.as_slice() {
+                [c] if c.atoms.is_empty() && c.lit > 0 => Shape::Interval(c.lit as u128),
+                _ => return,
+            },
+            (Kind::Write, []) => match own.as_slice() {
+                [c] if c.atoms.is_empty() && c.lit == 1 => Shape::Interval(1),
+                _ => Shape::Lattice { stride: stride_expr(&own), inner: None },
+            },
+            (Kind::Write, [w]) => {
+                let Some((range, start, inclusive)) = &w.range else { return };
+                // The nested loop's range is evaluated before this loop too: it may only name what exists there.
+                let mut range_names = Vec::new();
+                idents(range, &mut range_names);
+                if range_names.iter().any(|n| self.bound.contains(n)) {
+                    return;
+                }
+                let inner = InnerWalk {
+                    var: user_ident(&w.var, Span::call_site()),
+                    range: range.clone(),
+                    inclusive: *inclusive,
+                    start: quote!((#start)),
+                    stride: stride_expr(&of(&w.var)),
+                    depth: w.depth,
+                };
+                Shape::Lattice { stride: stride_expr(&own), inner: Some(inner) }
+            }
+            _ => return,
+        };
         // A written array has one index form; a second one cannot share its window.
         if *kind == Kind::Write && self.out.contains_key(&name) {
             return;
         }
-        self.out.entry(name).or_default().push(Found { index: index.clone(), stride, key, span: array.span() });
+        self.out.entry(name).or_default().push(Found { index: index.clone(), shape, key, span: array.span() });
     }
 
     fn bind(&mut self, pat: &Pat) {
         let mut ids = Vec::new();
         pat_idents(pat, &mut ids);
         self.bound.extend(ids.iter().map(|i| i.to_string()));
+    }
+}
+
+/// `a..b` / `a..=b` (in parentheses or not): the range, its start, whether it is inclusive.
+fn plain_range(e: &Expr) -> Option<(Expr, Expr, bool)> {
+    match e {
+        Expr::Paren(p) => plain_range(&p.expr),
+        Expr::Group(g) => plain_range(&g.expr),
+        Expr::Range(r) if r.start.is_some() && r.end.is_some() => {
+            Some((e.clone(), (*r.start.clone()?).clone(), matches!(r.limits, RangeLimits::Closed(_))))
+        }
+        _ => None,
     }
 }
 
@@ -272,12 +466,22 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             Expr::ForLoop(f) => {
                 self.visit_expr(&f.expr);
                 let mark = self.bound.len();
-                let mut ids = Vec::new();
-                pat_idents(&f.pat, &mut ids);
-                self.nested.extend(ids.iter().map(|i| i.to_string()));
+                let plain = match &*f.pat {
+                    Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() && p.mutability.is_none() => Some(p.ident.to_string()),
+                    _ => None,
+                };
                 self.bind(&f.pat);
-                self.visit_block(&f.body);
-                self.nested.truncate(self.nested.len() - ids.len());
+                self.loops += 1;
+                let depth = self.depth + self.loops;
+                match plain {
+                    Some(var) => {
+                        self.nested.push(NestedLoop { var, range: plain_range(&f.expr), depth });
+                        self.visit_block(&f.body);
+                        self.nested.pop();
+                    }
+                    None => self.visit_block(&f.body),
+                }
+                self.loops -= 1;
                 self.bound.truncate(mark);
             }
             Expr::Closure(c) => {
@@ -322,16 +526,19 @@ fn idents(e: &Expr, out: &mut Vec<String>) {
     V(out).visit_expr(e);
 }
 
-/// `idx` with the loop variable replaced by `start`, in wrapping arithmetic (evaluating it must not panic where
-/// the loop itself would not).
-fn substitute(idx: &Expr, var: &Ident, start: &TokenStream) -> TokenStream {
+/// `idx` with loop variables replaced by their first values (`subs`), in wrapping arithmetic (evaluating it must
+/// not panic where the loop itself would not).
+fn substitute(idx: &Expr, subs: &[(&Ident, &TokenStream)]) -> TokenStream {
     let rt = rt();
     match idx {
-        Expr::Paren(p) => substitute(&p.expr, var, start),
-        Expr::Group(g) => substitute(&g.expr, var, start),
-        Expr::Path(p) if p.path.is_ident(var) => quote!((#start)),
+        Expr::Paren(p) => substitute(&p.expr, subs),
+        Expr::Group(g) => substitute(&g.expr, subs),
+        Expr::Path(p) => match subs.iter().find(|(v, _)| p.path.is_ident(*v)) {
+            Some((_, start)) => quote!((#start)),
+            None => quote!(#idx),
+        },
         Expr::Binary(b) => {
-            let (l, r) = (substitute(&b.left, var, start), substitute(&b.right, var, start));
+            let (l, r) = (substitute(&b.left, subs), substitute(&b.right, subs));
             let f = match b.op {
                 syn::BinOp::Add(_) => quote!(add),
                 syn::BinOp::Sub(_) => quote!(sub),
@@ -341,11 +548,11 @@ fn substitute(idx: &Expr, var: &Ident, start: &TokenStream) -> TokenStream {
             quote!(#rt::wrapping::#f(#l, #r))
         }
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
-            let x = substitute(&u.expr, var, start);
+            let x = substitute(&u.expr, subs);
             quote!(#rt::wrapping::neg(#x))
         }
         Expr::Cast(c) => {
-            let x = substitute(&c.expr, var, start);
+            let x = substitute(&c.expr, subs);
             let ty = &c.ty;
             quote!(((#x) as #ty))
         }
@@ -353,21 +560,48 @@ fn substitute(idx: &Expr, var: &Ident, start: &TokenStream) -> TokenStream {
     }
 }
 
-/// A name of the expansion that user code cannot see or shadow (mixed-site hygiene).
-fn hidden(name: &str) -> Ident {
-    Ident::new(name, Span::mixed_site())
+/// How the fast copy reaches a windowed access.
+enum Window {
+    /// A read through its own window `w`: `Pick(&x, &w).__omp_pick(idx)`.
+    Read(Ident),
+    /// A written array walked with strides, checked against the loops' counters: `x.__omp_at([jj…], idx)`.
+    Lattice(Vec<Ident>),
 }
 
-fn respan(id: &Ident, span: Span) -> Ident {
-    let mut id = id.clone();
-    id.set_span(span);
-    id
-}
-
-/// In the fast copy: reads `x[idx]` with a window `w` become `Pick(&x, &w).__omp_pick(idx)` (not inside closures).
+/// In the fast copy: reads `x[idx]` with a window become picks, accesses to a lattice window
+/// `x.__omp_at([jj…], idx)` (`__omp_at_mut` where written); not inside closures.
 struct Rewrite<'a> {
-    keys: &'a BTreeMap<String, Ident>,
+    keys: &'a BTreeMap<String, Window>,
     depth: usize,
+}
+
+impl Rewrite<'_> {
+    fn rewrite(&self, ix: &syn::ExprIndex, write: bool) -> Option<Expr> {
+        let key = format!("{}[{}]", ix.expr.to_token_stream(), ix.index.to_token_stream());
+        let (x, i, rt) = (&ix.expr, &ix.index, rt());
+        Some(match (self.keys.get(&key)?, write) {
+            (Window::Read(w), false) => syn::parse_quote!((*(&#rt::Pick(&#x, &#w)).__omp_pick(#i))),
+            (Window::Read(_), true) => return None,
+            (Window::Lattice(jj), false) => syn::parse_quote!((*#x.__omp_at([#(#jj),*], #i))),
+            (Window::Lattice(jj), true) => syn::parse_quote!((*#x.__omp_at_mut([#(#jj),*], #i))),
+        })
+    }
+
+    /// A place being written: its root access becomes a mutable one; indices along the way are reads.
+    fn place(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(ix) => match self.rewrite(ix, true) {
+                Some(new) => *e = new,
+                None => {
+                    self.place(&mut ix.expr);
+                    self.visit_expr_mut(&mut ix.index);
+                }
+            },
+            Expr::Field(f) => self.place(&mut f.base),
+            Expr::Paren(p) => self.place(&mut p.expr),
+            other => self.visit_expr_mut(other),
+        }
+    }
 }
 
 impl VisitMut for Rewrite<'_> {
@@ -378,17 +612,21 @@ impl VisitMut for Rewrite<'_> {
                 visit_mut::visit_expr_mut(self, e);
                 self.depth -= 1;
             }
-            Expr::Index(ix) if self.depth == 0 => {
-                let key = format!("{}[{}]", ix.expr.to_token_stream(), ix.index.to_token_stream());
-                match self.keys.get(&key) {
-                    // A windowed index is affine: it holds no other access to rewrite.
-                    Some(w) => {
-                        let (x, i, rt) = (&ix.expr, &ix.index, rt());
-                        *e = syn::parse_quote!((*(&#rt::Pick(&#x, &#w)).__omp_pick(#i)));
-                    }
-                    None => visit_mut::visit_expr_mut(self, e),
-                }
+            _ if self.depth > 0 => visit_mut::visit_expr_mut(self, e),
+            Expr::Assign(a) => {
+                self.visit_expr_mut(&mut a.right);
+                self.place(&mut a.left);
             }
+            Expr::Binary(b) if is_compound(&b.op) => {
+                self.visit_expr_mut(&mut b.right);
+                self.place(&mut b.left);
+            }
+            Expr::Reference(r) if r.mutability.is_some() => self.place(&mut r.expr),
+            // A windowed index is affine: it holds no other access to rewrite.
+            Expr::Index(ix) => match self.rewrite(ix, false) {
+                Some(new) => *e = new,
+                None => visit_mut::visit_expr_mut(self, e),
+            },
             _ => visit_mut::visit_expr_mut(self, e),
         }
     }
@@ -396,12 +634,22 @@ impl VisitMut for Rewrite<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// Gives the `for` loops of a fast copy their own windows.
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_) | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
+    )
+}
+
+/// Gives the `for` loops of a fast copy their own windows, and counts those whose counters enclosing windows use.
 struct Nested<'a> {
     arrays: &'a BTreeMap<String, Kind>,
     env: Env,
-    /// Nesting depth of windowed loops (labels must not shadow each other).
+    /// Nesting depth of the loops met here (counters and labels must not clash).
     depth: usize,
+    /// Loops that must be counted (an enclosing lattice window uses their counter).
+    counted: Counted,
 }
 
 impl VisitMut for Nested<'_> {
@@ -423,7 +671,7 @@ impl VisitMut for Nested<'_> {
                 };
                 let (Some(var), Some(inclusive)) = (plain, inclusive) else {
                     // Not windowable itself; its nested loops may be.
-                    let mut inner = Nested { arrays: self.arrays, env: self.env.clone(), depth: self.depth };
+                    let mut inner = Nested { arrays: self.arrays, env: self.env.clone(), depth: self.depth + 1, counted: self.counted.clone() };
                     let mut ids = Vec::new();
                     pat_idents(&f.pat, &mut ids);
                     for id in &ids {
@@ -433,20 +681,29 @@ impl VisitMut for Nested<'_> {
                     return;
                 };
                 let r = hidden("__omp_r");
-                let l = Loop { var: &var, range: quote!(#r), inclusive };
-                let pat = quote!(#var);
-                let mut env = self.env.clone();
-                env.bind_inner_loop(&var, &syn::parse_quote!(0..1));
-                let body = f.body.clone();
-                if let Some(versioned) = windowed_loop(self.arrays, self.depth, &self.env, &l, &pat, f.label.as_ref(), &body) {
-                    let expr = &f.expr;
+                let l = Loop { var: &var, range: quote!(#r), inclusive, label: f.label.as_ref(), depth: self.depth };
+                let expr = &f.expr;
+                if let Some(versioned) = windowed_loop(self.arrays, &self.env, &l, &f.body.clone(), &self.counted) {
                     *e = syn::parse_quote!({
                         let #r = #expr;
                         #versioned
                     });
-                } else {
-                    let mut inner = Nested { arrays: self.arrays, env, depth: self.depth };
-                    inner.visit_block_mut(&mut f.body);
+                    return;
+                }
+                let mut env = self.env.clone();
+                env.bind_inner_loop(&var, &syn::parse_quote!(0..1));
+                let mut inner = Nested { arrays: self.arrays, env, depth: self.depth + 1, counted: self.counted.clone() };
+                inner.visit_block_mut(&mut f.body);
+                if let Some(fixes) = self.counted.get(&var.to_string()) {
+                    // An enclosing lattice window predicts its accesses from this loop's counter.
+                    let n = hidden("__omp_n");
+                    let (count, counted, prelude) = (l.count(), l.counted(&n, &f.body), fix_lets(Some(fixes)));
+                    *e = syn::parse_quote!({
+                        let #r = #expr;
+                        #prelude
+                        let #n = #count;
+                        #counted
+                    });
                 }
             }
             _ => visit_mut::visit_expr_mut(self, e),

@@ -18,12 +18,15 @@ pub use dim::{Dim, LoopIndex};
 pub use local::{CopyValue, Probe, RefLocal, RefValue, SliceLocal};
 pub use ownership::{form_product, form_sum, Affine, Ownership};
 pub use storage::{as_slice, as_slice_mut, SliceStorage, SliceStorageMut};
-pub use window::{range_count, range_nth, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice, RangeCount, RefRows, RowWindow, SliceRows};
+pub use window::{
+    range_count, range_count_inclusive, range_nth, range_nth_inclusive, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice,
+    RefRows, RowWindow, SliceRows, WindowIndex,
+};
 
 pub use schedule::Schedule;
 pub use sharing::{
     critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, ChunkView, CriticalCell, CriticalGuard, DisjointArrays,
-    DisjointMut, WindowMut,
+    DisjointMut, LatticeMut, OmpAt, OmpAtMut, WindowMut,
 };
 
 pub(crate) use team::position;

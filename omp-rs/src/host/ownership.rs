@@ -378,6 +378,58 @@ impl<const D: usize> Ownership<D> {
     /// The flat iteration that owns element `idx`, if any (exact, for any direction).
     #[inline]
     pub(crate) fn owner(&self, idx: usize) -> Option<u64> {
+        self.digits(idx).map(|(p, _)| p)
+    }
+
+    /// Whether the chunk `first..last` owns every point `lo + Σ q_k·stride_k`, `q_k < count_k` (all inside
+    /// `0..len`, strides walking upwards): they must lie in the chunk's interval (monotone hull mode), or each
+    /// stride must walk one distinct term of the form from an owned point (mixed radix then puts every point of
+    /// the box at the digits in between), with the owners of all corners in the chunk (a contiguous range of flat
+    /// iterations, so everything between them is in it too).
+    pub(crate) fn owns_box<const K: usize>(&self, first: u64, last: u64, lo: usize, dims: [(usize, usize); K], len: usize) -> bool {
+        if dims.iter().any(|&(_, c)| c == 0) {
+            return true;
+        }
+        let mut hi = lo;
+        for &(s, c) in &dims {
+            match s.checked_mul(c - 1).and_then(|x| x.checked_add(hi)) {
+                Some(h) => hi = h,
+                None => return false,
+            }
+        }
+        if hi >= len {
+            return false;
+        }
+        if let Some((a, b)) = self.interval(first, last) {
+            return a <= lo as i128 && hi as i128 <= b;
+        }
+        if self.mode != Mode::Lattice {
+            return false;
+        }
+        let Some((_, base)) = self.digits(lo) else { return false };
+        // Each window dimension walks one term: stride equal, digit range inside the term.
+        let mut used = [false; MAX_TERMS];
+        for &(s, c) in &dims {
+            if c == 1 {
+                continue;
+            }
+            let k = (0..self.n_order).find(|&k| !used[k] && self.order[k].stride.unsigned_abs() == s as u128);
+            match k {
+                Some(k) if base[k] + (c as u64 - 1) < self.order[k].count => used[k] = true,
+                _ => return false,
+            }
+        }
+        // The corners' owners (the flat extremes of the box) in the chunk.
+        (0..1usize << K).all(|corner| {
+            let idx = dims.iter().enumerate().fold(lo, |acc, (k, &(s, c))| if corner >> k & 1 == 1 { acc + s * (c - 1) } else { acc });
+            self.owner(idx).is_some_and(|p| (first..last).contains(&p))
+        })
+    }
+
+    /// The owner of `idx` with the digits of its decomposition (one per term of `order`, counted from the term's
+    /// lowest element, so that adding `|stride|` adds one).
+    #[inline]
+    fn digits(&self, idx: usize) -> Option<(u64, [u64; MAX_TERMS])> {
         let idx = idx as i128;
         if idx < self.lowest || idx > self.highest {
             return None;
@@ -393,7 +445,8 @@ impl<const D: usize> Ownership<D> {
             }
         }
         let mut t = [0u64; D];
-        for term in &self.order[..self.n_order] {
+        let mut digits = [0u64; MAX_TERMS];
+        for (k, term) in self.order[..self.n_order].iter().enumerate() {
             if rest < 0 {
                 return None;
             }
@@ -403,6 +456,7 @@ impl<const D: usize> Ownership<D> {
                 return None;
             }
             rest -= q * s;
+            digits[k] = q as u64;
             if let Some(d) = term.dim {
                 t[d] = if term.stride < 0 { term.count - 1 - q as u64 } else { q as u64 };
             }
@@ -411,7 +465,7 @@ impl<const D: usize> Ownership<D> {
             Mode::Hull => (0..=self.width).contains(&rest),
             Mode::Lattice => rest == 0,
         };
-        fits.then(|| t.iter().zip(&self.counts).fold(0u64, |p, (&t, &c)| p * c.max(1) + t))
+        fits.then(|| (t.iter().zip(&self.counts).fold(0u64, |p, (&t, &c)| p * c.max(1) + t), digits))
     }
 
     /// Kernel ABI: the ownership as 64-bit slots (origin, width, one stride per dimension), for the device's
@@ -484,6 +538,15 @@ mod test {
         }
         assert_eq!(o.owner(3), None);
         assert_eq!(o.owner((14 * n) as usize), None);
+        // Iteration 2's points, walked along the `r` term, belong to a chunk holding iteration 2 only.
+        let (len, n) = (100, n as usize);
+        assert!(o.owns_box(2, 3, 2 + 4 * n, [(n, 10)], len));
+        assert!(!o.owns_box(2, 3, 2 + 4 * n, [(n, 11)], len), "past the last r");
+        assert!(!o.owns_box(3, 5, 2 + 4 * n, [(n, 10)], len), "another chunk's");
+        assert!(!o.owns_box(2, 3, 2 + 4 * n, [(1, 2)], len), "not along one term");
+        // Iterations 1..4 × every r: a chunk's row times the inner loop.
+        assert!(o.owns_box(1, 4, 1 + 4 * n, [(1, 3), (n, 10)], len));
+        assert!(!o.owns_box(1, 3, 1 + 4 * n, [(1, 3), (n, 10)], len), "iteration 3 is another chunk's");
     }
 
     #[test]

@@ -175,6 +175,144 @@ impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     }
 }
 
+impl<'a, T, const D: usize> ChunkView<'a, T, D> {
+    /// A window over the points `lo + Σ jj_k·stride_k`, `jj_k < count_k`, for nested loops of the body that walk
+    /// the array with strides (`px[i + r * n]`: the row over `i`, the loop over `r`), if the chunk owns them all.
+    /// An access is then checked against its one expected point, given the loops' iteration counters (see
+    /// [`LatticeMut`]).
+    #[inline]
+    pub fn __omp_lattice<const K: usize>(&mut self, lo: usize, dims: [(usize, usize); K]) -> Option<LatticeMut<'_, 'a, T, D, K>> {
+        if self.own.owns_box(self.first, self.last, lo, dims, self.len) {
+            Some(LatticeMut { ptr: self.ptr, lo, dims, view: self })
+        } else {
+            None
+        }
+    }
+}
+
+/// A [`ChunkView`] with a strided window: when the loops it was made for are at iterations `jj`, the access
+/// `x[idx]` with `idx == lo + Σ jj_k·stride_k` is used directly (LLVM sees the equality and drops the test),
+/// anything else goes through the view.
+#[derive(Debug)]
+pub struct LatticeMut<'w, 'a, T, const D: usize, const K: usize> {
+    ptr: *mut T,
+    lo: usize,
+    dims: [(usize, usize); K],
+    view: &'w mut ChunkView<'a, T, D>,
+}
+
+impl<'w, 'a, T, const D: usize, const K: usize> LatticeMut<'w, 'a, T, D, K> {
+    /// The array's length.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// Whether the array is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    #[inline(always)]
+    fn expected(&self, jj: [usize; K], idx: usize) -> bool {
+        let mut at = self.lo;
+        for k in 0..K {
+            if jj[k] >= self.dims[k].1 {
+                return false;
+            }
+            at = at.wrapping_add(jj[k].wrapping_mul(self.dims[k].0));
+        }
+        idx == at
+    }
+
+    /// The window of the inner loops when the outermost one is at iteration `jj0`: hoists that loop's part of
+    /// the check out of the inner loops (an empty window, which never matches, when `jj0` is past its count).
+    #[inline(always)]
+    pub fn __omp_fix<const K1: usize>(&mut self, jj0: usize) -> LatticeMut<'_, 'a, T, D, K1> {
+        let mut dims = [(0, 0); K1];
+        let ok = jj0 < self.dims[0].1 && K1 + 1 == K;
+        if ok {
+            dims.copy_from_slice(&self.dims[1..]);
+        }
+        let lo = self.lo.wrapping_add(jj0.wrapping_mul(self.dims[0].0));
+        LatticeMut { ptr: self.ptr, lo, dims, view: &mut *self.view }
+    }
+
+    /// `x[idx]` when the window's loops are at iterations `jj`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn __omp_at(&self, jj: [usize; K], idx: usize) -> &T {
+        if self.expected(jj, idx) {
+            // SAFETY: one of the window's points, which `__omp_lattice` checked to be owned by the chunk and in bounds.
+            unsafe { &*self.ptr.add(idx) }
+        } else {
+            &self.view[idx]
+        }
+    }
+
+    /// `&mut x[idx]` when the window's loops are at iterations `jj`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn __omp_at_mut(&mut self, jj: [usize; K], idx: usize) -> &mut T {
+        if self.expected(jj, idx) {
+            // SAFETY: as `__omp_at`; `&mut self` holds the view exclusively.
+            unsafe { &mut *self.ptr.add(idx) }
+        } else {
+            &mut self.view[idx]
+        }
+    }
+}
+
+impl<T, const D: usize, const K: usize> std::ops::Index<usize> for LatticeMut<'_, '_, T, D, K> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        &self.view[i]
+    }
+}
+
+impl<T, const D: usize, const K: usize> std::ops::IndexMut<usize> for LatticeMut<'_, '_, T, D, K> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.view[i]
+    }
+}
+
+/// `x.__omp_at(jj, idx)` / `x.__omp_at_mut(jj, idx)` on anything that is not a [`LatticeMut`] (a name the body
+/// rebound): plain `x[idx]`.
+pub trait OmpAt<J, I> {
+    /// `Index::Output`.
+    type Output: ?Sized;
+    /// `&self[idx]`.
+    fn __omp_at(&self, jj: J, idx: I) -> &Self::Output;
+}
+
+impl<S: ?Sized + std::ops::Index<I>, J, I> OmpAt<J, I> for S {
+    type Output = S::Output;
+    #[inline(always)]
+    #[track_caller]
+    fn __omp_at(&self, _: J, idx: I) -> &S::Output {
+        &self[idx]
+    }
+}
+
+/// The writing half of [`OmpAt`].
+pub trait OmpAtMut<J, I>: OmpAt<J, I> {
+    /// `&mut self[idx]`.
+    fn __omp_at_mut(&mut self, jj: J, idx: I) -> &mut Self::Output;
+}
+
+impl<S: ?Sized + std::ops::IndexMut<I>, J, I> OmpAtMut<J, I> for S {
+    #[inline(always)]
+    #[track_caller]
+    fn __omp_at_mut(&mut self, _: J, idx: I) -> &mut S::Output {
+        &mut self[idx]
+    }
+}
+
 /// The slow path of a [`ChunkView`] access: bounds, then ownership by the exact inverse of the index form.
 #[cold]
 #[inline(never)]

@@ -106,58 +106,60 @@ pub fn row_span(count: usize, stride: usize) -> usize {
     count.wrapping_sub(1).wrapping_mul(stride).wrapping_add(1)
 }
 
-/// The `k`-th value of a windowed loop's range (`k` below its count).
-#[inline(always)]
-pub fn range_nth<R: RangeCount>(r: &R, k: usize) -> R::Item {
-    r.nth_value(k)
-}
-
-/// The number of values of an inner loop's range (saturated at `usize::MAX`), for its windows.
-#[inline(always)]
-pub fn range_count<R: RangeCount>(r: &R) -> usize {
-    r.count()
-}
-
-/// Ranges a windowed loop can run over.
-pub trait RangeCount {
-    /// The loop variable's type.
-    type Item;
-    /// The number of values.
-    fn count(&self) -> usize;
-    /// The `k`-th value.
-    fn nth_value(&self, k: usize) -> Self::Item;
+/// Integer types a windowed loop counts over.
+pub trait WindowIndex: Copy + PartialOrd {
+    /// `end - self` values (0 when empty), saturated at `usize::MAX`.
+    fn distance_to(self, end: Self) -> usize;
+    /// `self + k`, wrapping (only asked for `k` below the count).
+    fn plus(self, k: usize) -> Self;
 }
 
 // Written as the loop's own trip count (`end - start` when non-empty) so LLVM sees that they are equal.
-macro_rules! range_count {
+macro_rules! window_index {
     ($($t:ty => $u:ty),*) => {$(
-        impl RangeCount for std::ops::Range<$t> {
-            type Item = $t;
+        impl WindowIndex for $t {
             #[inline(always)]
-            fn count(&self) -> usize {
-                if self.start < self.end { (self.end as $u).wrapping_sub(self.start as $u) as usize } else { 0 }
+            fn distance_to(self, end: Self) -> usize {
+                if self < end { usize::try_from((end as $u).wrapping_sub(self as $u)).unwrap_or(usize::MAX) } else { 0 }
             }
             #[inline(always)]
-            fn nth_value(&self, k: usize) -> $t {
-                self.start.wrapping_add(k as $t)
-            }
-        }
-        impl RangeCount for std::ops::RangeInclusive<$t> {
-            type Item = $t;
-            #[inline(always)]
-            fn count(&self) -> usize {
-                let (s, e) = (*self.start(), *self.end());
-                if s <= e { ((e as $u).wrapping_sub(s as $u) as usize).saturating_add(1) } else { 0 }
-            }
-            #[inline(always)]
-            fn nth_value(&self, k: usize) -> $t {
-                self.start().wrapping_add(k as $t)
+            fn plus(self, k: usize) -> Self {
+                self.wrapping_add(k as $t)
             }
         }
     )*};
 }
-range_count!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, usize => usize, i8 => u8, i16 => u16, i32 => u32, i64 => u64,
-             isize => usize);
+window_index!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, usize => usize, i8 => u8, i16 => u16, i32 => u32, i64 => u64,
+              isize => usize);
+
+/// The number of values of a windowed loop's `a..b`.
+#[inline(always)]
+pub fn range_count<T: WindowIndex>(r: &std::ops::Range<T>) -> usize {
+    r.start.distance_to(r.end)
+}
+
+/// The `k`-th value of a windowed loop's `a..b` (`k` below its count).
+#[inline(always)]
+pub fn range_nth<T: WindowIndex>(r: &std::ops::Range<T>, k: usize) -> T {
+    r.start.plus(k)
+}
+
+/// The number of values of a windowed loop's `a..=b`.
+#[inline(always)]
+pub fn range_count_inclusive<T: WindowIndex>(r: &std::ops::RangeInclusive<T>) -> usize {
+    let (s, e) = (*r.start(), *r.end());
+    if s <= e {
+        s.distance_to(e).saturating_add(1)
+    } else {
+        0
+    }
+}
+
+/// The `k`-th value of a windowed loop's `a..=b`.
+#[inline(always)]
+pub fn range_nth_inclusive<T: WindowIndex>(r: &std::ops::RangeInclusive<T>, k: usize) -> T {
+    r.start().plus(k)
+}
 
 /// Wrapping integer arithmetic for the window bounds (`lo` is the index evaluated at a loop's first value, which
 /// must not panic where the program does not).
