@@ -197,13 +197,13 @@ struct Lowerer<'a> {
     /// Target loop regions met so far (the region index of the next one).
     region: u32,
     kernels: &'a mut Vec<KernelPlan>,
-    /// Variables mapped by enclosing `target_data` blocks: host code there must not touch them.
-    mapped: Vec<Ident>,
+    /// Variables the regions and updates lowered so far write (a `target_data` block maps those mutably).
+    written: Vec<String>,
 }
 
 impl<'a> Lowerer<'a> {
     fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
-        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, mapped: Vec::new() }
+        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, written: Vec::new() }
     }
 
     fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
@@ -220,51 +220,6 @@ impl<'a> Lowerer<'a> {
                 self.items.push(it.clone())
             }
             _ => {}
-        }
-    }
-
-    /// Host code inside a `target_data` block must not touch the data it maps (the device owns it until the
-    /// block ends); nested directive statements are checked on their own.
-    fn check_host_access(&self, stmt: &Stmt) {
-        if self.mapped.is_empty() {
-            return;
-        }
-        struct HostUses<'m> {
-            mapped: &'m [Ident],
-            found: Vec<Ident>,
-        }
-        impl<'ast> syn::visit::Visit<'ast> for HostUses<'_> {
-            fn visit_stmt(&mut self, s: &'ast Stmt) {
-                if find_omp_attr(stmt_attrs(s)).is_some() || standalone_macro(s).is_some() {
-                    return;
-                }
-                syn::visit::visit_stmt(self, s);
-            }
-            fn visit_ident(&mut self, i: &'ast Ident) {
-                if self.mapped.contains(i) {
-                    self.found.push(i.clone());
-                }
-            }
-            fn visit_macro(&mut self, m: &'ast syn::Macro) {
-                for tt in m.tokens.clone() {
-                    if let proc_macro2::TokenTree::Ident(i) = tt {
-                        self.visit_ident(&i);
-                    }
-                }
-            }
-            fn visit_item(&mut self, _: &'ast Item) {}
-        }
-        let mut v = HostUses { mapped: &self.mapped, found: Vec::new() };
-        syn::visit::Visit::visit_stmt(&mut v, stmt);
-        for i in v.found {
-            self.cx.error_spanned_by(
-                &i,
-                format!(
-                    "`{i}` is mapped to the device by the enclosing `target_data`, so host code inside the block cannot \
-                     access it (the device copy is the current one); use it in a target region, copy it with \
-                     `omp::target_update!(...)`, or access it after the block, when it has been copied back"
-                ),
-            );
         }
     }
 
@@ -287,6 +242,7 @@ impl<'a> Lowerer<'a> {
             return sequential(f);
         }
         let types = types::CaptureTypes::of(analysis.captures.iter().map(|c| &c.name), &self.types);
+        self.written.extend(analysis.captures.iter().filter(|c| c.class.writes()).map(|c| c.name.to_string()));
         let host = host::parallel_loop(d, &nest, &analysis, &types);
         if !(d.construct.is_target() || self.in_target) {
             return host;
@@ -312,7 +268,7 @@ impl<'a> Lowerer<'a> {
             }
             None => host,
         };
-        let out = offload::target_loop(&plan, host);
+        let out = offload::target_loop(&plan, host, &types);
         self.kernels.push(plan);
         out
     }
@@ -335,12 +291,19 @@ impl<'a> Lowerer<'a> {
             }
             (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
-                let mapped_before = self.mapped.len();
-                self.mapped.extend(d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())));
+                // The block's regions and updates decide which variables its tokens must hold mutably.
+                let vars: Vec<Ident> = d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())).collect();
+                let types = types::CaptureTypes::of(&vars, &self.types);
+                let written_before = self.written.len();
+                self.types.push();
+                for v in &vars {
+                    self.types.bind_mapped(&v.to_string());
+                }
                 self.visit_block_mut(&mut b.block);
-                self.mapped.truncate(mapped_before);
+                self.types.pop();
+                let written: Vec<String> = self.written[written_before..].to_vec();
                 let semi = semi.map(|_| quote!(;));
-                let out = offload::data_region(d, &b.block);
+                let out = offload::data_region(d, &b.block, &types, &written);
                 quote!(#out #semi)
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
@@ -386,10 +349,15 @@ impl VisitMut for Lowerer<'_> {
                 let out = self.statement(&d, s);
                 *stmt = as_stmt(out);
             } else if let Some(mac) = standalone_macro(stmt) {
-                let out = crate::standalone::lower(&mac.0, mac.1, self.cx);
+                let types = crate::standalone::parse(&mac.0, mac.1.clone(), &Ctxt::new())
+                    .map(|d| {
+                        self.written.extend(crate::standalone::written(&d).into_iter().map(|v| v.to_string()));
+                        types::CaptureTypes::of(crate::standalone::vars(&d), &self.types)
+                    })
+                    .unwrap_or_default();
+                let out = crate::standalone::lower(&mac.0, mac.1, &types, self.cx);
                 *stmt = as_stmt(out);
             } else {
-                self.check_host_access(stmt);
                 self.visit_stmt_mut(stmt);
             }
             self.note_declaration(&declared);
@@ -516,7 +484,7 @@ impl VisitMut for StripOmp {
 /// `omp::target_update!(...)` (and enter/exit data) used outside a `#[omp::directives]` fn.
 pub fn standalone(name: &str, tokens: TokenStream) -> TokenStream {
     let cx = Ctxt::new();
-    let out = crate::standalone::lower(&Ident::new(name, Span::call_site()), tokens, &cx);
+    let out = crate::standalone::lower(&Ident::new(name, Span::call_site()), tokens, &types::CaptureTypes::default(), &cx);
     match cx.check() {
         Ok(()) => out,
         Err(e) => e.to_compile_error(),

@@ -255,6 +255,13 @@ pub enum MapKind {
     Delete,
 }
 
+impl MapKind {
+    /// Whether the host copy is written (when the mapping ends, or by `target update from`).
+    pub fn writes_host(self) -> bool {
+        matches!(self, MapKind::From | MapKind::ToFrom)
+    }
+}
+
 /// Map-type modifiers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct MapModifiers {

@@ -8,6 +8,7 @@ use syn::Ident;
 use crate::ctxt::Ctxt;
 use crate::model::{ClauseValue, ConstructKind, Directive};
 use crate::parse;
+use crate::types::CaptureTypes;
 
 /// Whether `name` is one of the macro-form directives.
 pub fn is_standalone(name: &str) -> bool {
@@ -42,10 +43,37 @@ fn short_motion(tokens: TokenStream) -> TokenStream {
     }
 }
 
-/// Lowers a standalone directive to its runtime call (a no-op on the host path).
-pub fn lower(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> TokenStream {
+/// Lowers a standalone directive to its runtime call (a no-op on the host path). `types`: the declared types of
+/// its variables (a `&mut` reference is reborrowed rather than borrowed again).
+pub fn lower(name: &Ident, tokens: TokenStream, types: &CaptureTypes, cx: &Ctxt) -> TokenStream {
     match parse(name, tokens, cx) {
-        Some(d) if !cx.has_errors() => crate::lower::offload::standalone(&d),
+        Some(d) if !cx.has_errors() => crate::lower::offload::standalone(&d, types),
         _ => TokenStream::new(),
     }
+}
+
+/// The variables a standalone directive names.
+pub fn vars(d: &Directive) -> Vec<&Ident> {
+    d.clauses
+        .iter()
+        .flat_map(|c| match &c.value {
+            ClauseValue::To(items) | ClauseValue::From(items) => items.iter().map(|i| &i.var).collect::<Vec<_>>(),
+            ClauseValue::Map(m) => m.items.iter().map(|i| &i.var).collect(),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// The variables whose host copy a standalone directive writes (`target_update!(from: …)`, exit data `from`).
+pub fn written(d: &Directive) -> Vec<&Ident> {
+    d.clauses
+        .iter()
+        .flat_map(|c| match &c.value {
+            ClauseValue::From(items) => items.iter().map(|i| &i.var).collect::<Vec<_>>(),
+            ClauseValue::Map(m) if d.construct.kind == ConstructKind::TargetExitData && m.kind.writes_host() => {
+                m.items.iter().map(|i| &i.var).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect()
 }

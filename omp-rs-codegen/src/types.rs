@@ -14,7 +14,8 @@ pub const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16",
 /// Visible variables and their declared types, innermost scope last.
 #[derive(Debug, Clone, Default)]
 pub struct TypeEnv {
-    scopes: Vec<Vec<(String, Option<Type>)>>,
+    /// (name, declared type, whether the name is a `target_data` token standing for the variable).
+    scopes: Vec<Vec<(String, Option<Type>, bool)>>,
 }
 
 impl TypeEnv {
@@ -34,14 +35,29 @@ impl TypeEnv {
             self.scopes.push(Vec::new());
         }
         if let Some(s) = self.scopes.last_mut() {
-            s.push((name.to_string(), ty));
+            s.push((name.to_string(), ty, false));
         }
+    }
+
+    /// Inside a `target_data` block: `name` is now the block's mapping token for the variable (same elements,
+    /// but a token, not a `&mut` reference).
+    pub fn bind_mapped(&mut self, name: &str) {
+        let ty = self.lookup(name).flatten().cloned();
+        self.bind(name, ty);
+        if let Some(last) = self.scopes.last_mut().and_then(|s| s.last_mut()) {
+            last.2 = true;
+        }
+    }
+
+    /// Whether `name` is a `target_data` token (see [`TypeEnv::bind_mapped`]).
+    pub fn is_mapped(&self, name: &str) -> bool {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).is_some_and(|(_, _, m)| *m)
     }
 
     /// `Some(Some(ty))` for a variable with a known type, `Some(None)` for one without, `None` for a name that is
     /// not a local variable (a const, static, fn, or something out of view).
     pub fn lookup(&self, name: &str) -> Option<Option<&Type>> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, t)| t.as_ref())
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).map(|(_, t, _)| t.as_ref())
     }
 
     /// Binds the names of a `fn` parameter list.
@@ -76,6 +92,9 @@ pub struct CaptureTypes {
     pub slice_like: Vec<String>,
     /// Declared as a `&mut` reference: written through a reborrow (`as_slice_mut(x)`), not `&mut x`.
     pub mut_refs: Vec<String>,
+    /// Mapped by an enclosing `target_data` block: the name is the block's token, whose elements a region reaches
+    /// with `as_slice(&x)`.
+    pub mapped: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -84,11 +103,14 @@ impl CaptureTypes {
         let mut out = CaptureTypes::default();
         for n in names {
             let key = n.to_string();
+            if env.is_mapped(&key) {
+                out.mapped.push(key.clone());
+            }
             let Some(Some(t)) = env.lookup(&key) else { continue };
             if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
                 out.slice_like.push(key.clone());
             }
-            if matches!(t, Type::Reference(r) if r.mutability.is_some()) {
+            if matches!(t, Type::Reference(r) if r.mutability.is_some()) && !env.is_mapped(&key) {
                 out.mut_refs.push(key);
             }
         }

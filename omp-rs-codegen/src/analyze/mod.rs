@@ -48,6 +48,13 @@ pub enum Class {
     },
 }
 
+impl Class {
+    /// Whether the loop writes the variable (through a view, an atomic or a lock).
+    pub fn writes(&self) -> bool {
+        matches!(self, Class::Disjoint(_) | Class::Atomic { .. } | Class::Critical { .. })
+    }
+}
+
 /// The proof obligation for an array written by every iteration.
 #[derive(Debug, Clone)]
 pub struct DisjointArray {

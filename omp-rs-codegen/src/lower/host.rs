@@ -185,6 +185,10 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     for cap in &analysis.captures {
         let v = &cap.name;
         match &cap.class {
+            Class::Shared if types.mapped.contains(&v.to_string()) => {
+                // A `target_data` token: the region reads the variable's elements (as the user's code expects).
+                per_thread.extend(quote!(let #v = #rt::as_slice(&#v);));
+            }
             Class::Shared if !cap.whole_value_use && cap.indexed => {
                 // An array only read: rebind it as a local slice (see `omp::__private::Probe`).
                 per_thread.extend(quote!(let #v = (&#rt::Probe(&#v)).local();));

@@ -9,6 +9,7 @@ use syn::Ident;
 use crate::manifest::{self, ManifestView};
 use crate::model::{ClauseName, ClauseValue, Directive, MapItem, MapKind};
 use crate::target::{ArrayUse, KernelArg, KernelPlan};
+use crate::types::CaptureTypes;
 
 fn off() -> TokenStream {
     quote!(::omp::__private::offload)
@@ -49,28 +50,31 @@ fn image_set(m: &ManifestView) -> TokenStream {
     }
 }
 
-/// The slice expression an array capture passes (`&x[..]`, `&mut x[..n]`).
-fn slice_of(name: &Ident, section: Option<&crate::model::Section>, mutable: bool) -> TokenStream {
+/// The slice an array capture passes: `&as_slice(&x)[..n]`, `&mut as_slice_mut(…)[..n]` (a section keeps the
+/// array's start, so the kernel indexes it like the host). A generic call, so only real slices, arrays, `Vec`s
+/// and data-region tokens compile.
+fn slice_of(name: &Ident, section: Option<&crate::model::Section>, mutable: bool, types: &CaptureTypes) -> TokenStream {
     let range = match section {
         Some(s) => {
-            let (a, b) = (&s.start, &s.end);
-            match (a, b, s.inclusive) {
-                (_, Some(b), true) => quote!(..=#b),
-                (_, Some(b), false) => quote!(..#b),
-                (_, None, _) => quote!(..),
+            let (_, b) = (&s.start, &s.end);
+            match (b, s.inclusive) {
+                (Some(b), true) => quote!(..=#b),
+                (Some(b), false) => quote!(..#b),
+                (None, _) => quote!(..),
             }
         }
         None => quote!(..),
     };
     if mutable {
-        quote!(&mut #name[#range])
+        let w = super::host::writable(name, types);
+        quote!(&mut #w[#range])
     } else {
-        quote!(&#name[#range])
+        quote!(&::omp::__private::as_slice(&#name)[#range])
     }
 }
 
 /// A target loop region: the kernel launch when the build produced an image for it, else the host path.
-pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
+pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -> TokenStream {
     let off = off();
     let name = &plan.name;
     let Some(m) = manifest::current().filter(|m| m.has_kernel(name)) else {
@@ -94,19 +98,19 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());
                 match map {
                     MapKind::To => {
-                        let s = slice_of(name, section, false);
+                        let s = slice_of(name, section, false, types);
                         quote!(#pack.to(#s))
                     }
                     MapKind::From => {
-                        let s = slice_of(name, section, true);
+                        let s = slice_of(name, section, true, types);
                         quote!(#pack.from(#s))
                     }
                     MapKind::Alloc => {
-                        let s = slice_of(name, section, true);
+                        let s = slice_of(name, section, true, types);
                         quote!(#pack.alloc(#s))
                     }
                     _ => {
-                        let s = slice_of(name, section, true);
+                        let s = slice_of(name, section, true, types);
                         quote!(#pack.tofrom(#s))
                     }
                 }
@@ -188,104 +192,119 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream) -> TokenStream {
     })
 }
 
-/// The entries of a data region's map clauses.
-fn scope_entries(d: &Directive) -> Vec<TokenStream> {
-    let off = off();
-    let mut out = Vec::new();
-    for m in d.maps() {
-        for MapItem { var, section } in &m.items {
-            let name = var.to_string();
-            let range = section_range(section.as_ref());
-            let mut e = match m.kind {
-                MapKind::To => quote!(#off::ScopeEntry::to(&#var[#range], #name)),
-                MapKind::Alloc => quote!(#off::ScopeEntry::alloc(&#var[#range], #name)),
-                MapKind::From => quote!(#off::ScopeEntry::from(&mut #var[#range], #name)),
-                _ => quote!(#off::ScopeEntry::tofrom(&mut #var[#range], #name)),
-            };
-            if m.modifiers.always {
-                e = quote!(#e.always());
-            }
-            if m.modifiers.present {
-                e = quote!(#e.present());
-            }
-            out.push(e);
-        }
-    }
-    out
-}
-
+/// The range of a section (`..` for the whole variable), as written.
 fn section_range(s: Option<&crate::model::Section>) -> TokenStream {
-    match s {
-        None => quote!(..),
-        Some(s) => {
-            let (a, b) = (s.start.as_ref().map(|e| quote!(#e)), s.end.as_ref().map(|e| quote!(#e)));
-            match (a, b, s.inclusive) {
-                (a, Some(b), true) => quote!(#a..=#b),
-                (a, Some(b), false) => quote!(#a..#b),
-                (a, None, _) => quote!(#a..),
-            }
-        }
+    let Some(s) = s else { return quote!(..) };
+    let start = s.start.as_ref().map(|e| quote!((#e)));
+    match (&s.end, s.inclusive) {
+        (Some(b), true) => quote!(#start..=(#b)),
+        (Some(b), false) => quote!(#start..(#b)),
+        (None, _) => quote!(#start..),
     }
 }
 
-/// A `target_data` block: maps its sections for the block's duration (copied back when it ends).
-pub fn data_region(d: &Directive, block: &syn::Block) -> TokenStream {
+/// The `Modifiers` of a map clause.
+fn modifiers(m: &crate::model::Map) -> TokenStream {
     let off = off();
-    let entries = scope_entries(d);
+    let (always, present) = (m.modifiers.always, m.modifiers.present);
+    quote!(#off::Modifiers { always: #always, present: #present })
+}
+
+/// A `target_data` block: each mapped variable becomes a token of the same name (holding the variable's borrow,
+/// mapping on creation, ending the mapping at the end of the block), so host code in the block cannot touch the
+/// data and the borrow checker proves it. `written`: variables the block's regions and updates write (their
+/// tokens are exclusive even for `to`/`alloc`); `types`: the declared types of the mapped variables.
+pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, written: &[String]) -> TokenStream {
+    let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
     let (images, set) = match manifest::current().filter(|m| !m.images.is_empty()) {
         Some(m) => (image_set(m), quote!(::core::option::Option::Some(&__OMP_IMAGES))),
         None => (TokenStream::new(), quote!(::core::option::Option::None)),
     };
+    let scope = super::names::hidden("__omp_data");
+    let mut tokens = TokenStream::new();
+    for m in d.maps() {
+        let mods = modifiers(m);
+        for MapItem { var, section } in &m.items {
+            let name = var.to_string();
+            let exclusive = m.kind.writes_host() || written.contains(&name);
+            let range = section_range(section.as_ref());
+            let token = if exclusive {
+                let slice = super::host::writable(var, types);
+                let kind = match m.kind {
+                    MapKind::To => quote!(To),
+                    MapKind::From => quote!(From),
+                    MapKind::Alloc => quote!(Alloc),
+                    _ => quote!(ToFrom),
+                };
+                quote!(#scope.map_mut(#slice, #range, #off::MapKind::#kind, #mods, #name))
+            } else {
+                let to = m.kind == MapKind::To;
+                quote!(#scope.map_ref(::omp::__private::as_slice(&#var), #range, #to, #mods, #name))
+            };
+            tokens.extend(quote! {
+                #[allow(unused_mut, unused_variables)]
+                let mut #var = #token.unwrap_or_else(|e| ::core::panic!("{}", e));
+            });
+        }
+    }
     let stmts = &block.stmts;
     quote!({
         #images
-        // SAFETY: the macro rejected every host access to the mapped variables inside this block (only target
-        // regions and updates use them, each re-borrowing them), and they outlive the block.
-        let __omp_data = unsafe { #off::DataScope::begin(#device, #cond, ::std::vec![#(#entries),*], #set) }
-            .unwrap_or_else(|e| ::core::panic!("{}", e));
-        let __omp_result = { #(#stmts)* };
-        ::core::mem::drop(__omp_data);
-        __omp_result
+        let #scope = #off::DataScope::begin(#device, #cond, #set).unwrap_or_else(|e| ::core::panic!("{}", e));
+        #tokens
+        #(#stmts)*
     })
 }
 
 /// `target_update!`, `target_enter_data!`, `target_exit_data!` as runtime calls.
-pub fn standalone(d: &Directive) -> TokenStream {
+pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
     let off = off();
+    let rt = quote!(::omp::__private);
     let (device, cond) = (device_expr(d), if_expr(d));
     let mut calls = Vec::new();
+    // `x[a..b]` of the variable's elements (`slice`: the expression giving them).
+    let section = |var: &syn::Ident, section: Option<&crate::model::Section>, slice: TokenStream| {
+        let _ = var;
+        let range = section_range(section);
+        quote!(#slice[#range])
+    };
     for c in &d.clauses {
         match &c.value {
             ClauseValue::To(items) | ClauseValue::From(items) => {
                 let to = matches!(c.value, ClauseValue::To(_));
-                for MapItem { var, section } in items {
+                for MapItem { var, section: sec } in items {
                     let name = var.to_string();
-                    let range = section_range(section.as_ref());
                     calls.push(if to {
-                        quote!(#off::update_to(&#var[#range], #name, #device, #cond))
+                        let x = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
+                        quote!(#off::update_to(&#x, #name, #device, #cond))
                     } else {
-                        quote!(#off::update_from(&mut #var[#range], #name, #device, #cond))
+                        let w = super::host::writable(var, types);
+                        let x = section(var, sec.as_ref(), w);
+                        quote!(#off::update_from(&mut #x, #name, #device, #cond))
                     });
                 }
             }
             ClauseValue::Map(m) => {
-                for MapItem { var, section } in &m.items {
-                    let range = section_range(section.as_ref());
-                    let (always, present) = (m.modifiers.always, m.modifiers.present);
-                    let mods = quote!(#off::Modifiers { always: #always, present: #present });
+                for MapItem { var, section: sec } in &m.items {
+                    let name = var.to_string();
+                    let mods = modifiers(m);
+                    let read = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
+                    let read = quote!(&#read);
                     calls.push(match (d.construct.kind, m.kind) {
                         (crate::model::ConstructKind::TargetEnterData, MapKind::Alloc) => {
-                            quote!(#off::enter_data(&#var[#range], false, #mods, #device, #cond))
+                            quote!(#off::enter_data(#read, false, #mods, #device, #cond))
                         }
-                        (crate::model::ConstructKind::TargetEnterData, _) => {
-                            quote!(#off::enter_data(&#var[#range], true, #mods, #device, #cond))
-                        }
-                        (_, MapKind::Delete) => quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::Delete, #device, #cond)),
+                        (crate::model::ConstructKind::TargetEnterData, _) => quote!(#off::enter_data(#read, true, #mods, #device, #cond)),
+                        (_, MapKind::Delete) => quote!(#off::exit_data_release(#read, true, #name, #device, #cond)),
                         (_, MapKind::Release | MapKind::To | MapKind::Alloc) => {
-                            quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::Release, #device, #cond))
+                            quote!(#off::exit_data_release(#read, false, #name, #device, #cond))
                         }
-                        (_, _) => quote!(#off::exit_data(&mut #var[#range], #off::ExitKind::From, #device, #cond)),
+                        (_, _) => {
+                            let w = super::host::writable(var, types);
+                            let x = section(var, sec.as_ref(), w);
+                            quote!(#off::exit_data_from(&mut #x, #name, #device, #cond))
+                        }
                     });
                 }
             }

@@ -3,7 +3,7 @@
 //! implements `Index`, keeps its own meaning, and a parallel loop that would have to write it through a slice is
 //! a compile error instead.
 
-/// Seals [`SliceStorage`]: only the standard containers below qualify.
+/// Seals [`SliceStorage`]: only the standard containers below (and omp-rs's data-region tokens) qualify.
 mod seal {
     pub trait Sealed {}
 }
@@ -130,3 +130,12 @@ pub fn as_slice<S: ?Sized + SliceStorage>(x: &S) -> &[S::Elem] {
 pub fn as_slice_mut<S: ?Sized + SliceStorageMut>(x: &mut S) -> &mut [S::Elem] {
     x.storage_mut()
 }
+
+/// The number of elements of `x` (a variable mapped by a data region or named in a section).
+#[inline(always)]
+pub fn slice_len<S: ?Sized + SliceStorage>(x: &S) -> usize {
+    x.storage().len()
+}
+
+/// Lets other modules of this crate (data-region tokens) join the seal.
+pub(crate) use seal::Sealed;

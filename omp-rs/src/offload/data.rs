@@ -551,13 +551,23 @@ pub unsafe fn target_enter_data_raw<T: Pod>(x: &[T], kind: MapKind, mods: Modifi
 /// [`Error::NotPresent`] when `x` is not mapped (libomptarget would ignore or abort), [`Error::InvalidDevice`].
 #[track_caller]
 pub unsafe fn target_exit_data_raw<T: Pod>(x: &[T], kind: ExitKind, device: Device) -> Result<(), Error> {
+    // SAFETY: forwarded to the caller.
+    unsafe { exit_section(x, kind, device, "target_exit_data_raw section") }
+}
+
+/// [`target_exit_data_raw`] naming the variable in errors.
+///
+/// # Safety
+/// As [`target_exit_data_raw`].
+#[track_caller]
+pub(crate) unsafe fn exit_section<T: Pod>(x: &[T], kind: ExitKind, device: Device, var: &str) -> Result<(), Error> {
     let loc = Ident::at(Location::caller(), "target exit data");
     let rt = registry::runtime()?.rt;
     let bytes = std::mem::size_of_val(x);
     if bytes == 0 {
         return Ok(());
     }
-    map::check_sections(rt, device.0, &[Section { addr: x.as_ptr() as usize, bytes, present: true, var: "target_exit_data_raw section".into() }])?;
+    map::check_sections(rt, device.0, &[Section { addr: x.as_ptr() as usize, bytes, present: true, var: var.to_owned() }])?;
     // SAFETY: present (checked); the rest is guaranteed by the caller.
     unsafe { exit_raw(rt, loc, device.0, x.as_ptr() as usize, bytes, kind) };
     Ok(())

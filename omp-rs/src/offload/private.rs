@@ -13,9 +13,12 @@ pub use super::device::{Decision, Device, HostReason};
 pub use super::image::{DeviceGlobal, Image, ImageKind, ImageSet};
 pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, LaunchOutcome, Ran};
 pub use super::nowait::{scope, Pending, Scope};
-pub use super::map::{ExitKind, Modifiers};
+pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::repr::{Pod, Scalar};
-pub use super::scope::{enter_data, exit_data, region_without_image, update_from, update_to, DataScope, ScopeEntry};
+pub use super::scope::{
+    enter_data, exit_data_from, exit_data_release, region_without_image, update_from, update_to, DataScope, HostAccess, MappedMut,
+    MappedRef,
+};
 
 /// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 1)").
 pub const ABI_VERSION: u32 = 1;

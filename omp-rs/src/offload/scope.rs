@@ -1,14 +1,20 @@
-//! Data environments as the directive macros expand them: `#[omp::target_data]` blocks ([`DataScope`]),
-//! `omp::target_update!`, `omp::target_enter_data!` / `omp::target_exit_data!` on the user's variables.
+//! Data environments as the directive macros expand them: `#[omp::target_data]` blocks ([`DataScope`] and one
+//! mapping token per variable), `omp::target_update!`, `omp::target_enter_data!` / `omp::target_exit_data!` on
+//! the user's variables.
 //!
-//! The macros cannot hand a borrow to a guard (the block's target regions use the same variables), so these take
-//! raw sections. What makes them sound is the macro's analysis: host code inside a `target_data` block cannot
-//! name a mapped variable, the variables outlive the block, and every section is re-derived from a live borrow at
-//! each call (`&mut` where the host copy is written). libomptarget's present table plus omp-rs's overlap checks
-//! turn a stale or mismatched section into an [`Error`] rather than a write outside the section.
+//! A `target_data` block is sound by the borrow checker, not by reading the user's code: each mapped variable is
+//! borrowed by a token ([`MappedRef`] for `to`/`alloc`, [`MappedMut`] for `from`/`tofrom` or data the block's
+//! regions write) that begins the mapping when made and ends it (copying back) when dropped at the end of the
+//! block, and the expansion shadows the variable's name with the token. So the host code of the block cannot
+//! read or write the mapped data (a token offers only `len()`; indexing it is a compile error naming the
+//! variable), and the copy back writes memory the token still borrows exclusively. Target regions, updates and
+//! nested data regions reach the data through the tokens (`omp::__private::as_slice[_mut]`). libomptarget's
+//! present table plus omp-rs's overlap checks turn a mismatched section into an [`Error`] rather than a copy
+//! outside it.
 
 use core::ffi::c_void;
 use std::panic::Location;
+use std::slice::SliceIndex;
 
 use super::device::{self, Decision, Device};
 use super::image::ImageSet;
@@ -17,84 +23,48 @@ use super::policy::{self, log, Policy};
 use super::registry;
 use super::repr::Pod;
 use super::result::{DataOp, Ident, MapArgs};
+use crate::host::storage::{Sealed, SliceStorage, SliceStorageMut};
 use crate::Error;
 
-/// One section of a [`DataScope`].
-#[derive(Debug, Clone)]
-pub struct ScopeEntry {
-    addr: usize,
-    bytes: usize,
-    kind: MapKind,
-    exit: ExitKind,
-    mods: Modifiers,
-    var: &'static str,
-}
-
-impl ScopeEntry {
-    fn new<T: Pod>(ptr: *const T, len: usize, kind: MapKind, exit: ExitKind, var: &'static str) -> Self {
-        ScopeEntry { addr: ptr as usize, bytes: len * std::mem::size_of::<T>(), kind, exit, mods: Modifiers::default(), var }
-    }
-
-    /// `map(to: x)`: copied in, not back.
-    pub fn to<T: Pod>(x: &[T], var: &'static str) -> Self {
-        Self::new(x.as_ptr(), x.len(), MapKind::To, ExitKind::Release, var)
-    }
-
-    /// `map(alloc: x)`: device storage only.
-    pub fn alloc<T: Pod>(x: &[T], var: &'static str) -> Self {
-        Self::new(x.as_ptr(), x.len(), MapKind::Alloc, ExitKind::Release, var)
-    }
-
-    /// `map(from: x)`: copied back when the scope ends (needs an exclusive borrow: the host copy is written).
-    pub fn from<T: Pod>(x: &mut [T], var: &'static str) -> Self {
-        Self::new(x.as_ptr(), x.len(), MapKind::From, ExitKind::From, var)
-    }
-
-    /// `map(tofrom: x)`.
-    pub fn tofrom<T: Pod>(x: &mut [T], var: &'static str) -> Self {
-        Self::new(x.as_ptr(), x.len(), MapKind::ToFrom, ExitKind::From, var)
-    }
-
-    /// The `always` modifier.
-    pub fn always(mut self) -> Self {
-        self.mods.always = true;
-        self
-    }
-
-    /// The `present` modifier.
-    pub fn present(mut self) -> Self {
-        self.mods.present = true;
-        self
-    }
-}
-
-/// An active `#[omp::target_data]` block: its sections stay mapped until it is dropped, which copies `from`/`tofrom`
-/// sections back.
+/// An active `#[omp::target_data]` block: where its variables are mapped (a device, or the host when the block
+/// does not offload). The mappings themselves belong to the tokens made from it.
 #[derive(Debug)]
 pub struct DataScope {
     device: Option<Device>,
-    entries: Vec<ScopeEntry>,
     loc: &'static Ident,
 }
 
+/// One mapped section, as begun on a device (ended by the token's drop).
+#[derive(Debug)]
+struct Entry {
+    device: Device,
+    addr: usize,
+    bytes: usize,
+    exit: ExitKind,
+    loc: &'static Ident,
+}
+
+impl Drop for Entry {
+    fn drop(&mut self) {
+        let Ok(r) = registry::runtime() else { return };
+        let p = self.addr as *mut c_void;
+        let mut a = MapArgs::with_capacity(1);
+        a.push(p, p, self.bytes as i64, self.exit.bits());
+        // SAFETY: mapped by `DataScope::map` on this device; the token that owns this entry holds the borrow of
+        // the section for as long as the entry lives (exclusively when `exit` copies back into it).
+        unsafe { r.rt.data(DataOp::End, self.loc, self.device.0, &mut a) };
+        map::shadow_remove(self.device.0, self.addr, self.bytes, false);
+    }
+}
+
 impl DataScope {
-    /// Maps `entries` on `device` (or on nothing, when the region stays on the host). `images`: the crate's image
-    /// set, registered first so that its devices exist.
-    ///
-    /// # Safety
-    /// Until the scope is dropped every section stays allocated and unmoved, host code does not access it, and
-    /// sections from [`ScopeEntry::from`] / [`ScopeEntry::tofrom`] are not borrowed elsewhere when the scope ends
-    /// (their host copy is written then). The `#[omp::target_data]` expansion guarantees this.
+    /// Decides where the block's data lives (`device`, `if`); `images`: the crate's image set, registered first so
+    /// that its devices exist. Maps nothing yet: each variable is mapped by its token.
     ///
     /// # Errors
-    /// Device selection errors, `present` on unmapped data, sections overlapping other mappings.
+    /// Device selection errors.
     #[track_caller]
-    pub unsafe fn begin(
-        device: Option<i64>,
-        if_cond: bool,
-        entries: Vec<ScopeEntry>,
-        images: Option<&'static ImageSet>,
-    ) -> Result<DataScope, Error> {
+    pub fn begin(device: Option<i64>, if_cond: bool, images: Option<&'static ImageSet>) -> Result<DataScope, Error> {
         let loc = Ident::at(Location::caller(), "target data");
         if let (Some(set), true) = (images, if_cond && policy::policy() != Policy::Disabled) {
             // Registering the image set creates its devices; a failure leaves the region on the host (or errors
@@ -110,46 +80,160 @@ impl DataScope {
                 None
             }
         };
-        let mut scope = DataScope { device, entries: Vec::new(), loc };
-        let Some(d) = device else { return Ok(scope) };
-        let rt = registry::runtime()?.rt;
-        for e in entries {
-            if e.bytes == 0 {
-                continue;
-            }
-            map::check_sections(rt, d.0, &[Section { addr: e.addr, bytes: e.bytes, present: e.mods.present, var: e.var.to_owned() }])?;
-            let p = e.addr as *mut c_void;
-            let mut a = MapArgs::with_capacity(1);
-            a.push(p, p, e.bytes as i64, e.kind.bits() | e.mods.bits());
-            // SAFETY: checked against the present table above; validity for the scope's lifetime is the caller's
-            // contract.
-            unsafe { rt.data(DataOp::Begin, loc, d.0, &mut a) };
-            map::shadow_add(d.0, e.addr, e.bytes);
-            scope.entries.push(e);
-        }
-        Ok(scope)
+        Ok(DataScope { device, loc })
     }
 
-    /// The device the scope mapped on (`None`: host).
+    /// The device the scope maps on (`None`: host).
     pub fn device(&self) -> Option<Device> {
         self.device
     }
-}
 
-impl Drop for DataScope {
-    fn drop(&mut self) {
-        let Some(d) = self.device else { return };
-        let Ok(r) = registry::runtime() else { return };
-        for e in self.entries.drain(..).rev() {
-            let p = e.addr as *mut c_void;
-            let mut a = MapArgs::with_capacity(1);
-            a.push(p, p, e.bytes as i64, e.exit.bits());
-            // SAFETY: mapped by `begin` on this device; alive and exclusively ours per `begin`'s contract.
-            unsafe { r.rt.data(DataOp::End, self.loc, d.0, &mut a) };
-            map::shadow_remove(d.0, e.addr, e.bytes, false);
+    /// Begins the mapping of `section` (of a variable whose whole elements the token will hold).
+    fn map<T: Pod>(&self, section: &[T], kind: MapKind, exit: ExitKind, mods: Modifiers, var: &str) -> Result<Option<Entry>, Error> {
+        let Some(d) = self.device else { return Ok(None) };
+        let bytes = std::mem::size_of_val(section);
+        if bytes == 0 {
+            return Ok(None);
         }
+        let rt = registry::runtime()?.rt;
+        let addr = section.as_ptr() as usize;
+        map::check_sections(rt, d.0, &[Section { addr, bytes, present: mods.present, var: var.to_owned() }])?;
+        let p = addr as *mut c_void;
+        let mut a = MapArgs::with_capacity(1);
+        a.push(p, p, bytes as i64, kind.bits() | mods.bits());
+        // SAFETY: checked against the present table above; the caller's token holds the borrow of the section
+        // until the entry (which ends the mapping) is dropped.
+        unsafe { rt.data(DataOp::Begin, self.loc, d.0, &mut a) };
+        map::shadow_add(d.0, addr, bytes);
+        Ok(Some(Entry { device: d, addr, bytes, exit, loc: self.loc }))
+    }
+
+    /// `map(to: x[section])` or `map(alloc: …)` (`to = false`) of a variable the block only reads: the token
+    /// shares `x`'s borrow.
+    ///
+    /// # Errors
+    /// `present` on unmapped data, sections overlapping other mappings.
+    pub fn map_ref<'s, 'a, T: Pod, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(
+        &'s self,
+        x: &'a [T],
+        section: R,
+        to: bool,
+        mods: Modifiers,
+        var: &'static str,
+    ) -> Result<MappedRef<'s, 'a, T>, Error> {
+        let kind = if to { MapKind::To } else { MapKind::Alloc };
+        let entry = self.map(section_of(x, section, var)?, kind, ExitKind::Release, mods, var)?;
+        Ok(MappedRef { data: x, var, _entry: entry, _scope: self })
+    }
+
+    /// `map(from|tofrom: x[section])`, or `to`/`alloc` of data the block's regions write: the token holds `x`
+    /// exclusively (the copy back writes it).
+    ///
+    /// # Errors
+    /// As [`DataScope::map_ref`].
+    pub fn map_mut<'s, 'a, T: Pod, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(
+        &'s self,
+        x: &'a mut [T],
+        section: R,
+        kind: MapKind,
+        mods: Modifiers,
+        var: &'static str,
+    ) -> Result<MappedMut<'s, 'a, T>, Error> {
+        let exit = if kind.writes_host() { ExitKind::From } else { ExitKind::Release };
+        let entry = self.map(section_of(x, section, var)?, kind, exit, mods, var)?;
+        Ok(MappedMut { data: x, var, _entry: entry, _scope: self })
     }
 }
+
+/// `x[section]`, or an error naming the variable.
+fn section_of<'x, T, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(x: &'x [T], section: R, var: &str) -> Result<&'x [T], Error> {
+    let what = format!("{section:?}");
+    x.get(section).ok_or_else(|| Error::InvalidAccess {
+        detail: format!("the section `{var}[{what}]` is outside its {} elements", x.len()),
+    })
+}
+
+/// A variable mapped `to`/`alloc` by an enclosing `target_data` block (the expansion gives it the variable's
+/// name): host code can ask its `len()`, target regions and updates use its data; it cannot be indexed (nor
+/// printed: its `Debug` shows the name and length only).
+pub struct MappedRef<'s, 'a, T> {
+    data: &'a [T],
+    var: &'static str,
+    _entry: Option<Entry>,
+    _scope: &'s DataScope,
+}
+
+/// A variable mapped `from`/`tofrom` (or written by the block's regions) by an enclosing `target_data` block: as
+/// [`MappedRef`], holding the variable exclusively until the mapping ends.
+pub struct MappedMut<'s, 'a, T> {
+    data: &'a mut [T],
+    var: &'static str,
+    _entry: Option<Entry>,
+    _scope: &'s DataScope,
+}
+
+macro_rules! mapped_common {
+    ($t:ident) => {
+        impl<T> $t<'_, '_, T> {
+            /// The number of elements of the mapped variable.
+            pub fn len(&self) -> usize {
+                self.data.len()
+            }
+
+            /// Whether the mapped variable has no elements.
+            pub fn is_empty(&self) -> bool {
+                self.data.is_empty()
+            }
+
+            /// The variable's name.
+            pub fn var(&self) -> &'static str {
+                self.var
+            }
+        }
+
+        impl<T> std::fmt::Debug for $t<'_, '_, T> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{}(`{}`: {} elements mapped)", stringify!($t), self.var, self.data.len())
+            }
+        }
+
+        impl<T> Sealed for $t<'_, '_, T> {}
+        impl<T> SliceStorage for $t<'_, '_, T> {
+            type Elem = T;
+            fn storage(&self) -> &[T] {
+                self.data
+            }
+        }
+
+        impl<T, I> std::ops::Index<I> for $t<'_, '_, T>
+        where
+            Self: HostAccess,
+        {
+            type Output = T;
+            fn index(&self, _: I) -> &T {
+                unreachable!("HostAccess is never implemented")
+            }
+        }
+    };
+}
+mapped_common!(MappedRef);
+mapped_common!(MappedMut);
+
+impl<T> SliceStorageMut for MappedMut<'_, '_, T> {
+    fn storage_mut(&mut self) -> &mut [T] {
+        self.data
+    }
+}
+
+/// Never implemented: indexing a mapped variable in host code is a compile error with this explanation.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is mapped to the device by an enclosing `#[omp::target_data]`: host code inside the block \
+               cannot access its elements",
+    label = "the device copy is the current one here",
+    note = "use it in a target region, copy it with `omp::target_update!(from: …)` and read it after the block, or \
+            access it after the block, when it has been copied back"
+)]
+pub trait HostAccess {}
 
 fn update(addr: usize, bytes: usize, bits: i64, device: Option<i64>, if_cond: bool, var: &str, loc: &'static Ident) -> Result<(), Error> {
     let Decision::Offload(d) = device::resolve(device, if_cond)? else { return Ok(()) };
@@ -189,7 +273,7 @@ pub fn update_from<T: Pod>(x: &mut [T], var: &str, device: Option<i64>, if_cond:
 /// `omp::target_enter_data!(map(to|alloc: x))` on a variable (no-op on the host).
 ///
 /// # Errors
-/// As [`DataScope::begin`].
+/// As [`DataScope::map_ref`].
 #[track_caller]
 pub fn enter_data<T: Pod>(x: &[T], to: bool, mods: Modifiers, device: Option<i64>, if_cond: bool) -> Result<(), Error> {
     if !if_cond {
@@ -202,15 +286,28 @@ pub fn enter_data<T: Pod>(x: &[T], to: bool, mods: Modifiers, device: Option<i64
     unsafe { super::data::target_enter_data_raw(x, kind, mods, device) }.map(|_| ())
 }
 
-/// `omp::target_exit_data!(map(from|release|delete: x))` on a variable (no-op on the host).
+/// `omp::target_exit_data!(map(from: x))` on a variable (no-op on the host): copies back and releases.
 ///
 /// # Errors
 /// [`Error::NotPresent`] when `x` is not mapped.
 #[track_caller]
-pub fn exit_data<T: Pod>(x: &mut [T], kind: ExitKind, device: Option<i64>, if_cond: bool) -> Result<(), Error> {
+pub fn exit_data_from<T: Pod>(x: &mut [T], var: &str, device: Option<i64>, if_cond: bool) -> Result<(), Error> {
     let Decision::Offload(d) = device::resolve(device, if_cond)? else { return Ok(()) };
-    // SAFETY: `x` is exclusively borrowed for the call, so the copy back (`From`) writes memory nobody else sees.
-    unsafe { super::data::target_exit_data_raw(x, kind, d) }
+    // SAFETY: `x` is exclusively borrowed for the call, so the copy back writes memory nobody else sees.
+    unsafe { super::data::exit_section(x, ExitKind::From, d, var) }
+}
+
+/// `omp::target_exit_data!(map(release|delete: x))` on a variable (no-op on the host): no copy, so a shared
+/// borrow is enough.
+///
+/// # Errors
+/// [`Error::NotPresent`] when `x` is not mapped.
+#[track_caller]
+pub fn exit_data_release<T: Pod>(x: &[T], delete: bool, var: &str, device: Option<i64>, if_cond: bool) -> Result<(), Error> {
+    let Decision::Offload(d) = device::resolve(device, if_cond)? else { return Ok(()) };
+    let kind = if delete { ExitKind::Delete } else { ExitKind::Release };
+    // SAFETY: no copy back (`Release`/`Delete`), so nothing writes `x`; it is borrowed for the call.
+    unsafe { super::data::exit_section(x, kind, d, var) }
 }
 
 /// A target region whose crate was built without a device image for it (no device toolchain, or a kernel that
