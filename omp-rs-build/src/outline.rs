@@ -133,7 +133,10 @@ mod test {
         let k = &o.kernels[0];
         assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
         use SlotKind::*;
-        assert_eq!(k.slots, vec![Float64, ArrayBase, ArrayLen, ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]);
+        // ABI v2: the written `y` carries its ownership (mode, origin, width, one stride) after base and length.
+        let y = [ArrayBase, ArrayLen, OwnerMode, OwnerOrigin, OwnerWidth, OwnerStride];
+        let want: Vec<SlotKind> = [&[Float64, ArrayBase, ArrayLen][..], &y[..], &[LoopFirst, LoopTrips, LoopStep][..]].concat();
+        assert_eq!(k.slots, want);
         assert_eq!(o.krate.exports, vec![k.name.clone()]);
         assert_eq!(o.krate.name, "omp_kernels_demo_pkg");
         assert_eq!(demo().kernels.len(), demo().krate.exports.len());

@@ -236,6 +236,7 @@ mod host {
     type S7 = unsafe extern "C" fn(*mut u8, u64, u64, u64, u64, u64, u64, u64);
     type S8 = unsafe extern "C" fn(*mut u8, u64, u64, u64, u64, u64, u64, u64, u64);
     type S11 = unsafe extern "C" fn(*mut u8, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64);
+    type S10 = unsafe extern "C" fn(*mut u8, u64, u64, u64, u64, u64, u64, u64, u64, u64, u64);
 
     struct Rng(u64);
     impl Rng {
@@ -360,6 +361,22 @@ mod host {
             assert_eq!(part, [mn, mx, and, or, xor, ints.iter().all(|v| *v > 0) as i64, ints.iter().any(|v| *v < 0) as i64, prod as i64]);
             assert_eq!(out, [mn, mx, and, or, xor, 1000 - sum, n as i64, 5 + 2 * sum]);
             assert_eq!(f[0], fsum);
+
+            // kernel ABI v2 ownership: y[i] owned by iteration i (hull mode, origin lo, width 0, stride step)
+            let owned: libloading::Symbol<S10> = lib.get(b"omp_demo_owned\0").unwrap();
+            *rec = PanicRecord::default();
+            let count_before = rec.count;
+            let mut yo = vec![-1.0f64; 64];
+            owned(dynp, yo.as_mut_ptr() as u64, 64, 0, 0, 0, 1, 0, 0, 64, 1);
+            assert_eq!(rec.count, count_before, "writes to owned elements must not panic");
+            assert!(yo.iter().enumerate().all(|(i, v)| *v == i as f64));
+            // shift 1: iteration i writes y[i + 1], owned by iteration i + 1 -> the first such write panics
+            let mut yo = vec![-1.0f64; 64];
+            owned(dynp, yo.as_mut_ptr() as u64, 64, 0, 0, 0, 1, 1, 0, 63, 1);
+            assert_eq!(rec.count, count_before + 1, "a write to another iteration's element must panic: {rec:?}");
+            assert_eq!(yo[1], -1.0, "the stray write must not happen");
+            let want_line = outline::DEMO_SOURCE.lines().position(|l| l.contains("// OWNED_LINE")).unwrap() as u64 + 1;
+            assert_eq!(rec.line, want_line, "{rec:?}");
 
             // null record: the panic is swallowed, nothing written
             *rec_global = std::ptr::null_mut();

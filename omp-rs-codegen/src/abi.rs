@@ -1,4 +1,4 @@
-//! Kernel ABI v1 (ARCHITECTURE.md): kernel names and argument slots. The host expansion and the device crate both
+//! Kernel ABI v2 (ARCHITECTURE.md): kernel names and argument slots. The host expansion and the device crate both
 //! take them from here, so they cannot drift.
 
 use std::fmt::Write;
@@ -30,6 +30,29 @@ pub enum SlotKind {
     LoopStep,
     /// Pointer to `num_teams` partial values of a reduction variable.
     ReductionPartials,
+    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned.
+    OwnerMode,
+    /// Ownership: the lowest element owned by iteration 0 (i64).
+    OwnerOrigin,
+    /// Ownership, hull mode: how far an iteration's interval spans above its base.
+    OwnerWidth,
+    /// Ownership: how far one iteration of a parallel dimension moves the base (i64).
+    OwnerStride,
+    /// Ownership, lattice mode: stride of a sequential-loop term.
+    OwnerInnerStride,
+    /// Ownership, lattice mode: iteration count of a sequential-loop term.
+    OwnerInnerCount,
+}
+
+/// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms
+/// (kernel ABI v2), after its base and length.
+pub fn owner_slots(depth: usize, inner: usize) -> Vec<SlotKind> {
+    let mut s = vec![SlotKind::OwnerMode, SlotKind::OwnerOrigin, SlotKind::OwnerWidth];
+    s.extend(std::iter::repeat_n(SlotKind::OwnerStride, depth));
+    for _ in 0..inner {
+        s.extend([SlotKind::OwnerInnerStride, SlotKind::OwnerInnerCount]);
+    }
+    s
 }
 
 /// The slot kind of a primitive scalar type.

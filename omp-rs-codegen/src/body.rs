@@ -326,7 +326,9 @@ pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
         ConstructKind::Atomic => Ok(Some(BodyDirective::Atomic(atomic(stmt, &directive)?))),
         ConstructKind::Critical => match stmt {
             Stmt::Expr(Expr::Block(b), _) if b.label.is_none() => Ok(Some(BodyDirective::Critical(CriticalBlock {
-                name: directive.critical_name.as_ref().map(|n| n.to_string()),
+                // Unraw: `critical(r#type)` names the lock `type` (the same identifier); the name is spliced into
+                // generated identifiers (`__omp_cs_<name>`), where `r#` would make `Ident::new` panic.
+                name: directive.critical_name.as_ref().map(|n| syn::ext::IdentExt::unraw(n).to_string()),
                 block: b.block.clone(),
             }))),
             _ => Err(syn::Error::new(attr.name.span(), "`#[omp::critical]` goes on a block: `#[omp::critical] { ... }`")),
@@ -447,5 +449,21 @@ fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
             }
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A raw critical name is stored without `r#` (it becomes part of generated identifiers).
+    #[test]
+    fn critical_name_is_unraw() {
+        let stmt: Stmt = syn::parse_quote!(#[omp::critical(r#type)] { s += 1.0; });
+        let parsed = statement_directive(&stmt);
+        assert!(
+            matches!(&parsed, Ok(Some(BodyDirective::Critical(c))) if c.name.as_deref() == Some("type")),
+            "expected a critical block named `type`, got {parsed:?}"
+        );
     }
 }

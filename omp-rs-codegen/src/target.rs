@@ -51,6 +51,8 @@ pub enum KernelArg {
         explicit: Option<ExplicitMap>,
         /// A scalar updated atomically (mapped as a one-element array).
         scalar: bool,
+        /// A disjointly written array: its ownership's shape (kernel ABI v2 slots after base and length).
+        owner: Option<OwnerShape>,
     },
     /// `is_device_ptr(b)` with `b: omp::DeviceBuffer<T>`: device pointer and length slots.
     DeviceBuffer {
@@ -62,7 +64,19 @@ pub enum KernelArg {
         usage: ArrayUse,
         /// Whether the variable is a reference to the buffer (`&DeviceBuffer<T>`) rather than the buffer.
         by_ref: bool,
+        /// Written disjointly: its ownership's shape.
+        owner: Option<OwnerShape>,
     },
+}
+
+/// The shape of a written array's ownership slots: the nest's depth and the number of sequential-loop terms of
+/// its index form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OwnerShape {
+    /// Parallel dimensions.
+    pub depth: usize,
+    /// Sequential-loop terms.
+    pub inner: usize,
 }
 
 /// What an explicit `map` clause said about a variable.
@@ -88,7 +102,21 @@ impl KernelArg {
     pub fn slots(&self) -> Vec<SlotKind> {
         match self {
             KernelArg::Scalar { ty, .. } => vec![abi::scalar_slot(ty)],
-            KernelArg::Array { .. } | KernelArg::DeviceBuffer { .. } => vec![SlotKind::ArrayBase, SlotKind::ArrayLen],
+            KernelArg::Array { owner, .. } | KernelArg::DeviceBuffer { owner, .. } => {
+                let mut s = vec![SlotKind::ArrayBase, SlotKind::ArrayLen];
+                if let Some(o) = owner {
+                    s.extend(abi::owner_slots(o.depth, o.inner));
+                }
+                s
+            }
+        }
+    }
+
+    /// The ownership shape of a disjointly written array.
+    pub fn owner(&self) -> Option<OwnerShape> {
+        match self {
+            KernelArg::Array { owner, .. } | KernelArg::DeviceBuffer { owner, .. } => *owner,
+            KernelArg::Scalar { .. } => None,
         }
     }
 }
@@ -211,6 +239,10 @@ pub fn plan(
             Class::Atomic { .. } => ArrayUse::Atomic,
             _ => ArrayUse::Read,
         };
+        let owner = match &cap.class {
+            Class::Disjoint(arr) => Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() }),
+            _ => None,
+        };
         match (&cap.class, dtype) {
             (Class::Critical { .. }, _) => {
                 cx.error_spanned_by(&name, "`#[omp::critical]` is not supported in target regions: use `#[omp::atomic]`");
@@ -223,7 +255,7 @@ pub fn plan(
             (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
                 let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
-                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true });
+                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None });
             }
             (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Scalar(t)) => {
                 let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
@@ -247,7 +279,7 @@ pub fn plan(
                 }
                 maps.push(MapDecision { var: key, map: "device pointer".into(), why: "is_device_ptr".into() });
                 let by_ref = matches!(ty, Type::Reference(_));
-                args.push(KernelArg::DeviceBuffer { name, elem, usage, by_ref });
+                args.push(KernelArg::DeviceBuffer { name, elem, usage, by_ref, owner });
             }
             (_, DeviceType::Array { elem, mutable }) => {
                 let written = usage != ArrayUse::Read;
@@ -262,7 +294,7 @@ pub fn plan(
                 }
                 let ex = explicit.iter().find(|(n, _, _)| *n == key).map(|(_, _, e)| e.clone());
                 maps.push(MapDecision { var: key, map: map_name(map).into(), why });
-                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false });
+                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner });
             }
             (_, DeviceType::Scalar(_)) => {}
         }

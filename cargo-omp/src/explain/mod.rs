@@ -126,6 +126,12 @@ fn slot_meaning(k: SlotKind) -> &'static str {
         SlotKind::LoopTrips => "loop: trip count",
         SlotKind::LoopStep => "loop: step",
         SlotKind::ReductionPartials => "reduction: pointer to num_teams partial values",
+        SlotKind::OwnerMode => "written array ownership: 0 hull, 1 lattice, 2 nothing",
+        SlotKind::OwnerOrigin => "written array ownership: lowest element of iteration 0",
+        SlotKind::OwnerWidth => "written array ownership: elements per iteration above its base",
+        SlotKind::OwnerStride => "written array ownership: base step per iteration of a dimension",
+        SlotKind::OwnerInnerStride => "written array ownership: stride of a sequential-loop term",
+        SlotKind::OwnerInnerCount => "written array ownership: count of a sequential-loop term",
         _ => "",
     }
 }

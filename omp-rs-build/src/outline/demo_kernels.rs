@@ -136,4 +136,24 @@ omp_device::kernel! {
             k += num_global_threads();
         }
     }
+
+    /// y[i + shift] = i for i in lo.., y owned one element per iteration (`y[i]`, kernel ABI v2 ownership
+    /// slots): shift != 0 writes another iteration's element, which the ownership check turns into a panic.
+    pub unsafe fn omp_demo_owned(_dyn: *mut u8, y: *mut f64, y_len: u64, mode: u64, origin: u64, width: u64,
+                                 stride: u64, shift: u64, lo: u64, trips: u64, step: u64) {
+        // SAFETY: the caller passes y's base and length and an ownership verified disjoint.
+        let y = unsafe {
+            omp_device::view::Disjoint::<f64, 1, 0>::new(
+                View::from_raw_parts(y, y_len as usize),
+                omp_device::view::Owner::from_slots(mode, origin, width, [stride], []),
+            )
+        };
+        let mut k = global_thread();
+        while k < trips {
+            let i = (lo + k * step) as usize;
+            let mut y = y.at([k]);
+            y[i + shift as usize] = i as f64; // OWNED_LINE
+            k += num_global_threads();
+        }
+    }
 }

@@ -18,6 +18,7 @@ use crate::target::{ArrayUse, KernelArg, KernelPlan};
 pub const CRATE_HEADER: &str = "\
 #![no_std]
 #![cfg_attr(any(target_arch = \"nvptx64\", target_arch = \"amdgpu\"), feature(abi_gpu_kernel))]
+#![deny(unsafe_op_in_unsafe_fn)]
 #![allow(unused_imports, unused_unsafe, unused_mut, unused_variables, unused_parens, unknown_lints)]
 #![allow(improper_gpu_kernel_arg, improper_ctypes_definitions, unstable_name_collisions, non_snake_case)]
 #![allow(dead_code, clippy::all)]
@@ -56,6 +57,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let mut setup = TokenStream::new();
     let mut per_iteration = TokenStream::new();
     let mut atomics: Vec<Ident> = Vec::new();
+    let depth = plan.dim_types.len();
     for arg in &plan.args {
         match arg {
             KernelArg::Scalar { name, ty, private_mut } => {
@@ -68,23 +70,52 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
                 let (name, elem) = (&fresh(name), &fresh_ty(elem));
                 let (b, n) = (base(name), len(name));
+                // The kernel's own unsafe: rebuilding the host runtime's (pointer, length, ownership) slots. The loop
+                // body itself stays safe code (`deny(unsafe_op_in_unsafe_fn)` in the crate header).
                 match usage {
                     ArrayUse::Read => {
                         params.push(quote!(#b: &[#elem; 0]));
                         params.push(quote!(#n: u64));
-                        setup.extend(quote!(let #name: &[#elem] = omp_device::view::ro_slice(#b, #n);));
+                        setup.extend(quote!(
+                            // SAFETY: the runtime passes `len` initialised elements that no thread writes.
+                            let #name: &[#elem] = unsafe { omp_device::view::ro_slice(#b, #n) };
+                        ));
                     }
                     ArrayUse::Disjoint => {
                         params.push(quote!(#b: &mut [#elem; 0]));
                         params.push(quote!(#n: u64));
-                        setup.extend(quote!(let #name = omp_device::View::<#elem>::from_base(#b, #n);));
-                        per_iteration.extend(quote!(let mut #name = #name;));
+                        let shape = arg.owner().unwrap_or(crate::target::OwnerShape { depth, inner: 0 });
+                        let slot = |tag: &str, k: usize| format_ident!("__omp_o{}_{}_{}", tag, k, name);
+                        let (mode, origin, width) = (slot("m", 0), slot("o", 0), slot("w", 0));
+                        params.extend([quote!(#mode: u64), quote!(#origin: u64), quote!(#width: u64)]);
+                        let strides: Vec<Ident> = (0..shape.depth).map(|k| slot("s", k)).collect();
+                        params.extend(strides.iter().map(|s| quote!(#s: u64)));
+                        let inner: Vec<(Ident, Ident)> = (0..shape.inner).map(|k| (slot("is", k), slot("ic", k))).collect();
+                        params.extend(inner.iter().flat_map(|(s, c)| [quote!(#s: u64), quote!(#c: u64)]));
+                        let pairs = inner.iter().map(|(s, c)| quote!([#s, #c]));
+                        let h = names::disjoint(name);
+                        let (d, i) = (shape.depth, shape.inner);
+                        setup.extend(quote!(
+                            // SAFETY: the runtime passes the array's device base and length and the ownership it
+                            // verified disjoint for this launch's iteration space.
+                            let #h = unsafe {
+                                omp_device::view::Disjoint::<#elem, #d, #i>::new(
+                                    omp_device::View::<#elem>::from_base(#b, #n),
+                                    omp_device::view::Owner::from_slots(#mode, #origin, #width, [#(#strides),*], [#(#pairs),*]),
+                                )
+                            };
+                        ));
+                        per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name = #h.at(__omp_ks);));
                     }
                     ArrayUse::Atomic => {
                         params.push(quote!(#b: *mut #elem));
                         params.push(quote!(#n: u64));
                         let h = names::atomic(name);
-                        setup.extend(quote!(let #h = omp_device::View::<#elem>::from_raw_parts(#b, #n as usize);));
+                        setup.extend(quote!(
+                            // SAFETY: the runtime passes the device base and length; the body only updates it with
+                            // `#[omp::atomic]` (the name is the atomic view, which has no plain access).
+                            let #h = unsafe { omp_device::view::AtomicView::<#elem>::new(omp_device::View::<#elem>::from_raw_parts(#b, #n as usize)) };
+                        ));
                         // The name itself answers `.len()` (other uses were rejected by the analysis).
                         setup.extend(quote!(let #name = #h;));
                         atomics.push(name.clone());
@@ -93,7 +124,6 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             }
         }
     }
-    let depth = plan.dim_types.len();
     let (firsts, trips, steps): (Vec<Ident>, Vec<Ident>, Vec<Ident>) = (
         (0..depth).map(|k| format_ident!("__omp_f{}", k)).collect(),
         (0..depth).map(|k| format_ident!("__omp_t{}", k)).collect(),
@@ -119,7 +149,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         // Every thread reaches this point (no early exit from the loop), as team_reduce requires.
         red_out.extend(quote! {
             if let ::core::option::Option::Some(__omp_v) = omp_device::reduce::team_reduce::<#op, #t>(#v) {
-                *#p.add(omp_device::launch::team_id() as usize) = #store;
+                // SAFETY: the runtime's partials buffer holds one value per team.
+                unsafe { *#p.add(omp_device::launch::team_id() as usize) = #store };
             }
         });
     }
@@ -136,6 +167,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             decode.extend(quote!(let #kk = __omp_rest % #t; __omp_rest /= #t;));
         }
     }
+    decode.extend(quote!(let __omp_ks: [u64; #depth] = [#(#ks),*];));
     let var_lets = plan.nest.dims.iter().enumerate().map(|(k, dim)| {
         let t: syn::Type = syn::parse_str(&plan.dim_types[k]).unwrap_or_else(|_| syn::parse_quote!(usize));
         let (f, s, kk) = (&firsts[k], &steps[k], &ks[k]);
@@ -211,30 +243,31 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
     };
     let var = root.ident.clone();
     let h = names::atomic(&var);
-    let ptr = match root.first_index {
-        Some(i) => quote!(#h.element_ptr((#i) as usize)),
-        None => quote!(#h.element_ptr(0)),
+    // Safe calls on the atomic view: the user's index and value expressions stay outside any `unsafe`.
+    let idx = match root.first_index {
+        Some(i) => quote!((#i) as usize),
+        None => quote!(0usize),
     };
     let value = &a.value;
     let call = match a.kind {
-        AtomicKind::Read => quote!(unsafe { omp_device::atomic::atomic_load(#ptr) }),
-        AtomicKind::Write => quote!(unsafe { omp_device::atomic::atomic_store(#ptr, #value) }),
+        AtomicKind::Read => quote!(#h.load(#idx)),
+        AtomicKind::Write => quote!(#h.store(#idx, #value)),
         AtomicKind::Update => {
             let f = match a.op.unwrap_or(AtomicOp::Add) {
-                AtomicOp::Add => Some(quote!(atomic_add)),
-                AtomicOp::Sub => Some(quote!(atomic_sub)),
-                AtomicOp::Min => Some(quote!(atomic_min)),
-                AtomicOp::Max => Some(quote!(atomic_max)),
-                AtomicOp::BitAnd => Some(quote!(atomic_and)),
-                AtomicOp::BitOr => Some(quote!(atomic_or)),
-                AtomicOp::BitXor => Some(quote!(atomic_xor)),
+                AtomicOp::Add => Some(quote!(add)),
+                AtomicOp::Sub => Some(quote!(sub)),
+                AtomicOp::Min => Some(quote!(min)),
+                AtomicOp::Max => Some(quote!(max)),
+                AtomicOp::BitAnd => Some(quote!(and)),
+                AtomicOp::BitOr => Some(quote!(or)),
+                AtomicOp::BitXor => Some(quote!(xor)),
                 AtomicOp::Mul | AtomicOp::Div => None,
             };
             match f {
-                Some(f) => quote!(unsafe { omp_device::atomic::#f(#ptr, #value) }),
+                Some(f) => quote!(#h.#f(#idx, #value)),
                 None => {
                     let op = apply(a.op.unwrap_or(AtomicOp::Add), quote!(__omp_o), quote!(__omp_v));
-                    quote!({ let __omp_v = #value; unsafe { omp_device::atomic::atomic_update(#ptr, |__omp_o| #op) }; })
+                    quote!({ let __omp_v = #value; #h.update(#idx, |__omp_o| #op); })
                 }
             }
         }
@@ -244,7 +277,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
             let new = apply(op, quote!(__omp_old), quote!(__omp_v));
             quote!({
                 let __omp_v = #value;
-                let __omp_old = unsafe { omp_device::atomic::atomic_update(#ptr, |__omp_o| #update) };
+                let __omp_old = #h.update(#idx, |__omp_o| #update);
                 #new
             })
         }

@@ -114,7 +114,7 @@ fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStr
 /// The run-time ownership of a disjointly written array: its index form with the loop bounds' values, verified
 /// by `Affine::check` (which panics when two iterations could reach one element), after checking that the parts
 /// computed in narrower types before a cast fit those types (`Affine::check_type`).
-fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> TokenStream {
+pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> TokenStream {
     let rt = rt();
     let (array, index) = (name.to_string(), arr.index.to_token_stream().to_string());
     let mut inner_lets = Vec::new();

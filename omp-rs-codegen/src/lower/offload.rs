@@ -8,6 +8,7 @@ use syn::Ident;
 
 use crate::manifest::{self, ManifestView};
 use crate::model::{ClauseName, ClauseValue, Directive, MapItem, MapKind};
+use crate::analyze::Class;
 use crate::target::{ArrayUse, KernelArg, KernelPlan};
 use crate::types::CaptureTypes;
 
@@ -89,6 +90,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let rt = quote!(::omp::__private);
 
     let mut pack = quote!(#off::ArgPack::new());
+    let (mut owned, mut n_owned) = (TokenStream::new(), 0usize);
     for arg in &plan.args {
         let var = arg.name().to_string();
         pack = match arg {
@@ -129,8 +131,18 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             }
         }
         pack = quote!(#pack.var(#var));
+        // A written array carries its verified ownership, which the kernel checks every write against: the same
+        // check as the host path's, before this launch too.
+        if let (Some(shape), Some(Class::Disjoint(arr))) = (arg.owner(), plan.analysis.get(&var).map(|c| &c.class)) {
+            let own = super::names::hidden(&format!("__omp_own{}", n_owned));
+            n_owned += 1;
+            let form = super::host::ownership(arg.name(), arr, plan.nest.dims.len());
+            owned.extend(quote!(let #own = #form;));
+            let inner = shape.inner;
+            pack = quote!(#pack.owned(&#own, #inner));
+        }
     }
-    let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(|k| format_ident!("__omp_gdim{}", k)).collect();
+    let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(super::names::dim).collect();
     let dim_lets = plan.nest.dims.iter().zip(&dims).map(|(dim, n)| {
         let e = super::host::dim_expr(dim);
         quote!(let #n = #e;)
@@ -173,6 +185,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         let __omp_offloaded = match #off::should_offload(&__OMP_KERNEL, #device, #cond) {
             ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
                 #(#dim_lets)*
+                #owned
                 let __omp_geometry = #off::Geometry { num_teams: #teams, thread_limit: #limit, iterations: #iterations };
                 match #off::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry) {
                     ::core::result::Result::Ok(#off::LaunchOutcome::Ran(__omp_ran)) => {

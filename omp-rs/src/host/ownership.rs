@@ -370,11 +370,6 @@ impl<const D: usize> Ownership<D> {
         }
     }
 
-    /// Whether the ownership is element by element (no chunk owns one interval).
-    pub(crate) fn is_mixed(&self) -> bool {
-        self.direction == Direction::Mixed
-    }
-
     /// The flat iteration that owns element `idx`, if any (exact, for any direction).
     #[inline]
     pub(crate) fn owner(&self, idx: usize) -> Option<u64> {
@@ -468,18 +463,54 @@ impl<const D: usize> Ownership<D> {
         fits.then(|| (t.iter().zip(&self.counts).fold(0u64, |p, (&t, &c)| p * c.max(1) + t), digits))
     }
 
-    /// Kernel ABI: the ownership as 64-bit slots (origin, width, one stride per dimension), for the device's
-    /// per-iteration check. `None` when some owned element lies outside `i64` or the ownership is a lattice.
-    pub(crate) fn device_slots(&self) -> Option<(i64, u64, [i64; D])> {
-        if self.mode == Mode::Lattice || self.lowest < i128::from(i64::MIN) || self.highest > i128::from(i64::MAX) {
+    /// Kernel ABI v2: the ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`):
+    /// mode (0 hull, 1 lattice, 2 nothing owned), origin, width, one stride per dimension, then `inner` pairs
+    /// (stride, count) of the sequential-loop terms, largest first (padded with `(0, 1)`). `None` when some owned
+    /// element lies outside `i64`, or the form has more sequential-loop terms than `inner` slots.
+    pub(crate) fn device_slots(&self, inner: usize) -> Option<Vec<u64>> {
+        if self.highest < self.lowest {
+            let mut out = vec![2, 0, 0];
+            out.extend(std::iter::repeat_n(0, D));
+            out.extend((0..inner).flat_map(|_| [0, 1]));
+            return Some(out);
+        }
+        if self.lowest < i128::from(i64::MIN) || self.highest > i128::from(i64::MAX) {
             return None;
         }
-        let mut strides = [0i64; D];
+        let mode = match self.mode {
+            Mode::Hull => 0,
+            Mode::Lattice => 1,
+        };
+        // Lattice mode: the lowest point of iteration 0's set (negative sequential terms at their far end).
+        let origin = match self.mode {
+            Mode::Hull => self.origin + self.low_offset,
+            Mode::Lattice => {
+                let shift: i128 = self.order[..self.n_order]
+                    .iter()
+                    .filter(|t| t.dim.is_none() && t.stride < 0)
+                    .map(|t| t.stride * i128::from(t.count - 1))
+                    .sum();
+                self.origin + shift
+            }
+        };
+        let mut out = vec![mode, i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?];
         for d in 0..D {
             // A dimension of one iteration never moves the index; its stride may be anything.
-            strides[d] = if self.counts[d] > 1 { i64::try_from(self.strides[d]).ok()? } else { 0 };
+            out.push(if self.counts[d] > 1 { i64::try_from(self.strides[d]).ok()? as u64 } else { 0 });
         }
-        Some((i64::try_from(self.origin + self.low_offset).ok()?, u64::try_from(self.width).ok()?, strides))
+        let terms: Vec<&Term> = match self.mode {
+            Mode::Hull => Vec::new(),
+            Mode::Lattice => self.order[..self.n_order].iter().filter(|t| t.dim.is_none()).collect(),
+        };
+        if terms.len() > inner {
+            return None;
+        }
+        for t in &terms {
+            out.push(u64::try_from(t.stride.unsigned_abs()).ok()?);
+            out.push(t.count);
+        }
+        out.extend((terms.len()..inner).flat_map(|_| [0, 1]));
+        Some(out)
     }
 }
 
@@ -530,7 +561,7 @@ mod test {
         let n = 7i64;
         let o = Affine::new(Some(0), [n as u64]).term(0, Some(1), &dim(0, n)).inner(Some(n as i128), &dim(4, 14)).check("px", "i + r * n");
         assert_eq!(o.mode, Mode::Lattice);
-        assert!(o.is_mixed());
+        assert_eq!(o.direction, Direction::Mixed);
         for i in 0..n as u64 {
             for r in 4..14u64 {
                 assert_eq!(o.owner((i + r * n as u64) as usize), Some(i));

@@ -23,6 +23,7 @@ use super::policy::{self, log, Policy};
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::repr::{Pod, Scalar};
 use super::result::{Ident, MapArgs, Rt};
+use crate::host::Ownership;
 use crate::Error;
 
 /// A pooled reduction partial buffer (pinned host memory, never freed: reused by later launches).
@@ -96,6 +97,8 @@ pub struct ArgPack<'a> {
     last_named: Option<usize>,
     /// Index in `args` of the last mapped (not literal) argument, for the map-type modifiers.
     last_mapped: Option<usize>,
+    /// An argument that cannot be passed (reported by `launch`, before anything reaches libomptarget).
+    deferred: Option<Error>,
     _borrows: PhantomData<&'a mut ()>,
 }
 
@@ -115,6 +118,7 @@ impl<'a> ArgPack<'a> {
             reductions: Vec::new(),
             last_named: None,
             last_mapped: None,
+            deferred: None,
             _borrows: PhantomData,
         }
     }
@@ -193,6 +197,29 @@ impl<'a> ArgPack<'a> {
         }
         self.last_named = None;
         self.literal(x.len as u64);
+        self
+    }
+
+    /// The ownership of the written array just added (kernel ABI v2): its slots follow the array's base and length,
+    /// so each GPU iteration can check it writes only its own elements. `inner`: the kernel's number of
+    /// sequential-loop term slots.
+    pub fn owned<const D: usize>(mut self, own: &Ownership<D>, inner: usize) -> Self {
+        match own.device_slots(inner) {
+            Some(slots) => {
+                for s in slots {
+                    self.literal(s);
+                }
+            }
+            None => {
+                self.deferred.get_or_insert(Error::InvalidAccess {
+                    detail: format!(
+                        "the index `{}[{}]` of this target region reaches elements beyond 64 bits for these loop bounds",
+                        own.array(),
+                        own.index()
+                    ),
+                });
+            }
+        }
         self
     }
 
@@ -417,6 +444,9 @@ pub(crate) fn launch_impl(
     geometry: Geometry,
     ident: &'static Ident,
 ) -> Result<LaunchOutcome, Error> {
+    if let Some(e) = pack.deferred.take() {
+        return Err(e);
+    }
     let (reg, addr) = kernel.resolve()?;
     let rtm = registry::runtime()?;
     let rt: Rt = rtm.rt;

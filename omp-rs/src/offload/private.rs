@@ -20,5 +20,5 @@ pub use super::scope::{
     MappedRef,
 };
 
-/// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 1)").
-pub const ABI_VERSION: u32 = 1;
+/// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 2)").
+pub const ABI_VERSION: u32 = 2;

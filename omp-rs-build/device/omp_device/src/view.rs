@@ -132,3 +132,256 @@ pub unsafe fn ro_slice<T>(base: &[T; 0], len: u64) -> &[T] {
     // SAFETY: forwarded to the caller.
     unsafe { core::slice::from_raw_parts(base.as_ptr(), len as usize) }
 }
+
+/// Which elements of a written array each iteration of the kernel owns (kernel ABI v2; computed and verified
+/// disjoint by the host runtime before the launch, `omp::__private::Ownership`): iteration numbers `k` own
+/// `base(k) = origin + Σ stride_d·k_d` plus, in hull mode, up to `width` more elements, or, in lattice mode,
+/// exactly the points `Σ inner_j·q_j` (`q_j < count_j`) above it.
+#[derive(Debug, Clone, Copy)]
+pub struct Owner<const D: usize, const I: usize> {
+    lattice: bool,
+    origin: i64,
+    width: u64,
+    strides: [i64; D],
+    /// Lattice mode: (stride, count) of the sequential-loop terms, largest stride first.
+    inner: [(u64, u64); I],
+}
+
+impl<const D: usize, const I: usize> Owner<D, I> {
+    /// From the kernel's ownership slots: mode (0 hull, 1 lattice), origin, width, one stride per dimension, then
+    /// (stride, count) per sequential-loop term.
+    #[inline(always)]
+    pub fn from_slots(mode: u64, origin: u64, width: u64, strides: [u64; D], inner: [[u64; 2]; I]) -> Self {
+        let mut s = [0i64; D];
+        let mut t = [(0u64, 0u64); I];
+        for d in 0..D {
+            s[d] = strides[d] as i64;
+        }
+        for j in 0..I {
+            t[j] = (inner[j][0], inner[j][1]);
+        }
+        Owner { lattice: mode == 1, origin: origin as i64, width, strides: s, inner: t }
+    }
+
+    /// Whether the iteration with iteration numbers `k` owns element `i`.
+    #[inline(always)]
+    fn owns(&self, k: &[u64; D], i: usize) -> bool {
+        let mut base = self.origin;
+        for d in 0..D {
+            base = base.wrapping_add(self.strides[d].wrapping_mul(k[d] as i64));
+        }
+        let mut r = (i as i64).wrapping_sub(base) as u64;
+        if !self.lattice {
+            return r <= self.width;
+        }
+        for &(stride, count) in &self.inner {
+            if stride == 0 {
+                continue;
+            }
+            let q = r / stride;
+            if q >= count {
+                return false;
+            }
+            r -= q * stride;
+        }
+        r == 0
+    }
+}
+
+/// A written array of a kernel with its [`Owner`]: hands each iteration an [`OwnedView`].
+#[derive(Debug, Clone, Copy)]
+pub struct Disjoint<T, const D: usize, const I: usize> {
+    view: View<T>,
+    owner: Owner<D, I>,
+}
+
+impl<T, const D: usize, const I: usize> Disjoint<T, D, I> {
+    /// The array `view` written by the kernel's iterations as `owner` says.
+    ///
+    /// # Safety
+    /// `view` as in [`View::from_raw_parts`]; `owner` must be the host runtime's verified ownership for this
+    /// launch's iteration space (no element owned by two iterations).
+    #[inline(always)]
+    pub unsafe fn new(view: View<T>, owner: Owner<D, I>) -> Self {
+        Disjoint { view, owner }
+    }
+
+    /// The view of the iteration with iteration numbers `k` (each GPU thread runs its own iterations).
+    #[inline(always)]
+    pub fn at(&self, k: [u64; D]) -> OwnedView<'_, T, D, I> {
+        OwnedView { view: self.view, k, owner: &self.owner }
+    }
+}
+
+/// One iteration's access to a written array: an element is reachable only if the iteration owns it, so no two
+/// GPU threads write the same element whatever the loop body computes (a stray index panics, like an
+/// out-of-bounds one).
+#[derive(Debug)]
+pub struct OwnedView<'o, T, const D: usize, const I: usize> {
+    view: View<T>,
+    k: [u64; D],
+    owner: &'o Owner<D, I>,
+}
+
+impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
+    /// Number of elements of the array.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// `true` when the array has no elements.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    #[inline(always)]
+    #[track_caller]
+    fn element(&self, i: usize) -> *mut T {
+        check(i, self.view.len);
+        if !self.owner.owns(&self.k, i) {
+            not_owned();
+        }
+        // SAFETY: in bounds, and owned by this iteration alone (the host verified the ownership disjoint).
+        unsafe { self.view.ptr.add(i) }
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn not_owned() -> ! {
+    panic!("omp: this iteration accesses an element of a written array that another iteration owns (a data race)")
+}
+
+impl<T, const D: usize, const I: usize> Index<usize> for OwnedView<'_, T, D, I> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        // SAFETY: see `element`.
+        unsafe { &*self.element(i) }
+    }
+}
+
+impl<T, const D: usize, const I: usize> IndexMut<usize> for OwnedView<'_, T, D, I> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        // SAFETY: see `element`; `&mut self` ends this iteration's other borrows of the view.
+        unsafe { &mut *self.element(i) }
+    }
+}
+
+/// An array (or a scalar, as one element) that the kernel only updates with `#[omp::atomic]`: it offers the
+/// atomic operations and `len()`, nothing a plain access could race with.
+#[derive(Debug, Clone, Copy)]
+pub struct AtomicView<T> {
+    view: View<T>,
+}
+
+impl<T: crate::atomic::AtomicScalar> AtomicView<T> {
+    /// The array `view`, accessed only atomically.
+    ///
+    /// # Safety
+    /// `view` as in [`View::from_raw_parts`]; nobody accesses its elements non-atomically during the kernel.
+    #[inline(always)]
+    pub unsafe fn new(view: View<T>) -> Self {
+        AtomicView { view }
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// `true` when there are no elements.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    /// `#[omp::atomic(read)]` of element `i`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, i: usize) -> T {
+        // SAFETY: bounds-checked pointer into the array, accessed only atomically (`new`'s contract).
+        unsafe { crate::atomic::atomic_load(self.view.element_ptr(i)) }
+    }
+
+    /// `#[omp::atomic(write)]` of element `i`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn store(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_store(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] += v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn add(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_add(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] -= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn sub(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_sub(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] = x[i].min(v)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn min(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_min(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] = x[i].max(v)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn max(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_max(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] = f(x[i])` atomically (compare-and-swap loop); returns the old value.
+    #[inline(always)]
+    #[track_caller]
+    pub fn update<F: FnMut(T) -> T>(&self, i: usize, f: F) -> T {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_update(self.view.element_ptr(i), f) }
+    }
+}
+
+impl<T: crate::atomic::AtomicInt> AtomicView<T> {
+    /// `x[i] &= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn and(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_and(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] |= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn or(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_or(self.view.element_ptr(i), v) }
+    }
+
+    /// `x[i] ^= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn xor(&self, i: usize, v: T) {
+        // SAFETY: as `load`.
+        unsafe { crate::atomic::atomic_xor(self.view.element_ptr(i), v) }
+    }
+}
