@@ -20,6 +20,7 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     cargo_metadata: bool,
     cargo_warnings: bool,
+    overflow_checks: Option<bool>,
 }
 
 /// What [`Builder::try_compile`] did.
@@ -55,6 +56,7 @@ impl Builder {
             out_dir: None,
             cargo_metadata: true,
             cargo_warnings: true,
+            overflow_checks: None,
         }
     }
 
@@ -92,6 +94,13 @@ impl Builder {
     /// Print `cargo:warning` when images are skipped (default `true`).
     pub fn cargo_warnings(&mut self, on: bool) -> &mut Self {
         self.cargo_warnings = on;
+        self
+    }
+
+    /// Compile kernels with integer overflow checks (default: on when cargo's `PROFILE` is `debug`, the
+    /// profile rustc checks overflow in), so a kernel's arithmetic means the same as the host fallback's.
+    pub fn overflow_checks(&mut self, on: bool) -> &mut Self {
+        self.overflow_checks = Some(on);
         self
     }
 
@@ -145,10 +154,12 @@ impl Builder {
             scanned: scan.watched.clone(),
             warnings: Vec::new(),
         };
-        let Some(outlined) = outline::outline(&package, &root, &scan.files)? else {
+        let Some(mut outlined) = outline::outline(&package, &root, &scan.files)? else {
             report.manifest.write(&manifest_path)?;
             return Ok(report);
         };
+        outlined.krate.overflow_checks =
+            self.overflow_checks.unwrap_or_else(|| std::env::var("PROFILE").is_ok_and(|p| p == "debug"));
         report.manifest.kernels = outlined.kernels.clone();
         // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
         let device_src = dir.join("device").join("src");

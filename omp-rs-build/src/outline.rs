@@ -65,6 +65,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             files: crate_files.into_iter().map(|f| (PathBuf::from(f.path), f.text)).collect(),
             exports: kernels.iter().map(|k| k.name.clone()).collect(),
             remap_path_prefix,
+            overflow_checks: false,
         },
         kernels,
     }))
@@ -102,6 +103,7 @@ pub fn demo() -> Outlined {
             files: vec![(PathBuf::from("lib.rs"), DEMO_SOURCE.to_string())],
             exports: kernels.iter().map(|k| k.name.clone()).collect(),
             remap_path_prefix: Vec::new(),
+            overflow_checks: false,
         },
         kernels,
     }

@@ -126,7 +126,9 @@ fn nvidia_sm80_inlines_like_sm90() {
         v
     };
     let names = |p: &str| -> Vec<String> {
+        // sorted by name: a `.func` line starts with its return parameter, if any
         let mut v: Vec<String> = funcs(p).iter().map(|l| demangle_tail(l)).collect();
+        v.sort();
         v.dedup();
         v
     };

@@ -146,7 +146,7 @@ pub struct MapDecision {
 /// Everything about one target loop region that both sides of the offload boundary need.
 #[derive(Debug, Clone)]
 pub struct KernelPlan {
-    /// Kernel symbol name (ABI v1).
+    /// Kernel symbol name (ABI v2).
     pub name: String,
     /// The user function holding the region.
     pub function: String,
@@ -299,7 +299,7 @@ pub fn plan(
             (_, DeviceType::Scalar(_)) => {}
         }
     }
-    // Reductions after every other slot (ABI v1).
+    // Reductions after every other slot (ABI v2).
     let mut dim_types = Vec::new();
     for dim in &nest.dims {
         match types::range_type(&dim.base, env) {

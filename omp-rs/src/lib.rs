@@ -45,10 +45,14 @@
 //! statements; the outer attribute expands them).
 //!
 //! ## Safety
-//! Generated code has no data races: a write to an array must be indexed by the parallel induction variable
-//! (or, under `collapse`, an injective affine form like `i * n + j`, checked once at run time), a shared scalar
-//! must be a `reduction`, `atomic` or `critical` variable, and everything else is shared read-only. Anything
-//! else is a compile error that names the variable and the clause to add.
+//! Generated code has no data races and no unchecked accesses. The compiler rejects what it cannot prove
+//! race-free, naming the variable and the clause to add: a write to an array must be indexed by an affine form
+//! of the loop variables (`i`, `i * n + j`) built from names the body does not change; a shared scalar must be a
+//! `reduction` (updated only in its operator's forms), `atomic` or `critical` variable; everything else is shared
+//! read-only. Independently of that analysis, the runtime verifies for the actual loop bounds that no element
+//! of a written array belongs to two iterations, and every access checks that its element belongs to its own
+//! iterations (and is in bounds): a loop the analysis misjudged panics instead of racing. Inside a
+//! `#[omp::target_data]` block the mapped variables are tokens the borrow checker keeps host code away from.
 //!
 //! ## Environment
 //! `OMP_NUM_THREADS`, `OMP_SCHEDULE` (for `schedule(runtime)`), `OMP_TARGET_OFFLOAD`

@@ -1,4 +1,4 @@
-//! Launch costs and bandwidth of target regions, as the macros generate them (kernel ABI v1 through libomptarget):
+//! Launch costs and bandwidth of target regions, as the macros generate them (kernel ABI v2 through libomptarget):
 //! - the synchronous launch of a minimal target region whose data is resident (inside `target_data`);
 //! - saxpy on 2^26 f64 resident: implicit mapping (the region maps `x`, `y`, found present) versus explicit staging
 //!   (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table lookups);

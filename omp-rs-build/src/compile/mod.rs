@@ -38,6 +38,9 @@ pub struct DeviceCrate {
     /// `--remap-path-prefix` pairs (from, to) applied to panic locations; by default the source
     /// directory is remapped to the crate name, so images do not depend on `OUT_DIR`.
     pub remap_path_prefix: Vec<(PathBuf, String)>,
+    /// Compile the kernels with `-Coverflow-checks=on`, so that arithmetic that panics on the host panics in
+    /// the kernel too (the builder turns it on for cargo's debug profiles, as rustc does for host code).
+    pub overflow_checks: bool,
 }
 
 /// Where the time of one image went.
@@ -135,6 +138,7 @@ impl Job<'_> {
     fn rustc_common(&self, cmd: &mut std::process::Command) {
         cmd.args(["--edition=2021", "--crate-name", &self.krate.name])
             .args(["-Copt-level=3", "-Cdebuginfo=0"])
+            .arg(format!("-Coverflow-checks={}", if self.krate.overflow_checks { "on" } else { "off" }))
             .arg("--extern")
             .arg(format!("omp_device={}", self.lib.rlib.display()));
         if let Some(dir) = self.lib.rlib.parent() {

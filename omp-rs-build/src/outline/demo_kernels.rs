@@ -1,4 +1,4 @@
-// Hand-written device crate in the shape the outliner must emit (kernel ABI v1): exercises
+// Hand-written device crate in the shape the outliner must emit (kernel ABI v2): exercises
 // View bounds checks, read-only slices, team_reduce, math, float atomics and panics.
 // Slot order per kernel: captures (arrays as base + length), loop (first, trips, step),
 // reduction partial pointers.

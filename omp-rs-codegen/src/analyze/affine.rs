@@ -38,18 +38,23 @@ pub enum IterVar {
     },
 }
 
-/// A product `lit · atom₁ · atom₂ …` of loop-invariant variables.
+/// A product `lit · atom₁ · atom₂ …` of loop-invariant values: variables from outside the loop, or constants named
+/// by a path (`u16::MAX`, `Self::N`).
 #[derive(Debug, Clone)]
 pub struct Coeff {
     /// Integer factor.
     pub lit: i128,
-    /// Loop-invariant variables, sorted by name.
-    pub atoms: Vec<syn::Ident>,
+    /// Loop-invariant values (paths), sorted by their text.
+    pub atoms: Vec<syn::Path>,
+}
+
+fn path_text(p: &syn::Path) -> String {
+    p.to_token_stream().to_string()
 }
 
 impl Coeff {
     fn key(&self) -> String {
-        self.atoms.iter().map(|a| a.to_string()).collect::<Vec<_>>().join("*")
+        self.atoms.iter().map(path_text).collect::<Vec<_>>().join("*")
     }
 }
 
@@ -84,8 +89,8 @@ pub enum Witness {
     Parallel(usize),
     /// The variable of a sequential loop of the body.
     Inner(String),
-    /// A variable from outside the loop.
-    Capture(syn::Ident),
+    /// A variable from outside the loop (or a constant).
+    Capture(syn::Path),
 }
 
 /// Why an index is not affine.
@@ -167,7 +172,7 @@ impl Poly {
             for ((vb, _), cb) in &other.terms {
                 let mut atoms = ca.atoms.clone();
                 atoms.extend(cb.atoms.iter().cloned());
-                atoms.sort_by_key(|a| a.to_string());
+                atoms.sort_by_key(path_text);
                 let lit = ca.lit.checked_mul(cb.lit).ok_or_else(overflow)?;
                 out.add_term(va.clone().or_else(|| vb.clone()), Coeff { lit, atoms })?;
             }
@@ -210,11 +215,6 @@ impl Poly {
         self.terms.iter().filter_map(|((v, _), c)| v.is_none().then_some(c)).collect()
     }
 
-    /// Whether injectivity is evident without run-time values: exactly one variable, a literal non-zero coefficient.
-    pub fn trivially_injective(&self) -> bool {
-        let terms = self.var_terms();
-        terms.len() == 1 && terms[0].1.atoms.is_empty() && terms[0].1.lit != 0
-    }
 }
 
 /// Converts an index expression to an affine form, or says why it is not one. `env`: the bindings of the body
@@ -233,6 +233,8 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
             let Some(id) = p.path.get_ident() else { return Err(NotAffine("a path".into())) };
             name(id, env, unreliable)
         }
+        // `u16::MAX`, `Self::N`, `consts::N`: a constant (a longer path never names a local variable).
+        Expr::Path(p) if p.qself.is_none() => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![p.path.clone()] })),
         Expr::Binary(b) => {
             let l = || affine(&b.left, env, unreliable);
             let r = || affine(&b.right, env, unreliable);
@@ -269,7 +271,7 @@ fn name(id: &syn::Ident, env: &Env, unreliable: &Unreliable) -> Result<Poly, Not
     }
     match env.position(&key).map(|pos| (pos, env.lookup(&key))) {
         // Not bound in the body: a variable from outside the loop, evaluated once before it.
-        None => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![id.clone()] })),
+        None => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![syn::Path::from(id.clone())] })),
         Some((_, Some(Binding::Parallel(d)))) => Ok(Poly::var(IterVar::Parallel(*d))),
         Some((pos, Some(Binding::InnerLoop(range)))) => {
             let outer = env.before(pos);

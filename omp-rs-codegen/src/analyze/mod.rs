@@ -3,9 +3,10 @@
 //! Every variable the body uses from outside gets one [`Class`]. The host and device lowerings give each class
 //! its race-free implementation: shared read-only references, per-iteration views of arrays whose writes are
 //! provably disjoint, private reduction copies, atomics, or a named lock. Anything the analysis cannot prove
-//! race-free is a compile error that names the variable and the clause to add. Memory safety of the generated
-//! code rests on exactly one claim made here: *all accesses to a `Disjoint` array use one affine index that
-//! depends on every parallel induction variable*, which the run-time check in the lowering makes injective.
+//! race-free is a compile error that names the variable and the clause to add. Memory safety does not rest on
+//! this analysis: a `Disjoint` array's affine index form only proposes which elements each iteration owns; the
+//! runtime verifies that ownership disjoint and checks every access against it (docs/ARCHITECTURE.md,
+//! "Soundness"). A wrong analysis costs a compile error or a run-time panic, never a race.
 
 pub mod affine;
 pub mod walk;
@@ -62,8 +63,6 @@ pub struct DisjointArray {
     pub form: Poly,
     /// The index as first written (for messages).
     pub index: Expr,
-    /// Whether injectivity needs a run-time check (symbolic coefficients or several variables).
-    pub needs_check: bool,
 }
 
 /// A variable used by the loop body and defined outside it.
@@ -459,6 +458,5 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
         return None;
     }
     let _ = d;
-    let needs_check = !form.trivially_injective();
-    Some(DisjointArray { form, index, needs_check })
+    Some(DisjointArray { form, index })
 }

@@ -245,7 +245,8 @@ impl Walker {
         // Most macros in loop bodies are format-like (`println!`, `assert!`, `debug_assert_eq!`): their arguments
         // are expressions. Anything else is opaque: every capture named in it is recorded as such, and every name
         // in it (capture or local) is one the macro may assign or shadow.
-        let standard = mac.path.segments.last().is_some_and(|s| FORMAT_MACROS.contains(&s.ident.to_string().as_str()));
+        let name = mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+        let standard = FORMAT_MACROS.contains(&name.as_str());
         let parsed = mac.parse_body_with(Punctuated::<Expr, Token![,]>::parse_terminated);
         match parsed {
             Ok(args) if standard => {
@@ -264,20 +265,26 @@ impl Walker {
                     }
                 }
             }
-            _ => self.record_idents_in(mac.tokens.clone()),
+            // `vec!`, `matches!`, ...: standard macros that bind nothing outside themselves, but whose arguments are
+            // not all expressions: their names are opaque uses, yet still mean what they meant before.
+            _ => self.record_idents_in(mac.tokens.clone(), !NON_BINDING_MACROS.contains(&name.as_str())),
         }
     }
 
-    fn record_idents_in(&mut self, tokens: TokenStream) {
+    /// Records every identifier of a macro's tokens as an opaque use; `may_rebind`: the macro may assign or shadow
+    /// them (any macro but the standard ones).
+    fn record_idents_in(&mut self, tokens: TokenStream, may_rebind: bool) {
         for tt in tokens {
             match tt {
                 TokenTree::Ident(i) => {
                     if !is_keyword(&i) {
-                        self.out.macro_idents.push(i.clone());
+                        if may_rebind {
+                            self.out.macro_idents.push(i.clone());
+                        }
                         self.record(&i, Access::InMacro);
                     }
                 }
-                TokenTree::Group(g) => self.record_idents_in(g.stream()),
+                TokenTree::Group(g) => self.record_idents_in(g.stream(), may_rebind),
                 _ => {}
             }
         }
@@ -676,6 +683,13 @@ fn inline_format_args(s: &str) -> Vec<String> {
 const FORMAT_MACROS: &[&str] = &[
     "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "panic", "assert", "assert_eq",
     "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo", "unimplemented",
+];
+
+/// Standard macros that introduce no binding visible after them (their arguments may not be expressions).
+const NON_BINDING_MACROS: &[&str] = &[
+    "vec", "matches", "dbg", "concat", "stringify", "line", "column", "file", "module_path", "cfg", "env", "option_env",
+    "include_str", "include_bytes", "debug_assert", "assert", "assert_eq", "assert_ne", "format", "println", "print",
+    "eprintln", "eprint", "write", "writeln", "panic", "unreachable", "todo", "unimplemented", "format_args",
 ];
 
 fn strip(e: &Expr) -> &Expr {

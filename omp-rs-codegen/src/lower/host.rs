@@ -130,7 +130,7 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> Toke
                 let dim = names::inner_dim(v);
                 quote!(#dim.type_bounds())
             }
-            Witness::Capture(v) => quote!(#rt::int_bounds(&#v)),
+            Witness::Capture(v) => quote!(#rt::int_bounds(&(#v))),
         };
         let part = &t.text;
         checks.extend(quote!(#sub.check_type(#bounds, #array, #index, #part);));

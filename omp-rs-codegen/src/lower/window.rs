@@ -245,7 +245,7 @@ fn windowed_loop(
         }
     }
     let mut fast = body.clone();
-    Rewrite { keys: &keys, depth: 0 }.visit_block_mut(&mut fast);
+    Rewrite { keys: &keys, depth: 0, bound: Vec::new() }.visit_block_mut(&mut fast);
     // Nested loops of the fast copy get their own windows (and are counted when a window here uses their counter).
     Nested { arrays, env: env.clone(), depth: l.depth + 1, counted: inner_counted }.visit_block_mut(&mut fast);
     let fast_loop = l.counted(&n, &fast);
@@ -569,15 +569,29 @@ enum Window {
 }
 
 /// In the fast copy: reads `x[idx]` with a window become picks, accesses to a lattice window
-/// `x.__omp_at([jj…], idx)` (`__omp_at_mut` where written); not inside closures.
+/// `x.__omp_at([jj…], idx)` (`__omp_at_mut` where written); not inside closures, nor where the body has bound
+/// the array's name to something else (the pick's identity check and the lattice's index check would keep the
+/// meaning anyway, but the rebound value may not be indexable the same way).
 struct Rewrite<'a> {
     keys: &'a BTreeMap<String, Window>,
     depth: usize,
+    /// Names the body binds, scoped.
+    bound: Vec<String>,
 }
 
 impl Rewrite<'_> {
+    fn bind(&mut self, pat: &Pat) {
+        let mut ids = Vec::new();
+        pat_idents(pat, &mut ids);
+        self.bound.extend(ids.iter().map(|i| i.to_string()));
+    }
+
     fn rewrite(&self, ix: &syn::ExprIndex, write: bool) -> Option<Expr> {
-        let key = format!("{}[{}]", ix.expr.to_token_stream(), ix.index.to_token_stream());
+        let base = ix.expr.to_token_stream().to_string();
+        if self.bound.contains(&base) {
+            return None;
+        }
+        let key = format!("{base}[{}]", ix.index.to_token_stream());
         let (x, i, rt) = (&ix.expr, &ix.index, rt());
         Some(match (self.keys.get(&key)?, write) {
             (Window::Read(w), false) => syn::parse_quote!((*(&#rt::Pick(&#x, &#w)).__omp_pick(#i))),
@@ -605,6 +619,32 @@ impl Rewrite<'_> {
 }
 
 impl VisitMut for Rewrite<'_> {
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        let mark = self.bound.len();
+        visit_mut::visit_block_mut(self, b);
+        self.bound.truncate(mark);
+    }
+
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        if let Some(init) = &mut l.init {
+            self.visit_expr_mut(&mut init.expr);
+            if let Some((_, e)) = &mut init.diverge {
+                self.visit_expr_mut(e);
+            }
+        }
+        self.bind(&l.pat);
+    }
+
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        let mark = self.bound.len();
+        self.bind(&arm.pat);
+        if let Some((_, g)) = &mut arm.guard {
+            self.visit_expr_mut(g);
+        }
+        self.visit_expr_mut(&mut arm.body);
+        self.bound.truncate(mark);
+    }
+
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
             Expr::Closure(_) => {
@@ -613,6 +653,33 @@ impl VisitMut for Rewrite<'_> {
                 self.depth -= 1;
             }
             _ if self.depth > 0 => visit_mut::visit_expr_mut(self, e),
+            Expr::ForLoop(f) => {
+                self.visit_expr_mut(&mut f.expr);
+                let mark = self.bound.len();
+                self.bind(&f.pat);
+                self.visit_block_mut(&mut f.body);
+                self.bound.truncate(mark);
+            }
+            Expr::Let(l) => {
+                self.visit_expr_mut(&mut l.expr);
+                self.bind(&l.pat);
+            }
+            Expr::If(i) => {
+                // `if let` bindings are visible in the `then` block only.
+                let mark = self.bound.len();
+                self.visit_expr_mut(&mut i.cond);
+                self.visit_block_mut(&mut i.then_branch);
+                self.bound.truncate(mark);
+                if let Some((_, els)) = &mut i.else_branch {
+                    self.visit_expr_mut(els);
+                }
+            }
+            Expr::While(w) => {
+                let mark = self.bound.len();
+                self.visit_expr_mut(&mut w.cond);
+                self.visit_block_mut(&mut w.body);
+                self.bound.truncate(mark);
+            }
             Expr::Assign(a) => {
                 self.visit_expr_mut(&mut a.right);
                 self.place(&mut a.left);

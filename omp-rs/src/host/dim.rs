@@ -141,12 +141,12 @@ impl<T: LoopIndex> Dim<T> {
         self.start
     }
 
-    /// The first value as kernel ABI v1 passes it (widened to 64 bits, two's complement).
+    /// The first value as kernel ABI v2 passes it (widened to 64 bits, two's complement).
     pub fn slot_first(&self) -> i64 {
         self.start.to_i128() as i64
     }
 
-    /// The step as kernel ABI v1 passes it (negative for descending loops).
+    /// The step as kernel ABI v2 passes it (negative for descending loops).
     pub fn slot_step(&self) -> i64 {
         self.signed_step() as i64
     }

@@ -1,10 +1,11 @@
 //! Race-free access to data that the iterations of a parallel loop share: the one audited module of the host
 //! path that needs `unsafe`.
 //!
-//! - [`DisjointMut`]/[`DisjointView`]: an array that every iteration writes, at an index the macro's analysis
-//!   proved to be one affine function of the loop variables that depends on every parallel induction variable;
-//!   [`check_disjoint`] verifies at run time that this function is injective over the actual loop bounds.
-//!   Together they guarantee that no two threads touch the same element.
+//! - [`DisjointMut`]/[`ChunkView`]: an array that the loop writes, with the [`Ownership`] of its elements (which
+//!   `ownership.rs` verified disjoint between iterations for the actual bounds). `parallel_for` gives each chunk of
+//!   iterations one view per array (sealed [`DisjointArrays`]), and a view reaches an element only if an iteration
+//!   of its chunk owns it: no two threads touch the same element, whatever the loop body computes.
+//!   [`WindowMut`]/[`LatticeMut`] are fast paths of a view for a row of the body, checked when made.
 //! - [`AtomicRef`]/[`AtomicSlice`]: scalars and arrays that the loop body only accesses through
 //!   `#[omp::atomic]` statements, viewed as the matching `std::sync::atomic` types.
 //! - [`CriticalCell`]: variables that the body only accesses inside `#[omp::critical]` blocks.
@@ -589,8 +590,49 @@ where
 
 /// The global lock of a named critical section (all `critical(name)` blocks of the process exclude each other,
 /// as in OpenMP; the unnamed ones share the name `""`).
-pub fn critical_lock(name: &str) -> MutexGuard<'static, ()> {
-    named_lock(name).lock().unwrap_or_else(|e| e.into_inner())
+#[track_caller]
+pub fn critical_lock(name: &str) -> SectionGuard {
+    SectionGuard::enter(named_lock(name), name)
+}
+
+std::thread_local! {
+    /// The critical sections the current thread is inside (addresses of their locks).
+    static HELD: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A held named critical section. Entering a section again on the thread that holds it (a nested region inside
+/// the block reaching the same section) would deadlock: it panics instead.
+#[derive(Debug)]
+pub struct SectionGuard {
+    key: usize,
+    _lock: MutexGuard<'static, ()>,
+}
+
+impl SectionGuard {
+    #[track_caller]
+    fn enter(lock: &'static Mutex<()>, name: &str) -> Self {
+        let key = lock as *const Mutex<()> as usize;
+        if HELD.with(|h| h.borrow().contains(&key)) {
+            panic!(
+                "omp: critical section `{name}` entered again on the thread that is inside it (a nested region in the \
+                 critical block?): it would deadlock. Use another name for the inner section"
+            );
+        }
+        let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+        HELD.with(|h| h.borrow_mut().push(key));
+        SectionGuard { key, _lock: guard }
+    }
+}
+
+impl Drop for SectionGuard {
+    fn drop(&mut self) {
+        HELD.with(|h| {
+            let mut h = h.borrow_mut();
+            if let Some(p) = h.iter().rposition(|k| *k == self.key) {
+                h.remove(p);
+            }
+        });
+    }
 }
 
 fn named_lock(name: &str) -> &'static Mutex<()> {
@@ -608,18 +650,20 @@ fn named_lock(name: &str) -> &'static Mutex<()> {
 #[derive(Debug)]
 pub struct CriticalCell<T> {
     lock: &'static Mutex<()>,
+    name: String,
     value: Mutex<T>,
 }
 
 impl<T: Send> CriticalCell<T> {
     /// Takes the variables (a tuple of `&mut`) for the duration of the loop.
     pub fn new(name: &str, vars: T) -> Self {
-        CriticalCell { lock: named_lock(name), value: Mutex::new(vars) }
+        CriticalCell { lock: named_lock(name), name: name.to_string(), value: Mutex::new(vars) }
     }
 
     /// Enters the critical section.
+    #[track_caller]
     pub fn lock(&self) -> CriticalGuard<'_, T> {
-        let section = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        let section = SectionGuard::enter(self.lock, &self.name);
         let value = self.value.lock().unwrap_or_else(|e| e.into_inner());
         CriticalGuard { value, _section: section }
     }
@@ -629,7 +673,7 @@ impl<T: Send> CriticalCell<T> {
 #[derive(Debug)]
 pub struct CriticalGuard<'a, T> {
     value: MutexGuard<'a, T>,
-    _section: MutexGuard<'static, ()>,
+    _section: SectionGuard,
 }
 
 impl<T> std::ops::Deref for CriticalGuard<'_, T> {

@@ -1,7 +1,7 @@
-//! Kernel launch: [`KernelRef`] (one `static` per target region), [`ArgPack`] (kernel ABI v1 slots), [`Geometry`],
+//! Kernel launch: [`KernelRef`] (one `static` per target region), [`ArgPack`] (kernel ABI v2 slots), [`Geometry`],
 //! [`should_offload`] and [`launch`].
 //!
-//! ABI v1 (ARCHITECTURE.md): the kernel is `fn(dyn_ptr, slot_0, slot_1, ...)` with 8-byte slots. An array is two
+//! ABI v2 (ARCHITECTURE.md): the kernel is `fn(dyn_ptr, slot_0, slot_1, ...)` with 8-byte slots. An array is two
 //! slots (device base pointer, length as a `LITERAL`), a scalar one `LITERAL` slot, a loop dimension three
 //! (first, trip count, step), a reduction one (pointer to `num_teams` partials in pinned host memory).
 //! `KernelArgsTy` version 3 makes libomptarget prepend `dyn_ptr`.
@@ -85,7 +85,7 @@ struct RedSlot {
     elem_name: &'static str,
 }
 
-/// The kernel arguments of one launch, in slot order (kernel ABI v1). Borrows every slice it maps for `'a`.
+/// The kernel arguments of one launch, in slot order (kernel ABI v2). Borrows every slice it maps for `'a`.
 #[derive(Debug)]
 #[must_use = "an ArgPack does nothing until passed to `launch`"]
 pub struct ArgPack<'a> {
@@ -506,7 +506,7 @@ pub(crate) fn launch_impl(
         ..sys::KernelArgsTy::ZEROED
     };
     // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
-    // family; the slots follow ABI v1; mapped sections are borrowed by `pack` for the call and were checked
+    // family; the slots follow ABI v2; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
     let rc = unsafe { rt.target_kernel(ident, device.0, addr as *mut c_void, &mut ka) };
     if rc != sys::OMP_TGT_SUCCESS {

@@ -1,4 +1,4 @@
-//! Decoding kernel ABI v1 slots (ARCHITECTURE.md): every argument arrives as one 8-byte integer-class slot.
+//! Decoding kernel ABI v2 slots (ARCHITECTURE.md): every argument arrives as one 8-byte integer-class slot.
 //! Generated kernels convert them back with [`from_slot`] and [`loop_value`].
 
 /// Types a scalar slot can carry.
