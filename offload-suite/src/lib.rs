@@ -2,6 +2,7 @@
 //! all on fresh random inputs; the `offload-suite` binary prints one line per check, and the tests run it under
 //! `OMP_TARGET_OFFLOAD=MANDATORY` through libomptarget's host plugin.
 
+pub mod adversarial;
 pub mod regions;
 
 use rand::{Rng, SeedableRng};
@@ -11,7 +12,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.to_vec()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).copied().collect()
 }
 
 /// A random vector.

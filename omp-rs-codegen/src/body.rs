@@ -346,7 +346,7 @@ pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
 fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
     let kind = d.atomic_kind();
     let form_help = match kind {
-        AtomicKind::Update => "`x op= e;` (op one of + - * / & | ^), `x = x op e;` or `x = x.max(e);`",
+        AtomicKind::Update => "`x op= e;` (op one of + - * / & | ^), `x = x op e;`, `x = x.max(e);` or `x = x.min(e);`",
         AtomicKind::Read => "`let v = x;` or `v = x;`",
         AtomicKind::Write => "`x = e;`",
         AtomicKind::Capture => "`let v = (x op= e);` (v gets the new value)",
@@ -354,8 +354,11 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
     let bad = |span: &dyn quote::ToTokens| {
         syn::Error::new_spanned(span, format!("this `#[omp::atomic]` statement must have the form {form_help}"))
     };
+    // `#[omp::atomic] x = x.max(e);` puts the attribute on the first `x`: without it both spell the same place.
+    let mut stmt = stmt.clone();
+    remove_omp_attr(&mut stmt);
     // Normalise `let v = e;` and `v = e;` into (destination, value expression).
-    let (dest, let_pat, expr): (Option<Expr>, Option<Pat>, &Expr) = match stmt {
+    let (dest, let_pat, expr): (Option<Expr>, Option<Pat>, &Expr) = match &stmt {
         Stmt::Local(l) => {
             let init = l.init.as_ref().ok_or_else(|| bad(&l.pat))?;
             let name = match &l.pat {

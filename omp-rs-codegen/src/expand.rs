@@ -199,11 +199,13 @@ struct Lowerer<'a> {
     kernels: &'a mut Vec<KernelPlan>,
     /// Variables the regions and updates lowered so far write (a `target_data` block maps those mutably).
     written: Vec<String>,
+    /// Variables that updates lowered so far copy back to the host (`target_update!(from: x)`, exit data).
+    copied_back: Vec<String>,
 }
 
 impl<'a> Lowerer<'a> {
     fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
-        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, written: Vec::new() }
+        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, written: Vec::new(), copied_back: Vec::new() }
     }
 
     fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
@@ -294,7 +296,7 @@ impl<'a> Lowerer<'a> {
                 // The block's regions and updates decide which variables its tokens must hold mutably.
                 let vars: Vec<Ident> = d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())).collect();
                 let types = types::CaptureTypes::of(&vars, &self.types);
-                let written_before = self.written.len();
+                let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
                 self.types.push();
                 for v in &vars {
                     self.types.bind_mapped(&v.to_string());
@@ -302,8 +304,9 @@ impl<'a> Lowerer<'a> {
                 self.visit_block_mut(&mut b.block);
                 self.types.pop();
                 let written: Vec<String> = self.written[written_before..].to_vec();
+                let copied_back: Vec<String> = self.copied_back[copied_before..].to_vec();
                 let semi = semi.map(|_| quote!(;));
-                let out = offload::data_region(d, &b.block, &types, &written);
+                let out = offload::data_region(d, &b.block, &types, &written, &copied_back);
                 quote!(#out #semi)
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
@@ -351,7 +354,9 @@ impl VisitMut for Lowerer<'_> {
             } else if let Some(mac) = standalone_macro(stmt) {
                 let types = crate::standalone::parse(&mac.0, mac.1.clone(), &Ctxt::new())
                     .map(|d| {
-                        self.written.extend(crate::standalone::written(&d).into_iter().map(|v| v.to_string()));
+                        let back: Vec<String> = crate::standalone::written(&d).into_iter().map(|v| v.to_string()).collect();
+                        self.written.extend(back.iter().cloned());
+                        self.copied_back.extend(back);
                         types::CaptureTypes::of(crate::standalone::vars(&d), &self.types)
                     })
                     .unwrap_or_default();

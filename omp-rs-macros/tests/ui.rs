@@ -10,5 +10,7 @@ fn ui() {
     t.compile_fail("tests/ui/atomic/*.rs");
     t.compile_fail("tests/ui/directive/*.rs");
     t.compile_fail("tests/ui/data/*.rs");
+    // Ordinary-looking loops that race or read stale data if they compiled (see the header of each file).
+    t.compile_fail("tests/ui/adversarial/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }

@@ -8,12 +8,13 @@
 //! - an immutable `let` of the body, through its definition;
 //! - a variable from outside the loop that the body never rebinds, that is not `private`, `firstprivate` or a
 //!   `reduction` variable, and that no macro of the body names (a macro may assign or shadow it);
-//! - integer literals, `+`, `-`, `*` (exactly, in `i128`; an overflow rejects the index), unary `-`, and a cast to
-//!   a 64-bit integer of a single variable or literal.
+//! - integer literals, `+`, `-`, `*` (exactly, in `i128`; an overflow rejects the index), unary `-`, and casts
+//!   between integer types. Arithmetic inside a cast happens in the operands' type and a cast to a narrower type
+//!   may truncate: those parts are recorded ([`Poly::typed`]) and the run time checks, before the loop, that
+//!   their values fit the type (else it panics), so the exact form is the value the program computes.
 //!
-//! Anything else (a call, a method call, a macro, another array, `/`, a narrowing cast, arithmetic inside a
-//! cast, which happens in the narrower type and may wrap) is not affine, and a written index that is not
-//! affine is a compile error. Whatever passes is still checked at run time, access by access, by the views of
+//! Anything else (a call, a method call, a macro, another array, `/`, a cast to a non-integer type) is not
+//! affine, and a written index that is not affine is a compile error. Whatever passes is still checked at run time, access by access, by the views of
 //! the written arrays: this analysis decides what compiles, never what is safe.
 
 use std::collections::{BTreeMap, HashMap};
@@ -91,6 +92,8 @@ pub enum Witness {
     Inner(String),
     /// A variable from outside the loop (or a constant).
     Capture(syn::Path),
+    /// A type written in the expression: the target of a cast, a literal's suffix, a `let`'s annotation.
+    Type(syn::Type),
 }
 
 /// Why an index is not affine.
@@ -148,15 +151,6 @@ impl Poly {
         self.inner_ranges.extend(other.inner_ranges);
         self.typed.extend(other.typed);
         Ok(self)
-    }
-
-    /// Some variable of the form (the first in the order of its terms), as the witness of its arithmetic type.
-    fn witness(&self) -> Option<Witness> {
-        self.terms.iter().find_map(|((v, _), c)| match v {
-            Some(IterVar::Parallel(d)) => Some(Witness::Parallel(*d)),
-            Some(IterVar::Inner { name, .. }) => Some(Witness::Inner(name.clone())),
-            None => c.atoms.first().map(|a| Witness::Capture(a.clone())),
-        })
     }
 
     fn has_vars(&self) -> bool {
@@ -286,16 +280,18 @@ fn name(id: &syn::Ident, env: &Env, unreliable: &Unreliable) -> Result<Poly, Not
             p.inner_ranges.insert(key, range.clone());
             Ok(p)
         }
-        Some((pos, Some(Binding::Let(init)))) => affine(init, &env.before(pos), unreliable),
+        Some((pos, Some(Binding::Let(init, _)))) => affine(init, &env.before(pos), unreliable),
         Some(_) => Err(NotAffine(format!("`{key}` is a variable computed inside the loop"))),
     }
 }
 
 /// `x as T` to a 64-bit (or wider) integer: transparent. Arithmetic inside the cast happens in the source type,
 /// where it may wrap: the sub-form is recorded ([`Poly::typed`]) and the run time checks, before the loop, that
-/// its values fit that type. A narrowing cast may truncate, and is not affine.
+/// its values fit that type. A cast to a narrower integer type (`i as i16`) is exact when `x`'s values fit `T`:
+/// recorded and checked the same way (a truncating cast then panics with what to write instead).
 fn cast(c: &syn::ExprCast, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotAffine> {
-    if !widening_cast(&c.ty) {
+    let narrow = narrow_int_type(&c.ty);
+    if !narrow && !widening_cast(&c.ty) {
         return Err(NotAffine(format!("the cast `as {}` may truncate the index", c.ty.to_token_stream())));
     }
     let mut inner = &*c.expr;
@@ -303,13 +299,57 @@ fn cast(c: &syn::ExprCast, env: &Env, unreliable: &Unreliable) -> Result<Poly, N
         inner = &p.expr;
     }
     let mut form = affine(inner, env, unreliable)?;
+    let exact = |form: &Poly| Box::new(Poly { typed: Vec::new(), ..form.clone() });
     if !matches!(inner, Expr::Path(_) | Expr::Lit(_) | Expr::Cast(_)) {
-        if let Some(witness) = form.witness() {
-            let sub = Typed { form: Box::new(Poly { typed: Vec::new(), ..form.clone() }), witness, text: inner.to_token_stream().to_string() };
+        if let Some(witness) = witness(inner, env) {
+            let sub = Typed { form: exact(&form), witness, text: inner.to_token_stream().to_string() };
             form.typed.push(sub);
         }
     }
+    if narrow {
+        let text = c.to_token_stream().to_string();
+        form.typed.push(Typed { form: exact(&form), witness: Witness::Type((*c.ty).clone()), text });
+    }
     Ok(form)
+}
+
+/// `u8`, `u16`, `u32`, `i8`, `i16`, `i32`: a cast to one may truncate.
+fn narrow_int_type(ty: &Type) -> bool {
+    match ty {
+        Type::Path(p) => p.path.get_ident().is_some_and(|i| ["u8", "u16", "u32", "i8", "i16", "i32"].contains(&i.to_string().as_str())),
+        Type::Paren(p) => narrow_int_type(&p.elem),
+        Type::Group(g) => narrow_int_type(&g.elem),
+        _ => false,
+    }
+}
+
+/// The first operand of `e`'s arithmetic whose type is known (`+ - *` and unary `-` take one type for all
+/// operands): a variable, a cast's target, a suffixed literal; a `let` local stands for its annotation or its
+/// definition (integers never coerce). `None` when only unsuffixed literals remain.
+fn witness(e: &Expr, env: &Env) -> Option<Witness> {
+    match e {
+        Expr::Paren(p) => witness(&p.expr, env),
+        Expr::Group(g) => witness(&g.expr, env),
+        Expr::Binary(b) => witness(&b.left, env).or_else(|| witness(&b.right, env)),
+        Expr::Unary(u) => witness(&u.expr, env),
+        Expr::Cast(c) => Some(Witness::Type((*c.ty).clone())),
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if !i.suffix().is_empty() => {
+            syn::parse_str(i.suffix()).ok().map(Witness::Type)
+        }
+        Expr::Path(p) if p.qself.is_none() => {
+            let Some(id) = p.path.get_ident() else { return Some(Witness::Capture(p.path.clone())) };
+            let key = id.to_string();
+            match env.position(&key).map(|pos| (pos, env.lookup(&key))) {
+                None => Some(Witness::Capture(p.path.clone())),
+                Some((_, Some(Binding::Parallel(d)))) => Some(Witness::Parallel(*d)),
+                Some((_, Some(Binding::InnerLoop(_)))) => Some(Witness::Inner(key)),
+                Some((_, Some(Binding::Let(_, Some(ty))))) => Some(Witness::Type(ty.clone())),
+                Some((pos, Some(Binding::Let(init, None)))) => witness(init, &env.before(pos)),
+                Some(_) => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Whether a loop range (`a..b`, `a..=b`, with `.step_by(s)` / `.rev()`) is the same in every iteration.
@@ -382,7 +422,7 @@ mod test {
             ("i + x.len()", "calls `.len()`"),
             ("i + m!(j)", "macro"),
             ("i + x[j]", "indirect"),
-            ("i as u8 as usize", "may truncate"),
+            ("i as f64 as usize", "may truncate"),
             ("i / 2", "`/`"),
             ("i + s.n", "field"),
             ("i * 100000000000000000000 * 100000000000000000000", "overflow"),
@@ -401,6 +441,16 @@ mod test {
         assert_eq!(p.typed.len(), 1);
         assert!(matches!(p.typed[0].witness, Witness::Parallel(_)));
         assert!(form("(i as usize) * 2").expect("affine").typed.is_empty());
+        // the arithmetic's type is that of its operands, not of the variables under a cast
+        let p = form("(i as isize + 128) as usize").expect("affine");
+        assert!(matches!(&p.typed[0].witness, Witness::Type(t) if t.to_token_stream().to_string() == "isize"));
+        let p = form("(1i64 + i) as usize").expect("affine");
+        assert!(matches!(&p.typed[0].witness, Witness::Type(t) if t.to_token_stream().to_string() == "i64"));
+        // a narrowing cast is checked to fit its type
+        let p = form("i as u8 as usize").expect("affine");
+        assert!(matches!(&p.typed[..], [t] if matches!(&t.witness, Witness::Type(t) if t.to_token_stream().to_string() == "u8")));
+        let p = form("(n + i) as usize").expect("affine");
+        assert!(matches!(&p.typed[0].witness, Witness::Capture(_)));
     }
 
     #[test]
@@ -410,5 +460,100 @@ mod test {
         u.add("off", "`off` is private: each thread has its own");
         let err = affine(&e, &env_ij(), &u).expect_err("private name");
         assert!(err.0.contains("private"));
+    }
+
+    /// Random expressions over `i`, `j` (loop variables), `n`, `m` (captures) and literals with `+ - *`, unary `-`
+    /// and parentheses: whenever `affine` accepts one, its form evaluates to the expression's exact value.
+    mod random_forms {
+        use super::*;
+        use proptest::prelude::*;
+
+        #[derive(Debug, Clone)]
+        enum E {
+            Var(&'static str),
+            Lit(i64),
+            Neg(Box<E>),
+            Bin(Box<E>, char, Box<E>),
+        }
+
+        impl E {
+            fn text(&self) -> String {
+                match self {
+                    E::Var(v) => v.to_string(),
+                    E::Lit(l) if *l < 0 => format!("({l})"),
+                    E::Lit(l) => l.to_string(),
+                    E::Neg(e) => format!("-({})", e.text()),
+                    E::Bin(a, op, b) => format!("({} {op} {})", a.text(), b.text()),
+                }
+            }
+
+            fn eval(&self, vals: &HashMap<&str, i128>) -> Option<i128> {
+                Some(match self {
+                    E::Var(v) => vals[v],
+                    E::Lit(l) => i128::from(*l),
+                    E::Neg(e) => e.eval(vals)?.checked_neg()?,
+                    E::Bin(a, op, b) => {
+                        let (a, b) = (a.eval(vals)?, b.eval(vals)?);
+                        match op {
+                            '+' => a.checked_add(b)?,
+                            '-' => a.checked_sub(b)?,
+                            _ => a.checked_mul(b)?,
+                        }
+                    }
+                })
+            }
+        }
+
+        fn expr() -> impl Strategy<Value = E> {
+            let leaf = prop_oneof![
+                proptest::sample::select(vec!["i", "j", "n", "m"]).prop_map(E::Var),
+                (-1000i64..1000).prop_map(E::Lit),
+            ];
+            leaf.prop_recursive(5, 40, 2, |inner| {
+                prop_oneof![
+                    inner.clone().prop_map(|e| E::Neg(Box::new(e))),
+                    (inner.clone(), proptest::sample::select(vec!['+', '-', '*']), inner)
+                        .prop_map(|(a, op, b)| E::Bin(Box::new(a), op, Box::new(b))),
+                ]
+            })
+        }
+
+        fn eval_form(p: &Poly, vals: &HashMap<&str, i128>) -> i128 {
+            let coeff = |c: &Coeff| c.atoms.iter().fold(c.lit, |acc, a| acc * vals[path_text(a).as_str()]);
+            let mut sum: i128 = p.constant_terms().into_iter().map(coeff).sum();
+            for (v, c) in p.var_terms() {
+                let x = match v {
+                    IterVar::Parallel(0) => vals["i"],
+                    IterVar::Parallel(_) => vals["j"],
+                    IterVar::Inner { .. } => unreachable!("no inner loops here"),
+                };
+                sum += coeff(c) * x;
+            }
+            sum
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig {
+                cases: std::env::var("OMP_RS_PROP_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(2000),
+                ..ProptestConfig::default()
+            })]
+            #[test]
+            fn accepted_forms_equal_the_expression(
+                e in expr(),
+                i in -50i128..50, j in -50i128..50, n in -50i128..50, m in -50i128..50,
+            ) {
+                let src = e.text();
+                let vals: HashMap<&str, i128> = [("i", i), ("j", j), ("n", n), ("m", m)].into_iter().collect();
+                let Some(want) = e.eval(&vals) else { return Ok(()) };
+                match form(&src) {
+                    Ok(p) => prop_assert_eq!(eval_form(&p, &vals), want, "{}", src),
+                    // Only products of two loop variables (and 128-bit overflow of constant factors) are refused.
+                    Err(NotAffine(why)) => prop_assert!(
+                        why.contains("two loop variables") || why.contains("overflow"),
+                        "`{}` refused: {}", src, why
+                    ),
+                }
+            }
+        }
     }
 }

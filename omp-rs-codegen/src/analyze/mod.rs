@@ -199,6 +199,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
             reduction_uses(&name, *op, uses, cx);
             Class::Reduction(*op)
         } else if privates.contains(&name) {
+            private_uses(&name, uses, cx);
             Class::Private
         } else if firstprivates.contains(&name) {
             Class::Firstprivate
@@ -219,6 +220,27 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         captures.push(Capture { name: v, class, whole_value_use: false, written: false, indexed: false, index_operand: false });
     }
     Analysis { captures, directives: walk.directives }
+}
+
+/// A `private` variable is each iteration's own, starting from its value before the loop: code that reads it
+/// before the iteration assigns it expects the previous iteration's value (a running value), which it never
+/// sees. Refused when the first use in the body is such a read; the copies keep the meaning deterministic either
+/// way, this only catches the likely mistake.
+fn private_uses(name: &str, uses: &[Use], cx: &Ctxt) {
+    let Some(first) = uses.first() else { return };
+    let read = match &first.access {
+        Access::Read | Access::IndexRead(_) => "reads",
+        Access::Write { op: Some(_), .. } => "updates",
+        _ => return,
+    };
+    cx.error_at(
+        first.ident.span(),
+        format!(
+            "`{name}` is `private`: each iteration starts from its value before the loop, so this {read} it before the \
+             iteration assigns it and would not see earlier iterations' values. Assign it first in the body; for a \
+             running total use `reduction(+: {name})`"
+        ),
+    );
 }
 
 /// A reduction variable may only be updated with its operator's statements: any other use would see (or change)

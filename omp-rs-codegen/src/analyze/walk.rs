@@ -20,8 +20,9 @@ pub enum Binding {
     Parallel(usize),
     /// Induction variable of a sequential loop inside the body, with its range expression.
     InnerLoop(Expr),
-    /// `let x = init;` (immutable, plain name): index expressions may use it through its definition.
-    Let(Expr),
+    /// `let x = init;` / `let x: T = init;` (immutable, plain name): index expressions may use it through its
+    /// definition; the type, when written, is the type of its arithmetic.
+    Let(Expr, Option<syn::Type>),
     /// Any other local (mutable, closure parameter, pattern binding, ...).
     Opaque,
 }
@@ -158,13 +159,39 @@ struct Walker {
     /// Length of `env.bindings` at each open scope.
     scopes: Vec<usize>,
     critical: Option<String>,
-    /// Depth of loops inside the body (a `break` there is fine).
+    /// Names of all enclosing critical blocks, innermost last.
+    critical_names: Vec<String>,
+    /// Depth of loops inside the body (a `break` there is fine), within the innermost closure.
     loop_depth: usize,
+    /// Labels of loops and blocks inside the body that enclose the current point, within the innermost closure:
+    /// `break 'l` / `continue 'l` to one of them stays in the iteration.
+    labels: Vec<String>,
+    /// Depth of closures inside the body: a `return` or `?` there leaves the closure, not the iteration.
+    closure_depth: usize,
     /// Depth of index expressions being visited.
     index_depth: usize,
 }
 
 impl Walker {
+    /// Visits a loop body (`label`: the loop's label, if any).
+    fn visit_loop_body(&mut self, label: Option<&syn::Label>, body: &syn::Block) {
+        self.labels.extend(label.map(|l| l.name.ident.to_string()));
+        self.loop_depth += 1;
+        self.visit_block(body);
+        self.loop_depth -= 1;
+        if label.is_some() {
+            self.labels.pop();
+        }
+    }
+
+    /// Whether a `break`/`continue` to `label` (none: the innermost loop) leaves the iteration.
+    fn escapes_iteration(&self, label: Option<&syn::Lifetime>) -> bool {
+        match label {
+            Some(l) => !self.labels.contains(&l.ident.to_string()),
+            None => self.loop_depth == 0,
+        }
+    }
+
     fn push_scope(&mut self) {
         self.scopes.push(self.env.bindings.len());
     }
@@ -253,9 +280,10 @@ impl Walker {
                 for a in &args {
                     self.visit_expr(a);
                 }
-                // Inline format arguments (`"{x}"`) read captures too.
-                for a in &args {
-                    if let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) = a {
+                // Inline format arguments (`"{x}"`) of the format string read captures too (other string literals
+                // are values).
+                if let Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. })) = args.iter().nth(format_string_position(&name)) {
+                    {
                         for name in inline_format_args(&s.value()) {
                             if let Ok(mut ident) = syn::parse_str::<Ident>(&name) {
                                 ident.set_span(s.span());
@@ -386,9 +414,22 @@ impl Walker {
                 }
             }
             BodyDirective::Critical(c) => {
-                let saved = self.critical.replace(c.name.clone().unwrap_or_default());
+                let name = c.name.clone().unwrap_or_default();
+                if self.critical_names.contains(&name) {
+                    let shown = if name.is_empty() { "the unnamed critical section".to_string() } else { format!("critical section `{name}`") };
+                    self.out.errors.push(syn::Error::new(
+                        c.block.brace_token.span.join(),
+                        format!(
+                            "this `#[omp::critical]` block is inside {shown} already: it could never enter (a \
+                             deadlock). Give the inner block another name (`#[omp::critical(name)]`) or drop it"
+                        ),
+                    ));
+                }
+                self.critical_names.push(name.clone());
+                let saved = self.critical.replace(name);
                 self.visit_block(&c.block);
                 self.critical = saved;
+                self.critical_names.pop();
             }
         }
         self.out.directives.push(dir);
@@ -469,15 +510,19 @@ impl<'ast> Visit<'ast> for Walker {
                 }
                 // `let x = e;` (immutable plain name) keeps its definition for index analysis.
                 let plain = match &local.pat {
-                    Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some(&p.ident),
+                    Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some((&p.ident, None)),
                     Pat::Type(t) => match &*t.pat {
-                        Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some(&p.ident),
+                        Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => {
+                            Some((&p.ident, Some((*t.ty).clone())))
+                        }
                         _ => None,
                     },
                     _ => None,
                 };
                 match (plain, &local.init) {
-                    (Some(id), Some(init)) if init.diverge.is_none() => self.bind(id, Binding::Let((*init.expr).clone())),
+                    (Some((id, ty)), Some(init)) if init.diverge.is_none() => {
+                        self.bind(id, Binding::Let((*init.expr).clone(), ty))
+                    }
                     _ => self.bind_pat(&local.pat),
                 }
             }
@@ -546,7 +591,13 @@ impl<'ast> Visit<'ast> for Walker {
                 for input in &c.inputs {
                     self.bind_pat(input);
                 }
+                // control flow in a closure stays in it
+                let loops = std::mem::take(&mut self.loop_depth);
+                let labels = std::mem::take(&mut self.labels);
+                self.closure_depth += 1;
                 self.visit_expr(&c.body);
+                self.closure_depth -= 1;
+                (self.loop_depth, self.labels) = (loops, labels);
                 self.pop_scope();
             }
             Expr::ForLoop(f) => {
@@ -558,23 +609,20 @@ impl<'ast> Visit<'ast> for Walker {
                     }
                     other => self.bind_pat(other),
                 }
-                self.loop_depth += 1;
-                self.visit_block(&f.body);
-                self.loop_depth -= 1;
+                self.visit_loop_body(f.label.as_ref(), &f.body);
                 self.pop_scope();
             }
             Expr::While(w) => {
                 self.push_scope();
                 self.visit_expr(&w.cond);
-                self.loop_depth += 1;
-                self.visit_block(&w.body);
-                self.loop_depth -= 1;
+                self.visit_loop_body(w.label.as_ref(), &w.body);
                 self.pop_scope();
             }
-            Expr::Loop(l) => {
-                self.loop_depth += 1;
-                self.visit_block(&l.body);
-                self.loop_depth -= 1;
+            Expr::Loop(l) => self.visit_loop_body(l.label.as_ref(), &l.body),
+            Expr::Block(b) if b.label.is_some() => {
+                self.labels.extend(b.label.as_ref().map(|l| l.name.ident.to_string()));
+                self.visit_block(&b.block);
+                self.labels.pop();
             }
             Expr::If(i) if self.reduction_if(i) => {}
             Expr::If(i) => {
@@ -604,7 +652,7 @@ impl<'ast> Visit<'ast> for Walker {
             }
             Expr::Macro(m) => self.visit_macro_tokens(&m.mac),
             Expr::Break(b) => {
-                if self.loop_depth == 0 || b.label.is_some() {
+                if self.escapes_iteration(b.label.as_ref()) {
                     self.out.escapes.push(Escape { span: b.span(), what: "`break`" });
                 }
                 if let Some(v) = &b.expr {
@@ -612,18 +660,22 @@ impl<'ast> Visit<'ast> for Walker {
                 }
             }
             Expr::Continue(c) => {
-                if c.label.is_some() {
+                if c.label.is_some() && self.escapes_iteration(c.label.as_ref()) {
                     self.out.escapes.push(Escape { span: c.span(), what: "a labelled `continue`" });
                 }
             }
             Expr::Return(r) => {
-                self.out.escapes.push(Escape { span: r.span(), what: "`return`" });
+                if self.closure_depth == 0 {
+                    self.out.escapes.push(Escape { span: r.span(), what: "`return`" });
+                }
                 if let Some(v) = &r.expr {
                     self.visit_expr(v);
                 }
             }
             Expr::Try(t) => {
-                self.out.escapes.push(Escape { span: t.question_token.span(), what: "the `?` operator" });
+                if self.closure_depth == 0 {
+                    self.out.escapes.push(Escape { span: t.question_token.span(), what: "the `?` operator" });
+                }
                 self.visit_expr(&t.expr);
             }
             Expr::Async(_) => {}
@@ -684,6 +736,15 @@ const FORMAT_MACROS: &[&str] = &[
     "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "panic", "assert", "assert_eq",
     "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo", "unimplemented",
 ];
+
+/// Which argument of a [`FORMAT_MACROS`] macro is its format string.
+fn format_string_position(name: &str) -> usize {
+    match name {
+        "write" | "writeln" | "assert" | "debug_assert" => 1,
+        "assert_eq" | "assert_ne" | "debug_assert_eq" | "debug_assert_ne" => 2,
+        _ => 0,
+    }
+}
 
 /// Standard macros that introduce no binding visible after them (their arguments may not be expressions).
 const NON_BINDING_MACROS: &[&str] = &[

@@ -64,8 +64,12 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let name = &fresh(name);
                 let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
                 params.push(quote!(#name: u64));
-                let m = private_mut.then(|| quote!(mut));
-                setup.extend(quote!(let #m #name: #t = omp_device::abi::from_slot(#name);));
+                setup.extend(quote!(let #name: #t = omp_device::abi::from_slot(#name);));
+                if *private_mut {
+                    // Each iteration starts from the value passed in (the host lowering makes rustc reject a
+                    // `private` read before its write), so no value travels between iterations of a thread.
+                    per_iteration.extend(quote!(let mut #name: #t = #name;));
+                }
             }
             KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
                 let (name, elem) = (&fresh(name), &fresh_ty(elem));

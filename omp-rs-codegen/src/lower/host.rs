@@ -6,7 +6,7 @@
 //! | shared (read only) | – | captured by `&` (the closure is `Fn + Sync`, so nothing else can mutate it) |
 //! | disjoint array | `DisjointMut::new(as_slice_mut(&mut y), ownership)`: the index form's run-time ownership, verified disjoint | the chunk's `ChunkView`, which reaches only owned elements |
 //! | reduction | identity of the operator | private copy, combined in thread order after the loop |
-//! | private / firstprivate | – | `let mut x = x.clone();` |
+//! | private / firstprivate | – | per iteration: `let mut x = x.clone();` |
 //! | atomic | `AtomicRef`/`AtomicSlice` over `&mut x` / `as_slice_mut(&mut x)` | statements rewritten to atomic calls |
 //! | critical | `CriticalCell` over `(&mut a, ...)` | block runs under the named lock |
 
@@ -131,6 +131,7 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> Toke
                 quote!(#dim.type_bounds())
             }
             Witness::Capture(v) => quote!(#rt::int_bounds(&(#v))),
+            Witness::Type(ty) => quote!(#rt::type_bounds::<#ty>()),
         };
         let part = &t.text;
         checks.extend(quote!(#sub.check_type(#bounds, #array, #index, #part);));
@@ -175,6 +176,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
 
     let mut setup = TokenStream::new();
     let mut per_thread = TokenStream::new();
+    let mut per_iteration = TokenStream::new();
     let mut after = TokenStream::new();
     let mut red_vars: Vec<&Ident> = Vec::new();
     let mut red_inits: Vec<TokenStream> = Vec::new();
@@ -216,7 +218,10 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
                 red_ops.push(quote!(#rt::reduce::#op_ty));
             }
             Class::Private | Class::Firstprivate => {
-                per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = ::core::clone::Clone::clone(&#v);));
+                // Each iteration starts from the original value (a copy per iteration): what one iteration does to
+                // its copy cannot reach another, whatever the schedule. (`private` is the same in safe Rust, which
+                // has no uninitialised copy; the analysis refuses a private read before the iteration's write.)
+                per_iteration.extend(quote!(#[allow(unused_mut)] let mut #v = ::core::clone::Clone::clone(&#v);));
                 if cap.written {
                     // The sequential code mutates the original; keep its `mut` from looking unused.
                     after.extend(quote!(let _ = &mut #v;));
@@ -242,10 +247,14 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
         setup.extend(quote!(let #cell = #rt::CriticalCell::new(#name, (#(&mut #vars,)*));));
     }
 
-    // Body with atomic/critical statements rewritten.
+    // Body with atomic/critical statements rewritten, private copies first.
     let mut body = nest.body.clone();
     let mut rewriter = BodyRewriter { critical_vars: &critical_vars };
     rewriter.visit_block_mut(&mut body);
+    if !per_iteration.is_empty() {
+        let fresh: syn::Block = syn::parse_quote!({ #per_iteration });
+        body.stmts.splice(0..0, fresh.stmts);
+    }
 
     let windows = super::window::candidates(analysis, &types.slice_like);
     let iterate = iteration(nest, &windows, &body, &chunk);

@@ -96,8 +96,14 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         pack = match arg {
             KernelArg::Scalar { name, .. } => quote!(#pack.scalar(#name)),
             KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
-            KernelArg::Array { name, map, explicit, .. } => {
+            KernelArg::Array { name, map, explicit, usage, .. } => {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());
+                // Inside `target_data` the variable is a mapping token, mutable only when the block writes it; the
+                // mapping is present, so a read-only argument maps `to` (no copy either way).
+                let map = match (map, usage) {
+                    (_, ArrayUse::Read) if explicit.is_none() && types.mapped.contains(&var) => &MapKind::To,
+                    _ => map,
+                };
                 match map {
                     MapKind::To => {
                         let s = slice_of(name, section, false, types);
@@ -226,8 +232,9 @@ fn modifiers(m: &crate::model::Map) -> TokenStream {
 /// A `target_data` block: each mapped variable becomes a token of the same name (holding the variable's borrow,
 /// mapping on creation, ending the mapping at the end of the block), so host code in the block cannot touch the
 /// data and the borrow checker proves it. `written`: variables the block's regions and updates write (their
-/// tokens are exclusive even for `to`/`alloc`); `types`: the declared types of the mapped variables.
-pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, written: &[String]) -> TokenStream {
+/// tokens are exclusive even for `to`/`alloc`); `copied_back`: those an update of the block copies back to the
+/// host; `types`: the declared types of the mapped variables.
+pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, written: &[String], copied_back: &[String]) -> TokenStream {
     let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
     let (images, set) = match manifest::current().filter(|m| !m.images.is_empty()) {
@@ -241,6 +248,18 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
         for MapItem { var, section } in &m.items {
             let name = var.to_string();
             let exclusive = m.kind.writes_host() || written.contains(&name);
+            if m.kind == MapKind::To && written.contains(&name) && !copied_back.contains(&name) {
+                // The device's writes would be dropped at the end of the block, the host fallback's kept: the same
+                // program would give two results. (`alloc` says "scratch": its contents after the block are the
+                // program's to ignore.)
+                let msg = format!(
+                    "`{name}` is mapped `to:` (copied to the device, never back), but this block writes it: the \
+                     writes would be lost on a GPU and kept on the host. Map it `tofrom:` to keep them, copy them \
+                     back with `omp::target_update!(from: {name})`, or map it `alloc:` if it is scratch space whose \
+                     contents after the block do not matter"
+                );
+                tokens.extend(syn::Error::new_spanned(var, msg).to_compile_error());
+            }
             let range = section_range(section.as_ref());
             let token = if exclusive {
                 let slice = super::host::writable(var, types);

@@ -344,7 +344,8 @@ struct Finder<'a> {
 fn stride_expr(monomials: &[&Coeff]) -> TokenStream {
     let rt = rt();
     let parts = monomials.iter().map(|c| {
-        let lit = proc_macro2::Literal::i128_unsuffixed(c.lit);
+        // typed, so a negative factor wraps like the rest (`-1i128 as usize` is `usize::MAX`)
+        let lit = proc_macro2::Literal::i128_suffixed(c.lit);
         c.atoms.iter().fold(quote!((#lit as usize)), |acc, a| quote!(#rt::wrapping::mul(#acc, #a as usize)))
     });
     parts.fold(quote!(0usize), |acc, p| quote!(#rt::wrapping::add(#acc, #p)))

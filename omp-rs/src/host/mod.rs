@@ -185,9 +185,12 @@ where
     let outer = position();
     let level = outer.map_or(0, |p| p.level) + 1;
     let outer_active = outer.map_or(0, |p| p.active_level);
-    // Nested regions run on the thread that meets them (OpenMP's default max-active-levels of 1).
+    // Nested regions run on the thread that meets them (OpenMP's default max-active-levels of 1). So does a
+    // region started inside a critical block: other threads reaching the same section would wait for this one
+    // forever, on this thread the section's re-entry check panics instead.
     let requested = config.num_threads.unwrap_or_else(crate::icv::num_threads);
-    let threads = if !config.active || outer_active > 0 { 1 } else { requested.max(1) };
+    let serial = !config.active || outer_active > 0 || sharing::inside_critical();
+    let threads = if serial { 1 } else { requested.max(1) };
     let schedule = match config.schedule {
         Schedule::Runtime => crate::icv::run_schedule(),
         Schedule::Auto => Schedule::Static(None),
@@ -233,6 +236,11 @@ pub fn chunk_size<T: TryInto<u64> + Copy + std::fmt::Debug>(c: T) -> u64 {
 
 /// The range of the integer type of `v` (a variable of some index arithmetic), for [`Affine::check_type`].
 pub fn int_bounds<T: LoopIndex>(_: &T) -> (i128, i128) {
+    T::bounds()
+}
+
+/// The range of the integer type `T` (written in some index arithmetic), for [`Affine::check_type`].
+pub fn type_bounds<T: LoopIndex>() -> (i128, i128) {
     T::bounds()
 }
 

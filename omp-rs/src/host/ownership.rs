@@ -97,7 +97,9 @@ impl<const D: usize> Affine<D> {
         match range {
             Some((lo, hi)) if lo >= bounds.0 && hi <= bounds.1 => {}
             _ => panic!(
-                "omp: in the index `{array}[{index}]` of this parallel loop, `{part}` is computed in a type that ranges over                  {}..={} but takes values {} for these loop bounds: the index would wrap. Cast the variables to `usize`                  before the arithmetic",
+                "omp: in the index `{array}[{index}]` of this parallel loop, `{part}` is computed in a type that ranges over \
+                 {}..={} but takes values {} for these loop bounds: the index would wrap. Cast the variables to `usize` \
+                 before the arithmetic",
                 bounds.0,
                 bounds.1,
                 range.map_or("beyond 128 bits".to_string(), |(lo, hi)| format!("{lo}..={hi}")),

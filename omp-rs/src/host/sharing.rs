@@ -600,6 +600,11 @@ std::thread_local! {
     static HELD: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Whether the current thread is inside a critical section (a parallel region it starts then runs on it alone).
+pub(crate) fn inside_critical() -> bool {
+    HELD.with(|h| !h.borrow().is_empty())
+}
+
 /// A held named critical section. Entering a section again on the thread that holds it (a nested region inside
 /// the block reaching the same section) would deadlock: it panics instead.
 #[derive(Debug)]

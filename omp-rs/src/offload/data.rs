@@ -155,7 +155,7 @@ impl<'a> DataRegionBuilder<'a> {
         self.push(x.as_ptr(), x.len(), true, MapKind::From)
     }
 
-    /// `map(alloc: x)`: device storage for `x`, never copied.
+    /// `map(alloc: x)`: device storage for `x`, never copied back (initialised from `x`: see `MapKind::bits`).
     pub fn alloc<T: Pod>(self, x: &'a mut [T]) -> Self {
         self.push(x.as_ptr(), x.len(), true, MapKind::Alloc)
     }

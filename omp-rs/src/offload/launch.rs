@@ -160,7 +160,7 @@ impl<'a> ArgPack<'a> {
         self.mapped(x.as_ptr(), x.len(), MapKind::From)
     }
 
-    /// `map(alloc: x)`: device storage only.
+    /// `map(alloc: x)`: device storage, never copied back (initialised from `x`: see `MapKind::bits`).
     pub fn alloc<T: Pod>(self, x: &'a mut [T]) -> Self {
         self.mapped(x.as_ptr(), x.len(), MapKind::Alloc)
     }

@@ -20,21 +20,23 @@ use crate::Error;
 pub enum MapKind {
     /// Copy in on entry.
     To,
-    /// Copy out on exit.
+    /// Copy out on exit (and in on entry, see `MapKind::bits`).
     From,
     /// Both.
     ToFrom,
-    /// Device storage only.
+    /// Device storage, not copied back (initialised from the host, see `MapKind::bits`).
     Alloc,
 }
 
 impl MapKind {
+    /// libomptarget's bits. `from` and `alloc` copy in as well: device memory of a mapping then always holds
+    /// values (the host's, or what kernels wrote), and a copy back (`from`, an update, exit data) can never bring
+    /// uninitialised device memory over host values that no iteration wrote, whatever the kernels do. The price
+    /// is one host-to-device copy per new mapping; a mapping already present copies nothing, as in OpenMP.
     pub(crate) fn bits(self) -> i64 {
         match self {
-            MapKind::To => mt::TO,
-            MapKind::From => mt::FROM,
-            MapKind::ToFrom => mt::TO | mt::FROM,
-            MapKind::Alloc => mt::NONE,
+            MapKind::To | MapKind::Alloc => mt::TO,
+            MapKind::From | MapKind::ToFrom => mt::TO | mt::FROM,
         }
     }
 

@@ -154,8 +154,8 @@ fn section_of<'x, T, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(x: &'x 
 }
 
 /// A variable mapped `to`/`alloc` by an enclosing `target_data` block (the expansion gives it the variable's
-/// name): host code can ask its `len()`, target regions and updates use its data; it cannot be indexed (nor
-/// printed: its `Debug` shows the name and length only).
+/// name): host code can ask its `len()`, target regions and updates use its data; it cannot be indexed nor
+/// printed (it has no `Debug`), and it holds the variable's borrow until the block ends.
 pub struct MappedRef<'s, 'a, T> {
     data: &'a [T],
     var: &'static str,
@@ -191,10 +191,14 @@ macro_rules! mapped_common {
             }
         }
 
-        impl<T> std::fmt::Debug for $t<'_, '_, T> {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                write!(f, "{}(`{}`: {} elements mapped)", stringify!($t), self.var, self.data.len())
-            }
+        // No `Debug`: `println!("{a:?}")` inside the block must not compile (it could only show host data that
+        // the device copy has outdated).
+
+        // An explicit `Drop`, though the mapping ends in `Entry`'s: without it the borrow of the variable would end
+        // at the token's last use (drop check sees that `Entry` does not use it), and a `macro_rules!` defined
+        // before the block, which names the variable itself, could read the stale host copy after that point.
+        impl<T> Drop for $t<'_, '_, T> {
+            fn drop(&mut self) {}
         }
 
         impl<T> Sealed for $t<'_, '_, T> {}

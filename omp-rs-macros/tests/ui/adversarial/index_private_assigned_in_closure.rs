@@ -1,0 +1,13 @@
+// Expected: compile error naming `off`: the private `off` is assigned through a closure (`set(i % 2)`) and then
+// used in the written index `y[i + off]`.
+#[omp::parallel_for(private(off), schedule(static, 1))]
+fn f(y: &mut [u64]) {
+    let mut off = 0usize;
+    for i in 0..y.len() - 1 {
+        let mut set = |v: usize| off = v;
+        set(i % 2);
+        y[i + off] += 1;
+    }
+}
+
+fn main() {}
