@@ -92,7 +92,7 @@ pub mod __private {
         team_size, wrapping,
         Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
         Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
-        RefValue, RegionConfig, Row, RowWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
+        RefValue, RegionConfig, Row, RowWindow, RowsWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
         WindowIndex, WindowMut,
     };
     pub use crate::offload::private as offload;

@@ -3456,3 +3456,266 @@ mod documented {
         );
     }
 }
+
+// =============================================================================================================
+/// Windows computed from what the analysis believes: an index through a body `let` (`let c = j + k * n; a[c]`) and
+/// the rows an inner loop reads (`x[i + j]`, checked once per chunk). Each case gives the window a wrong idea (a
+/// shadowed definition, a changing bound, a read past the end) and the result must still be the sequential one.
+mod windows {
+    use super::*;
+
+    // ---- case: let_defined_index — `let c = j + k * n;` then reads and writes at `c`, `c - 1`, `c + n` -------------
+    #[omp::parallel_for(num_threads(nt))]
+    fn let_index(nt: usize, kn: usize, n: usize, a: &[f64], b: &[f64], y: &mut [f64]) {
+        for k in 1..kn - 1 {
+            for j in 1..n - 1 {
+                let c = j + k * n;
+                y[c] = a[c] + a[c - 1] * b[c + n] - b[c - n];
+            }
+        }
+    }
+    fn let_index_seq(kn: usize, n: usize, a: &[f64], b: &[f64], y: &mut [f64]) {
+        for k in 1..kn - 1 {
+            for j in 1..n - 1 {
+                let c = j + k * n;
+                y[c] = a[c] + a[c - 1] * b[c + n] - b[c - n];
+            }
+        }
+    }
+
+    #[test]
+    fn let_defined_index() {
+        let mut r = rng();
+        for (kn, n, len) in [
+            (r.gen_range(3..40), r.gen_range(3..60), None),
+            (5, 7, Some(5 * 7 - 7 - 3)),
+            (2, 2, None),
+        ] {
+            let a = vf(&mut r, len.unwrap_or(kn * n));
+            let b = vf(&mut r, kn * n);
+            let expect = if len.is_some() { MustPanic } else { MustEqual };
+            check(
+                "windows::let_defined_index",
+                expect,
+                |nt| {
+                    let mut y = vec![0.0; kn * n];
+                    let_index(nt, kn, n, &a, &b, &mut y);
+                    y
+                },
+                || {
+                    let mut y = vec![0.0; kn * n];
+                    let_index_seq(kn, n, &a, &b, &mut y);
+                    y
+                },
+            );
+        }
+    }
+
+    // ---- case: let_shadowed_between — the definition's name is shadowed before the access ------------------------
+    #[omp::parallel_for(num_threads(nt))]
+    fn let_shadow(nt: usize, n: usize, off: usize, a: &[u64], y: &mut [u64]) {
+        for i in 0..n {
+            let mut s = 0;
+            for j in 0..4 {
+                let c = i + j + off;
+                let off = 2 * j;
+                let c = c + off;
+                s += a[c] * (off as u64 + 1);
+            }
+            y[i] = s;
+        }
+    }
+    fn let_shadow_seq(n: usize, off: usize, a: &[u64], y: &mut [u64]) {
+        for i in 0..n {
+            let mut s = 0;
+            for j in 0..4 {
+                let c = i + j + off;
+                let off = 2 * j;
+                let c = c + off;
+                s += a[c] * (off as u64 + 1);
+            }
+            y[i] = s;
+        }
+    }
+
+    #[test]
+    fn let_shadowed_between() {
+        let mut r = rng();
+        let n = r.gen_range(0..500);
+        let a = vu(&mut r, n + 12, 1000);
+        check(
+            "windows::let_shadowed_between",
+            MustEqual,
+            |nt| {
+                let mut y = vec![0; n];
+                let_shadow(nt, n, 3, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                let_shadow_seq(n, 3, &a, &mut y);
+                y
+            },
+        );
+        let a = vu(&mut r, n + 11, 1000);
+        check(
+            "windows::let_shadowed_between (one short)",
+            if n == 0 { MustEqual } else { MustPanic },
+            |nt| {
+                let mut y = vec![0; n];
+                let_shadow(nt, n, 3, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                let_shadow_seq(n, 3, &a, &mut y);
+                y
+            },
+        );
+    }
+
+    // ---- case: rows_of_inner_loop — FIR-style `x[i + j]`, taps fixed or from a variable, reads past the end -------
+    #[omp::parallel_for(num_threads(nt))]
+    fn fir(nt: usize, taps: usize, c: &[f64], x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            let mut s = 0.0;
+            for j in 0..taps {
+                s += c[j] * x[i + j];
+            }
+            y[i] = s;
+        }
+    }
+    fn fir_seq(taps: usize, c: &[f64], x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            let mut s = 0.0;
+            for j in 0..taps {
+                s += c[j] * x[i + j];
+            }
+            y[i] = s;
+        }
+    }
+
+    #[test]
+    fn rows_of_inner_loop() {
+        let mut r = rng();
+        let n = r.gen_range(1..3000);
+        let c = vf(&mut r, 16);
+        for (taps, extra, expect) in [
+            (16, 15, MustEqual),
+            (16, 14, MustPanic),
+            (3, 2, MustEqual),
+            (0, 0, MustEqual),
+        ] {
+            let x = vf(&mut r, n + extra);
+            check(
+                "windows::rows_of_inner_loop",
+                expect,
+                |nt| {
+                    let mut y = vec![0.0; n];
+                    fir(nt, taps, &c, &x, &mut y);
+                    y
+                },
+                || {
+                    let mut y = vec![0.0; n];
+                    fir_seq(taps, &c, &x, &mut y);
+                    y
+                },
+            );
+        }
+    }
+
+    // ---- case: rows_guarded_tail — the inner loop guards its reads, so the last rows lie past the end ----------
+    #[omp::parallel_for(num_threads(nt))]
+    fn guarded(nt: usize, x: &[u64], y: &mut [u64]) {
+        for i in 0..y.len() {
+            let mut s = 0;
+            for j in 0..8 {
+                if i + 2 * j < x.len() {
+                    s += x[i + 2 * j] << j;
+                }
+            }
+            y[i] = s;
+        }
+    }
+    fn guarded_seq(x: &[u64], y: &mut [u64]) {
+        for i in 0..y.len() {
+            let mut s = 0;
+            for j in 0..8 {
+                if i + 2 * j < x.len() {
+                    s += x[i + 2 * j] << j;
+                }
+            }
+            y[i] = s;
+        }
+    }
+
+    #[test]
+    fn rows_guarded_tail() {
+        let mut r = rng();
+        let n = r.gen_range(0..2000);
+        let x = vu(&mut r, n, 1 << 20);
+        check(
+            "windows::rows_guarded_tail",
+            MustEqual,
+            |nt| {
+                let mut y = vec![0; n];
+                guarded(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                guarded_seq(&x, &mut y);
+                y
+            },
+        );
+    }
+
+    // ---- case: rows_rebound_array — the body rebinds the array between the rows check and the inner loop -------
+    #[omp::parallel_for(num_threads(nt))]
+    fn rebound(nt: usize, x: &[f64], z: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            let x = if i % 3 == 0 { z } else { x };
+            let mut s = 0.0;
+            for j in 0..4 {
+                s += x[i + j];
+            }
+            y[i] = s;
+        }
+    }
+    fn rebound_seq(x: &[f64], z: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            let x = if i % 3 == 0 { z } else { x };
+            let mut s = 0.0;
+            for j in 0..4 {
+                s += x[i + j];
+            }
+            y[i] = s;
+        }
+    }
+
+    #[test]
+    fn rows_rebound_array() {
+        let mut r = rng();
+        let n = r.gen_range(1..2000);
+        let x = vf(&mut r, n + 3);
+        for zlen in [n + 3, n] {
+            let z = vf(&mut r, zlen);
+            // rows starting at a multiple of 3 read `z`; one of the last three does, and reads past its end
+            let expect = if zlen == n + 3 { MustEqual } else { MustPanic };
+            check(
+                "windows::rows_rebound_array",
+                expect,
+                |nt| {
+                    let mut y = vec![0.0; n];
+                    rebound(nt, &x, &z, &mut y);
+                    y
+                },
+                || {
+                    let mut y = vec![0.0; n];
+                    rebound_seq(&x, &z, &mut y);
+                    y
+                },
+            );
+        }
+    }
+}

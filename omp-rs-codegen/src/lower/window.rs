@@ -15,6 +15,14 @@
 //!   a `LatticeMut`, and its accesses become `px.__omp_at([jj_i, jj_r], idx)`: used directly when `idx` is the
 //!   point the loops' iteration counters predict, through the view otherwise.
 //!
+//! - a read that also moves with one loop nested in `L` by a literal stride (`x[i + j]`, FIR's taps) gets the
+//!   rows that loop reads, checked once before `L` (`RowsWindow`); each instance of the nested loop takes its
+//!   window from them, with a check LLVM proves from `L`'s counter, so `L` keeps no branch and can vectorise
+//!   across rows.
+//!
+//! An index may name a plain `let` of the body (`let c = j + k * n; a[c]`): the window is computed from the
+//! definition (with the names it used as they were then), while the access keeps its own index.
+//!
 //! Each of them gives the element the original expression names, so a wrong window (a name shadowed inside the
 //! row, an index the analysis misread) costs speed, never meaning. When `lo` has the same shape as `idx`, LLVM sees
 //! `idx - lo = 0, 1, 2, …` against a length it knows (or the predicted point equal to `idx`), drops the check and
@@ -118,6 +126,10 @@ impl Loop<'_> {
 /// (array, the enclosing loop's counter), fixed with `__omp_fix` before the loop.
 type Counted = BTreeMap<String, Vec<(Ident, Ident)>>;
 
+/// Accesses (by key) whose rows an enclosing loop has checked: the `RowsWindow` that nested loops take their
+/// windows from.
+type Parents = BTreeMap<String, Ident>;
+
 /// `let mut x = x.__omp_fix(jj);` for each lattice window an enclosing loop made over this one.
 fn fix_lets(fixes: Option<&Vec<(Ident, Ident)>>) -> TokenStream {
     let lets = fixes.into_iter().flatten().map(|(x, jj)| quote!(#[allow(unused_mut)] let mut #x = #x.__omp_fix::<1>(#jj);));
@@ -154,14 +166,14 @@ pub fn row(nest: &LoopNest, arrays: &BTreeMap<String, Kind>, stmts: &[syn::Stmt]
     };
     let outer = Env::for_dims(&nest.dims.iter().map(|d| d.var.clone()).collect::<Vec<_>>());
     let l = Loop { var, range: quote!(#values), inclusive: false, label: None, depth: 0 };
-    match windowed_loop(arrays, &outer, &l, &body, &Counted::new()) {
+    match windowed_loop(arrays, &outer, &l, &body, &Counted::new(), &Parents::new()) {
         Some(versioned) => versioned,
         None => {
             // No window for the row itself; its inner loops may have some.
             let mut env = outer;
             env.bind_inner_loop(var, &syn::parse_quote!(0..1));
             let mut body = body;
-            Nested { arrays, env, depth: 1, counted: Counted::new() }.visit_block_mut(&mut body);
+            Nested { arrays, env, depth: 1, counted: Counted::new(), parents: &Parents::new() }.visit_block_mut(&mut body);
             plain(&body)
         }
     }
@@ -176,6 +188,7 @@ fn windowed_loop(
     l: &Loop<'_>,
     body: &syn::Block,
     counted: &Counted,
+    parents: &Parents,
 ) -> Option<TokenStream> {
     let mut env = outer.clone();
     env.bind_inner_loop(l.var, &syn::parse_quote!(0..1));
@@ -195,6 +208,7 @@ fn windowed_loop(
     let mut lets = TokenStream::new();
     let mut keys: BTreeMap<String, Window> = BTreeMap::new();
     let mut inner_counted = counted.clone();
+    let mut inner_parents = parents.clone();
     for (array, accesses) in &found {
         let x = user_ident(array, accesses[0].span);
         for a in accesses {
@@ -203,8 +217,13 @@ fn windowed_loop(
                 (Kind::Read, Shape::Interval(s)) => {
                     let len = span(&n, *s);
                     let w = hidden(&format!("__omp_win{}", keys.len()));
+                    // From the rows an enclosing loop checked for this access, else from the array.
+                    let source = match parents.get(&a.key) {
+                        Some(rows) => quote!((&#rows)),
+                        None => quote!((&#rt::Probe(&#x))),
+                    };
                     lets.extend(quote! {
-                        let ::core::option::Option::Some(#w) = (&#rt::Probe(&#x)).__omp_row(#lo, #len) else {
+                        let ::core::option::Option::Some(#w) = #source.__omp_row(#lo, #len) else {
                             break #fast_label true;
                         };
                     });
@@ -241,13 +260,34 @@ fn windowed_loop(
                     });
                     keys.insert(a.key.clone(), Window::Lattice(counters));
                 }
+                (_, Shape::Rows { own, inner: w, inner_stride }) => {
+                    let lo = substitute(&a.index, &[(l.var, &start), (&w.var, &w.start)]);
+                    let starts = span(&n, *own);
+                    let f = if w.inclusive { quote!(range_count_inclusive) } else { quote!(range_count) };
+                    let range = &w.range;
+                    let count = quote!(#rt::#f(&(#range)));
+                    let len = match inner_stride {
+                        1 => count,
+                        s => {
+                            let s = proc_macro2::Literal::u128_unsuffixed(*s);
+                            quote!(#rt::row_span(#count, #s))
+                        }
+                    };
+                    let rows = hidden(&format!("__omp_rows{}_{}", l.depth, inner_parents.len()));
+                    lets.extend(quote! {
+                        let ::core::option::Option::Some(#rows) = (&#rt::Probe(&#x)).__omp_rows(#lo, #starts, #len) else {
+                            break #fast_label true;
+                        };
+                    });
+                    inner_parents.insert(a.key.clone(), rows);
+                }
             }
         }
     }
     let mut fast = body.clone();
     Rewrite { keys: &keys, depth: 0, bound: Vec::new() }.visit_block_mut(&mut fast);
     // Nested loops of the fast copy get their own windows (and are counted when a window here uses their counter).
-    Nested { arrays, env: env.clone(), depth: l.depth + 1, counted: inner_counted }.visit_block_mut(&mut fast);
+    Nested { arrays, env: env.clone(), depth: l.depth + 1, counted: inner_counted, parents: &inner_parents }.visit_block_mut(&mut fast);
     let fast_loop = l.counted(&n, &fast);
     let fixes = counted.get(&l.var.to_string());
     let slow_loop = if fixes.is_some() {
@@ -297,6 +337,10 @@ enum Shape {
     /// A written array walked with any other stride (`stride`, an expression), maybe also by the variable of one
     /// loop nested in this one: a lattice window, checked against the loops' counters.
     Lattice { stride: TokenStream, inner: Option<InnerWalk> },
+    /// A read that also moves with one loop nested in this one, both by positive literals (`x[i + j]`): the rows
+    /// the nested loop reads, one per value of this loop, checked here once (a `RowsWindow`); the nested loop
+    /// takes its window from them.
+    Rows { own: u128, inner: InnerWalk, inner_stride: u128 },
 }
 
 /// The loop nested in a windowed loop that also moves a lattice access.
@@ -330,8 +374,10 @@ struct Finder<'a> {
     env: Env,
     var: &'a Ident,
     depth: usize,
-    /// Names bound inside the loop body (scoped): an index using one cannot be evaluated before the loop.
-    bound: Vec<String>,
+    /// Names bound inside the loop body (scoped): an index using one cannot be evaluated before the loop, unless
+    /// the binding is a plain `let name = expr;` (kept here, with the names it used already replaced), whose
+    /// definition the index may use instead (`let c = j + k * n; a[c]`).
+    bound: Vec<(String, Option<Expr>)>,
     /// Plain loops nested in the body, innermost last.
     nested: Vec<NestedLoop>,
     /// How many loops (of any pattern) enclose the current point inside the body.
@@ -355,10 +401,13 @@ impl Finder<'_> {
     fn consider(&mut self, array: &Ident, index: &Expr) {
         let name = array.to_string();
         let Some(kind) = self.arrays.get(&name) else { return };
-        if self.closures > 0 || self.bound.contains(&name) || matches!(index, Expr::Range(_)) {
+        if self.closures > 0 || self.is_bound(&name) || matches!(index, Expr::Range(_)) {
             return;
         }
         let key = format!("{name}[{}]", index.to_token_stream());
+        // The window is computed from the definitions of the body's `let`s; the access itself keeps its index,
+        // so a definition read wrongly can only make the window miss.
+        let index = &self.inline_defs(index);
         if self.out.get(&name).is_some_and(|v| v.iter().any(|f| f.key == key)) {
             return;
         }
@@ -367,7 +416,7 @@ impl Finder<'_> {
         let mut names = Vec::new();
         idents(index, &mut names);
         let nested_vars: Vec<&NestedLoop> = self.nested.iter().filter(|l| names.contains(&l.var)).collect();
-        if names.iter().any(|n| self.bound.contains(n) && !self.nested.iter().any(|l| l.var == *n)) {
+        if names.iter().any(|n| self.is_bound(n) && !self.nested.iter().any(|l| l.var == *n)) {
             return;
         }
         let mut env = self.env.clone();
@@ -391,12 +440,34 @@ impl Finder<'_> {
                 [c] if c.atoms.is_empty() && c.lit == 1 => Shape::Interval(1),
                 _ => Shape::Lattice { stride: stride_expr(&own), inner: None },
             },
+            (Kind::Read, [w]) => {
+                let Some((range, start, inclusive)) = &w.range else { return };
+                let literal = |cs: &[&Coeff]| match cs {
+                    [c] if c.atoms.is_empty() && c.lit > 0 => Some(c.lit as u128),
+                    _ => None,
+                };
+                let (Some(own), Some(inner_stride)) = (literal(&own), literal(&of(&w.var))) else { return };
+                let mut range_names = Vec::new();
+                idents(range, &mut range_names);
+                if range_names.iter().any(|n| self.is_bound(n)) {
+                    return;
+                }
+                let inner = InnerWalk {
+                    var: user_ident(&w.var, Span::call_site()),
+                    range: range.clone(),
+                    inclusive: *inclusive,
+                    start: quote!((#start)),
+                    stride: quote!(#inner_stride),
+                    depth: w.depth,
+                };
+                Shape::Rows { own, inner, inner_stride }
+            }
             (Kind::Write, [w]) => {
                 let Some((range, start, inclusive)) = &w.range else { return };
                 // The nested loop's range is evaluated before this loop too: it may only name what exists there.
                 let mut range_names = Vec::new();
                 idents(range, &mut range_names);
-                if range_names.iter().any(|n| self.bound.contains(n)) {
+                if range_names.iter().any(|n| self.is_bound(n)) {
                     return;
                 }
                 let inner = InnerWalk {
@@ -421,7 +492,48 @@ impl Finder<'_> {
     fn bind(&mut self, pat: &Pat) {
         let mut ids = Vec::new();
         pat_idents(pat, &mut ids);
-        self.bound.extend(ids.iter().map(|i| i.to_string()));
+        self.bound.extend(ids.iter().map(|i| (i.to_string(), None)));
+    }
+
+    fn is_bound(&self, name: &str) -> bool {
+        self.bound.iter().any(|(n, _)| n == name)
+    }
+
+    /// `e` with each name whose innermost binding in the body is a plain `let` replaced by its definition.
+    fn inline_defs(&self, e: &Expr) -> Expr {
+        struct Inline<'b>(&'b [(String, Option<Expr>)]);
+        impl VisitMut for Inline<'_> {
+            fn visit_expr_mut(&mut self, e: &mut Expr) {
+                if let Expr::Path(p) = e {
+                    if let Some(id) = p.path.get_ident() {
+                        let name = id.to_string();
+                        if let Some((_, Some(def))) = self.0.iter().rev().find(|(n, _)| *n == name) {
+                            *e = syn::parse_quote!((#def));
+                        }
+                        return;
+                    }
+                }
+                visit_mut::visit_expr_mut(self, e);
+            }
+            fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+            fn visit_macro_mut(&mut self, _: &mut syn::Macro) {}
+        }
+        let mut e = e.clone();
+        Inline(&self.bound).visit_expr_mut(&mut e);
+        e
+    }
+}
+
+/// The name and definition of `let name = expr;` / `let name: T = expr;` (not `mut`, no `else`).
+fn plain_let(l: &syn::Local) -> Option<(String, &Expr)> {
+    let init = l.init.as_ref().filter(|i| i.diverge.is_none())?;
+    let pat = match &l.pat {
+        Pat::Type(t) => &*t.pat,
+        p => p,
+    };
+    match pat {
+        Pat::Ident(p) if p.mutability.is_none() && p.by_ref.is_none() && p.subpat.is_none() => Some((p.ident.to_string(), &init.expr)),
+        _ => None,
     }
 }
 
@@ -451,7 +563,13 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 self.visit_expr(e);
             }
         }
-        self.bind(&l.pat);
+        match plain_let(l) {
+            Some((name, def)) => {
+                let def = self.inline_defs(def);
+                self.bound.push((name, Some(def)));
+            }
+            None => self.bind(&l.pat),
+        }
     }
 
     fn visit_expr(&mut self, e: &'ast Expr) {
@@ -718,6 +836,7 @@ struct Nested<'a> {
     depth: usize,
     /// Loops that must be counted (an enclosing lattice window uses their counter).
     counted: Counted,
+    parents: &'a Parents,
 }
 
 impl VisitMut for Nested<'_> {
@@ -739,7 +858,7 @@ impl VisitMut for Nested<'_> {
                 };
                 let (Some(var), Some(inclusive)) = (plain, inclusive) else {
                     // Not windowable itself; its nested loops may be.
-                    let mut inner = Nested { arrays: self.arrays, env: self.env.clone(), depth: self.depth + 1, counted: self.counted.clone() };
+                    let mut inner = Nested { arrays: self.arrays, env: self.env.clone(), depth: self.depth + 1, counted: self.counted.clone(), parents: self.parents };
                     let mut ids = Vec::new();
                     pat_idents(&f.pat, &mut ids);
                     for id in &ids {
@@ -751,7 +870,7 @@ impl VisitMut for Nested<'_> {
                 let r = hidden("__omp_r");
                 let l = Loop { var: &var, range: quote!(#r), inclusive, label: f.label.as_ref(), depth: self.depth };
                 let expr = &f.expr;
-                if let Some(versioned) = windowed_loop(self.arrays, &self.env, &l, &f.body.clone(), &self.counted) {
+                if let Some(versioned) = windowed_loop(self.arrays, &self.env, &l, &f.body.clone(), &self.counted, self.parents) {
                     *e = syn::parse_quote!({
                         let #r = #expr;
                         #versioned
@@ -760,7 +879,7 @@ impl VisitMut for Nested<'_> {
                 }
                 let mut env = self.env.clone();
                 env.bind_inner_loop(&var, &syn::parse_quote!(0..1));
-                let mut inner = Nested { arrays: self.arrays, env, depth: self.depth + 1, counted: self.counted.clone() };
+                let mut inner = Nested { arrays: self.arrays, env, depth: self.depth + 1, counted: self.counted.clone(), parents: self.parents };
                 inner.visit_block_mut(&mut f.body);
                 if let Some(fixes) = self.counted.get(&var.to_string()) {
                     // An enclosing lattice window predicts its accesses from this loop's counter.

@@ -20,7 +20,7 @@ pub use ownership::{form_product, form_sum, Affine, Ownership};
 pub use storage::{as_slice, as_slice_mut, slice_len, SliceStorage, SliceStorageMut};
 pub use window::{
     range_count, range_count_inclusive, range_nth, range_nth_inclusive, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice,
-    RefRows, RowWindow, SliceRows, WindowIndex,
+    RefRows, RowWindow, RowsWindow, SliceRows, WindowIndex,
 };
 
 pub use schedule::Schedule;

@@ -2,12 +2,13 @@
 //!
 //! Before a loop over a row (the innermost parallel dimension, or a sequential `for` of the body), the expansion
 //! computes, for each affine access `a[idx]` of the row, where the row's indices start (`lo`) and how many
-//! elements they span (`len`), and asks for a [`RowView`]: the array plus one sub-slice `a[lo..lo + len]` per
-//! access. Inside the row, the access becomes `a.__omp_at(k, idx)`, which reads the sub-slice at `idx - lo` when
-//! that is in range and `a[idx]` otherwise. Both name the same element, so the rewrite can never change what the
-//! program reads, whatever the analysis got wrong (a shadowed `a`, a misread index): it only decides whether
-//! LLVM sees an index it can prove in range (`idx - lo` over a row is `0, 1, 2, …`, against a length it knows)
-//! and so drop the check and vectorise the loop.
+//! elements they span (`len`), and asks for a [`RowWindow`]: the sub-slice `a[lo..lo + len]`. Inside the row, the
+//! access becomes `Pick(&a, &w).__omp_pick(idx)`, which reads the sub-slice at `idx - lo` when `a` is still that
+//! slice and the index is in range, and `a[idx]` otherwise. Both name the same element, so the rewrite can never
+//! change what the program reads, whatever the analysis got wrong (a shadowed `a`, a misread index): it only
+//! decides whether LLVM sees an index it can prove in range (`idx - lo` over a row is `0, 1, 2, …`, against a
+//! length it knows) and so drop the check and vectorise the loop. A loop nest that reads `a[i + j]` gets a
+//! [`RowsWindow`] before the loop over `i`, which hands each loop over `j` its `RowWindow`.
 
 use std::ops::Index;
 
@@ -72,6 +73,8 @@ impl<'r, S: ?Sized + Index<I>, W, I> PickAny<'r, S, I> for &Pick<'r, S, W> {
 pub trait SliceRows<'a, E> {
     /// The window.
     fn __omp_row(&self, lo: usize, len: usize) -> Option<RowWindow<'a, E>>;
+    /// The rows of a loop nest (`None` when the last row would end outside the array).
+    fn __omp_rows(&self, first: usize, starts: usize, len: usize) -> Option<RowsWindow<'a, E>>;
 }
 
 impl<'a, S: ?Sized + SliceStorage> SliceRows<'a, S::Elem> for Probe<'a, S> {
@@ -84,18 +87,66 @@ impl<'a, S: ?Sized + SliceStorage> SliceRows<'a, S::Elem> for Probe<'a, S> {
             None
         }
     }
+
+    #[inline(always)]
+    fn __omp_rows(&self, first: usize, starts: usize, len: usize) -> Option<RowsWindow<'a, S::Elem>> {
+        let full = self.0.storage();
+        let end = first.checked_add(starts.saturating_sub(1))?.checked_add(len)?;
+        (end <= full.len()).then_some(RowsWindow { full, first, starts, len })
+    }
 }
 
 /// Fallback for other types: no window.
 pub trait RefRows<'a, T: ?Sized> {
     /// Always `None`.
     fn __omp_row(&self, lo: usize, len: usize) -> Option<NotSlice>;
+    /// Always `None`.
+    fn __omp_rows(&self, first: usize, starts: usize, len: usize) -> Option<NotSlice>;
 }
 
 impl<'a, T: ?Sized> RefRows<'a, T> for &Probe<'a, T> {
     #[inline(always)]
     fn __omp_row(&self, _: usize, _: usize) -> Option<NotSlice> {
         None
+    }
+    #[inline(always)]
+    fn __omp_rows(&self, _: usize, _: usize, _: usize) -> Option<NotSlice> {
+        None
+    }
+}
+
+impl NotSlice {
+    /// Never a window.
+    #[inline(always)]
+    pub fn __omp_row(&self, _: usize, _: usize) -> Option<NotSlice> {
+        None
+    }
+}
+
+/// The rows an inner loop reads, one per value of the loop around it (`x[i + j]`, `j` in a short range, inside a
+/// loop over `i`): each row starts in `[first, first + starts)` and spans at most `len` elements, all inside the
+/// array (checked once, when made). Each instance of the inner loop asks it for its [`RowWindow`]; against the
+/// outer loop's counter that check is one LLVM can prove, so the outer loop stays free of branches and can
+/// vectorise across rows.
+#[derive(Debug, Clone, Copy)]
+pub struct RowsWindow<'a, T> {
+    full: &'a [T],
+    first: usize,
+    starts: usize,
+    len: usize,
+}
+
+impl<'a, T> RowsWindow<'a, T> {
+    /// The window `[lo, lo + len)`, when it is one of the rows (`None` otherwise: the loop then runs unwindowed).
+    #[inline(always)]
+    pub fn __omp_row(&self, lo: usize, len: usize) -> Option<RowWindow<'a, T>> {
+        let k = lo.wrapping_sub(self.first);
+        if k < self.starts && len <= self.len {
+            // In bounds: `first + starts - 1 + self.len <= full.len()` was checked when the rows were made.
+            Some(RowWindow { full: self.full, row: &self.full[lo..lo + len], lo })
+        } else {
+            None
+        }
     }
 }
 
@@ -239,6 +290,28 @@ mod test {
                         let other: &[u32] = &a[..a.len() / 2];
                         let got = std::panic::catch_unwind(|| *(&Pick(&other, &w)).__omp_pick(i));
                         prop_assert_eq!(got.ok(), other.get(i).copied());
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        // A row handed out by a `RowsWindow` is the plain sub-slice, or none.
+        #[test]
+        fn rows_hand_out_plain_rows(
+            a in prop::collection::vec(any::<u32>(), 0..40),
+            first in 0usize..50, starts in 0usize..20, len in 0usize..20,
+            asks in prop::collection::vec((0usize..60, 0usize..25), 0..20),
+        ) {
+            let a: &[u32] = &a;
+            let rows = (&Probe(&a)).__omp_rows(first, starts, len);
+            prop_assert_eq!(rows.is_some(), first + starts.saturating_sub(1) + len <= a.len());
+            if let Some(rows) = rows {
+                for (lo, n) in asks {
+                    if let Some(w) = rows.__omp_row(lo, n) {
+                        prop_assert_eq!(w.row, &a[lo..lo + n]);
+                        prop_assert_eq!(w.lo, lo);
                     }
                 }
             }
