@@ -441,43 +441,16 @@ impl Finder<'_> {
                 _ => Shape::Lattice { stride: stride_expr(&own), inner: None },
             },
             (Kind::Read, [w]) => {
-                let Some((range, start, inclusive)) = &w.range else { return };
                 let literal = |cs: &[&Coeff]| match cs {
                     [c] if c.atoms.is_empty() && c.lit > 0 => Some(c.lit as u128),
                     _ => None,
                 };
                 let (Some(own), Some(inner_stride)) = (literal(&own), literal(&of(&w.var))) else { return };
-                let mut range_names = Vec::new();
-                idents(range, &mut range_names);
-                if range_names.iter().any(|n| self.is_bound(n)) {
-                    return;
-                }
-                let inner = InnerWalk {
-                    var: user_ident(&w.var, Span::call_site()),
-                    range: range.clone(),
-                    inclusive: *inclusive,
-                    start: quote!((#start)),
-                    stride: quote!(#inner_stride),
-                    depth: w.depth,
-                };
+                let Some(inner) = self.inner_walk(w, quote!(#inner_stride)) else { return };
                 Shape::Rows { own, inner, inner_stride }
             }
             (Kind::Write, [w]) => {
-                let Some((range, start, inclusive)) = &w.range else { return };
-                // The nested loop's range is evaluated before this loop too: it may only name what exists there.
-                let mut range_names = Vec::new();
-                idents(range, &mut range_names);
-                if range_names.iter().any(|n| self.is_bound(n)) {
-                    return;
-                }
-                let inner = InnerWalk {
-                    var: user_ident(&w.var, Span::call_site()),
-                    range: range.clone(),
-                    inclusive: *inclusive,
-                    start: quote!((#start)),
-                    stride: stride_expr(&of(&w.var)),
-                    depth: w.depth,
-                };
+                let Some(inner) = self.inner_walk(w, stride_expr(&of(&w.var))) else { return };
                 Shape::Lattice { stride: stride_expr(&own), inner: Some(inner) }
             }
             _ => return,
@@ -493,6 +466,25 @@ impl Finder<'_> {
         let mut ids = Vec::new();
         pat_idents(pat, &mut ids);
         self.bound.extend(ids.iter().map(|i| (i.to_string(), None)));
+    }
+
+    /// How an access moves with the nested loop `w` (by `stride`), when that loop is a plain range evaluable
+    /// before the windowed loop (it may only name what exists there).
+    fn inner_walk(&self, w: &NestedLoop, stride: TokenStream) -> Option<InnerWalk> {
+        let (range, start, inclusive) = w.range.as_ref()?;
+        let mut range_names = Vec::new();
+        idents(range, &mut range_names);
+        if range_names.iter().any(|n| self.is_bound(n)) {
+            return None;
+        }
+        Some(InnerWalk {
+            var: user_ident(&w.var, Span::call_site()),
+            range: range.clone(),
+            inclusive: *inclusive,
+            start: quote!((#start)),
+            stride,
+            depth: w.depth,
+        })
     }
 
     fn is_bound(&self, name: &str) -> bool {
