@@ -178,7 +178,12 @@ impl Team {
             seen = self.epoch.load(SeqCst);
             // SAFETY: see `impl Sync for Team`: the job of epoch `seen` stays valid until we count ourselves.
             #[allow(unsafe_code)]
-            let job = unsafe { *self.job.get() }.expect("omp: a region was published without its job");
+            let Some(job) = (unsafe { *self.job.get() }) else {
+                // A broken internal invariant. Unwinding would end this worker silently and leave the thread that
+                // started the region waiting for it forever (rayon-core's `AbortIfPanic` reasoning): abort loudly.
+                eprintln!("omp: internal error: a parallel region was published without its job; aborting");
+                std::process::abort();
+            };
             if let Err(p) = catch_unwind(AssertUnwindSafe(|| job(thread_num))) {
                 self.panic.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(p);
             }
