@@ -2523,7 +2523,7 @@ mod user_types {
     use std::ops::{Deref, Index, RangeFull};
 
     /// A 1-based vector (Fortran style): `v[1]` is the first element; `v[..]` is the whole storage.
-    pub struct OneBased(pub Vec<f64>);
+    pub(crate) struct OneBased(pub(crate) Vec<f64>);
     impl Index<usize> for OneBased {
         type Output = f64;
         fn index(&self, i: usize) -> &f64 {
@@ -2537,7 +2537,7 @@ mod user_types {
         }
     }
     impl OneBased {
-        pub fn len(&self) -> usize {
+        pub(crate) fn len(&self) -> usize {
             self.0.len()
         }
     }
@@ -2564,7 +2564,7 @@ mod user_types {
     }
 
     /// Derefs to its storage but indexes it 1-based: `w[i]` uses the `Index` impl, not the slice.
-    pub struct Shifted(pub Vec<f64>);
+    pub(crate) struct Shifted(pub(crate) Vec<f64>);
     impl Deref for Shifted {
         type Target = [f64];
         fn deref(&self) -> &[f64] {
@@ -2600,7 +2600,7 @@ mod user_types {
     }
 
     /// Counters behind `Index`: interior mutability through atomics, legitimately shared.
-    pub struct Counters(pub Vec<AtomicU64>);
+    pub(crate) struct Counters(pub(crate) Vec<AtomicU64>);
     impl Index<usize> for Counters {
         type Output = AtomicU64;
         fn index(&self, i: usize) -> &AtomicU64 {
@@ -2634,12 +2634,12 @@ mod user_types {
     }
 
     /// A vector whose `len()` claims `extra` more elements than it holds.
-    pub struct Lying {
+    pub(crate) struct Lying {
         pub v: Vec<f64>,
         pub extra: usize,
     }
     impl Lying {
-        pub fn len(&self) -> usize {
+        pub(crate) fn len(&self) -> usize {
             self.v.len() + self.extra
         }
     }
@@ -2678,12 +2678,12 @@ mod user_types {
     }
 
     /// A `len()` with a side effect (it counts its calls) and a value that grows with every call.
-    pub struct Ticker {
+    pub(crate) struct Ticker {
         pub calls: AtomicUsize,
         pub grow: bool,
     }
     impl Ticker {
-        pub fn len(&self) -> usize {
+        pub(crate) fn len(&self) -> usize {
             let k = self.calls.fetch_add(1, Relaxed);
             if self.grow {
                 k
