@@ -56,6 +56,23 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
+    /// Two target regions get the same kernel name but compile from different sources (the kernel name hashes the
+    /// function's signature and body; module-level consts copied into the kernel are not part of it).
+    #[error(
+        "the target regions of `{function}` in {first} and in {second} have the same kernel name `{kernel}` but compile \
+         differently (the same function in two modules whose constants differ): give one of the functions another \
+         name"
+    )]
+    KernelClash {
+        /// The kernel name.
+        kernel: String,
+        /// The user's function.
+        function: String,
+        /// Where the first region is.
+        first: String,
+        /// Where the other one is.
+        second: String,
+    },
     /// A tool's output was not what was expected.
     #[error("{0}")]
     Unexpected(String),

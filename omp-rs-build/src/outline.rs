@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use crate::compile::DeviceCrate;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::manifest::{KernelEntry, SlotKind};
 use crate::scan::SourceFile;
 
@@ -27,7 +27,7 @@ pub struct Outlined {
 /// agree with the launches the macros expand to. Regions with errors are left out: the macros report them.
 ///
 /// # Errors
-/// None today; kept for internal failures of the outliner.
+/// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
 pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<Option<Outlined>> {
     let mut o = omp_rs_codegen::outline::Outline::default();
     for f in files {
@@ -38,9 +38,29 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
     if o.kernels.is_empty() {
         return Ok(None);
     }
-    // Two regions with the same name (the same function in two targets of the package) are one kernel.
-    let mut seen = std::collections::HashSet::new();
-    let keep: Vec<bool> = o.kernels.iter().map(|k| seen.insert(k.name.clone())).collect();
+    // Two regions with the same name and the same source (the same function seen from two targets of the package)
+    // are one kernel. The same name with another source (a function copied into two modules whose consts differ)
+    // would make one region launch the other's kernel: an error.
+    let mut first: std::collections::HashMap<&str, (usize, String)> = std::collections::HashMap::new();
+    let mut keep = Vec::with_capacity(o.kernels.len());
+    for (i, k) in o.kernels.iter().enumerate() {
+        let source = o.kernel_source(i);
+        match first.get(k.name.as_str()) {
+            None => {
+                first.insert(&k.name, (i, source));
+                keep.push(true);
+            }
+            Some((_, same)) if *same == source => keep.push(false),
+            Some((j, _)) => {
+                return Err(Error::KernelClash {
+                    kernel: k.name.clone(),
+                    function: k.function.clone(),
+                    first: o.files[*j].clone(),
+                    second: o.files[i].clone(),
+                })
+            }
+        }
+    }
     let mut it = keep.iter();
     o.kernels.retain(|_| *it.next().unwrap_or(&false));
     let mut it = keep.iter();
@@ -142,6 +162,31 @@ mod test {
         assert_eq!(o.krate.exports, vec![k.name.clone()]);
         assert_eq!(o.krate.name, "omp_kernels_demo_pkg");
         assert_eq!(demo().kernels.len(), demo().krate.exports.len());
+    }
+
+    /// The same function in two modules: one kernel when it compiles the same, an error naming both files when the
+    /// modules' consts make the kernels differ (it would otherwise launch the first module's kernel for both).
+    #[test]
+    fn same_name_kernels_must_compile_the_same() {
+        let module = |k: f64| -> syn::File {
+            syn::parse_quote! {
+                const K: f64 = #k;
+                #[omp::target_teams_distribute_parallel_for]
+                fn fill(y: &mut [f64]) {
+                    for i in 0..y.len() {
+                        y[i] = K;
+                    }
+                }
+            }
+        };
+        let root = std::path::Path::new("/pkg");
+        let files = |a: f64, b: f64| {
+            [SourceFile { path: "/pkg/src/a.rs".into(), ast: module(a) }, SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b) }]
+        };
+        let same = outline("p", root, &files(1.0, 1.0)).unwrap().unwrap();
+        assert_eq!(same.kernels.len(), 1, "identical regions share their kernel");
+        let err = outline("p", root, &files(1.0, 2.0)).unwrap_err().to_string();
+        assert!(err.contains("src/a.rs") && err.contains("src/b.rs") && err.contains("`fill`"), "{err}");
     }
 
 }

@@ -106,6 +106,12 @@ impl Outline {
         self.kernels.extend(kernels);
     }
 
+    /// What kernel `i` is compiled from (its device function, with the module consts copied into it), as text:
+    /// two kernels of one name are the same kernel only when these are equal.
+    pub fn kernel_source(&self, i: usize) -> String {
+        device::kernel(&self.kernels[i]).to_string()
+    }
+
     /// The device crate's `lib.rs`, one token-printed file (for tests and tools).
     pub fn crate_source(&self) -> String {
         let kernels: Vec<TokenStream> = self.kernels.iter().map(device::kernel).collect();
