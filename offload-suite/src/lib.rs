@@ -3,6 +3,7 @@
 //! `OMP_TARGET_OFFLOAD=MANDATORY` through libomptarget's host plugin.
 
 pub mod adversarial;
+pub mod porting;
 pub mod regions;
 
 use rand::{Rng, SeedableRng};
@@ -12,7 +13,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).copied().collect()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).copied().collect()
 }
 
 /// A random vector.

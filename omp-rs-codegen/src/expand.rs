@@ -217,7 +217,16 @@ impl<'a> Lowerer<'a> {
     /// Records the variable (with its annotated type) or the item a statement declares.
     fn note_declaration(&mut self, stmt: &Stmt) {
         match stmt {
-            Stmt::Local(l) => self.types.bind_pattern(&l.pat, None),
+            Stmt::Local(l) => {
+                // An unannotated `let x = <expr>;` gets its type when the initialiser makes it evident.
+                let inferred = match (&l.pat, &l.init) {
+                    (syn::Pat::Ident(_), Some(init)) => {
+                        types::scalar_type_of(&init.expr, &self.types).and_then(|t| syn::parse_str::<syn::Type>(&t).ok())
+                    }
+                    _ => None,
+                };
+                self.types.bind_pattern(&l.pat, inferred.as_ref())
+            }
             Stmt::Item(it @ (Item::Const(_) | Item::Static(_) | Item::Fn(_) | Item::Struct(_) | Item::Enum(_) | Item::Type(_))) => {
                 self.items.push(it.clone())
             }

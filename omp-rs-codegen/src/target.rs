@@ -218,8 +218,9 @@ pub fn plan(
                 cx.error_spanned_by(
                     &name,
                     format!(
-                        "the device kernel of this target region needs the type of `{key}`: annotate its declaration \
-                         (`let {key}: f64 = ...`, or the element type, e.g. `let {key}: Vec<f64> = ...`)"
+                        "the device kernel of this target region needs the type of `{key}`, which its declaration \
+                         does not show: annotate it (e.g. `let {key}: f64 = ...`, `let {key}: usize = ...`, \
+                         `let {key}: Vec<f64> = ...`)"
                     ),
                 );
                 continue;

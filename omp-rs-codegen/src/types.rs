@@ -95,6 +95,9 @@ pub struct CaptureTypes {
     /// Mapped by an enclosing `target_data` block: the name is the block's token, whose elements a region reaches
     /// with `as_slice(&x)`.
     pub mapped: Vec<String>,
+    /// Not local variables (consts, statics, or names out of view): never rebound by a `let` (a `let` of a
+    /// const's name is a pattern, of a static's an error), only used as written.
+    pub items: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -106,7 +109,14 @@ impl CaptureTypes {
             if env.is_mapped(&key) {
                 out.mapped.push(key.clone());
             }
-            let Some(Some(t)) = env.lookup(&key) else { continue };
+            let t = match env.lookup(&key) {
+                Some(Some(t)) => t,
+                Some(None) => continue,
+                None => {
+                    out.items.push(key);
+                    continue;
+                }
+            };
             if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
                 out.slice_like.push(key.clone());
             }
@@ -220,7 +230,85 @@ pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
     }
 }
 
+/// The primitive scalar type of an unannotated `let`'s initialiser when it is evident: a suffixed literal, a
+/// variable of known scalar type, `.len()`, a cast, a comparison, or arithmetic and `min`/`max`/`abs`/`sqrt`-style
+/// methods on those (`let nx = n / 4;` with `n: usize`). Unsuffixed literals alone are left open (their type comes
+/// from later uses). A wrong answer cannot change meaning: the launch passes the value as this type
+/// (`scalar::<T>(x)`), so a mismatch is a compile error.
+pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
+    use syn::BinOp::*;
+    let known = |n: &str| SCALARS.contains(&n).then(|| n.to_string());
+    match e {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => known(i.suffix()),
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => known(f.suffix()),
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. }) => known("bool"),
+        Expr::Path(p) => match env.lookup(&p.path.get_ident()?.to_string())?? {
+            Type::Path(tp) => known(&tp.path.get_ident()?.to_string()),
+            _ => None,
+        },
+        Expr::Cast(c) => match &*c.ty {
+            Type::Path(tp) => known(&tp.path.get_ident()?.to_string()),
+            _ => None,
+        },
+        Expr::Binary(b) => match b.op {
+            Eq(_) | Ne(_) | Lt(_) | Le(_) | Gt(_) | Ge(_) | And(_) | Or(_) => known("bool"),
+            Shl(_) | Shr(_) => scalar_type_of(&b.left, env),
+            _ => scalar_type_of(&b.left, env).or_else(|| scalar_type_of(&b.right, env)),
+        },
+        Expr::Paren(p) => scalar_type_of(&p.expr, env),
+        Expr::Group(g) => scalar_type_of(&g.expr, env),
+        Expr::Unary(u) => scalar_type_of(&u.expr, env),
+        Expr::MethodCall(m) if m.method == "len" || m.method == "count" => known("usize"),
+        Expr::MethodCall(m)
+            if ["min", "max", "abs", "sqrt", "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil", "round", "clamp"]
+                .contains(&m.method.to_string().as_str()) =>
+        {
+            scalar_type_of(&m.receiver, env)
+        }
+        _ => integer_type_of(e, env),
+    }
+}
+
 /// The integer type of a loop over `base` (`a..b`): from either bound.
 pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
     base.start.as_deref().and_then(|s| integer_type_of(s, env)).or_else(|| base.end.as_deref().and_then(|e| integer_type_of(e, env)))
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn env() -> TypeEnv {
+        let sig: syn::Signature = syn::parse_quote!(fn f(n: usize, a: f32, k: i64, x: &[f64]));
+        let mut env = TypeEnv::default();
+        env.bind_params(&sig);
+        env
+    }
+
+    #[test]
+    fn evident_scalar_types() {
+        let env = env();
+        let ty = |e: Expr| scalar_type_of(&e, &env);
+        assert_eq!(ty(syn::parse_quote!(n / 4)), Some("usize".into()));
+        assert_eq!(ty(syn::parse_quote!(2 * n + 1)), Some("usize".into()));
+        assert_eq!(ty(syn::parse_quote!(a * 0.5)), Some("f32".into()));
+        assert_eq!(ty(syn::parse_quote!((n as f64).sqrt())), Some("f64".into()));
+        assert_eq!(ty(syn::parse_quote!(k.abs().max(3))), Some("i64".into()));
+        assert_eq!(ty(syn::parse_quote!(n > 3)), Some("bool".into()));
+        assert_eq!(ty(syn::parse_quote!(x.len() - 1)), Some("usize".into()));
+        assert_eq!(ty(syn::parse_quote!(1u8 << n)), Some("u8".into()));
+        assert_eq!(ty(syn::parse_quote!(2.5f32)), Some("f32".into()));
+    }
+
+    #[test]
+    fn open_types_stay_open() {
+        let env = env();
+        let ty = |e: Expr| scalar_type_of(&e, &env);
+        // Unsuffixed literals take their type from later uses; calls and unknown names are not evident.
+        assert_eq!(ty(syn::parse_quote!(0.0)), None);
+        assert_eq!(ty(syn::parse_quote!(3)), None);
+        assert_eq!(ty(syn::parse_quote!(f(n))), None);
+        assert_eq!(ty(syn::parse_quote!(m + 1)), None);
+        assert_eq!(ty(syn::parse_quote!(x[0])), None);
+    }
 }

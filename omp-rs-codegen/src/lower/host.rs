@@ -187,6 +187,8 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     for cap in &analysis.captures {
         let v = &cap.name;
         match &cap.class {
+            // A const or static: used as written.
+            Class::Shared if types.items.contains(&v.to_string()) => {}
             Class::Shared if types.mapped.contains(&v.to_string()) => {
                 // A `target_data` token: the region reads the variable's elements (as the user's code expects).
                 per_thread.extend(quote!(let #v = #rt::as_slice(&#v);));

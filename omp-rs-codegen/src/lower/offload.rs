@@ -94,7 +94,11 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     for arg in &plan.args {
         let var = arg.name().to_string();
         pack = match arg {
-            KernelArg::Scalar { name, .. } => quote!(#pack.scalar(#name)),
+            // Typed: the kernel reads the slot as `ty`, so a variable of another type must not compile.
+            KernelArg::Scalar { name, ty, .. } => {
+                let ty: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(f64));
+                quote!(#pack.scalar::<#ty>(#name))
+            }
             KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
             KernelArg::Array { name, map, explicit, usage, .. } => {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());

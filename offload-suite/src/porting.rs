@@ -1,0 +1,44 @@
+//! Code as a porter of a C/C++ OpenMP code writes it (issue #10), each region next to its sequential reference:
+//! what used to need workarounds must work in its natural form.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{same, vec_f64, Check};
+
+/// Every porting check.
+pub const CHECKS: &[Check] = &[("port: module const in an index, scalars whose type the initialiser shows", check_consts_and_inferred_scalars)];
+
+/// The halo width of a stencil code, as a module-level constant.
+const HS: usize = 2;
+
+/// `let nx = n / 4;` needs no annotation (usize from `n`), nor a cast (f64) or a comparison (bool); `HS` in the
+/// index is the module's const, not a captured variable.
+#[omp::directives]
+fn halo_interior(n: usize, w: usize, state: &[f64], out: &mut [f64], host: &mut [f64]) {
+    let nx = n / 4;
+    let scale = nx as f64 * 0.5;
+    let wide = w > n;
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..n {
+        let v = state[(1 + HS) * w + i + HS] * scale;
+        out[i] = if wide { v + nx as f64 } else { -v };
+    }
+    #[omp::parallel_for]
+    for i in 0..n {
+        host[i] = state[(1 + HS) * w + i + HS] * scale - nx as f64;
+    }
+}
+
+fn check_consts_and_inferred_scalars(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..2000);
+    let w = n + 2 * HS + rng.gen_range(0..3);
+    let state = vec_f64(rng, (n + 2 * HS) * w);
+    let (mut out, mut host) = (vec![0.0; n], vec![0.0; n]);
+    halo_interior(n, w, &state, &mut out, &mut host);
+    let (nx, scale) = (n / 4, (n / 4) as f64 * 0.5);
+    let want: Vec<f64> = (0..n).map(|i| state[(1 + HS) * w + i + HS] * scale + nx as f64).collect();
+    let want_host: Vec<f64> = (0..n).map(|i| state[(1 + HS) * w + i + HS] * scale - nx as f64).collect();
+    same("out", &out, &want)?;
+    same("host", &host, &want_host)
+}
