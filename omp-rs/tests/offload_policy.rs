@@ -108,6 +108,11 @@ fn omp_default_device_selects_the_device() {
 }
 
 #[test]
+fn set_default_device_overrides_the_environment_in_every_thread() {
+    run_child("set_default_device", &[("OMP_TARGET_OFFLOAD", "MANDATORY"), ("OMP_DEFAULT_DEVICE", "2")]);
+}
+
+#[test]
 fn host_images_next_to_gpu_images_need_opt_in() {
     run_child("mixed_without_opt_in", &[]);
     run_child("mixed_with_opt_in", &[("OMP_TARGET_OFFLOAD", "MANDATORY"), ("OMP_RS_HOST_PLUGIN", "1")]);
@@ -207,6 +212,24 @@ fn child() {
             let k = common::kernel("omp_empty_0_fixture");
             assert_eq!(should_offload(k, None, true).unwrap(), Decision::Offload(omp::offload::device(2).unwrap()));
             assert_eq!(omp::get_default_device(), 2);
+        }
+        "set_default_device" => {
+            let k = common::kernel("omp_empty_0_fixture");
+            let on = |d: i64| Decision::Offload(omp::offload::device(d).unwrap());
+            assert_eq!(should_offload(k, None, true).unwrap(), on(2), "OMP_DEFAULT_DEVICE first");
+            omp::set_default_device(1);
+            assert_eq!(omp::get_default_device(), 1);
+            assert_eq!(should_offload(k, None, true).unwrap(), on(1));
+            assert_eq!(should_offload(k, Some(3), true).unwrap(), on(3), "a device clause still wins");
+            std::thread::spawn(|| assert_eq!(omp::get_default_device(), 1, "one setting for the process")).join().unwrap();
+            let n = omp::get_num_devices();
+            omp::set_default_device(n);
+            assert_eq!(should_offload(k, None, true).unwrap(), Decision::Host(HostReason::InitialDevice), "n = the host");
+            omp::set_default_device(n + 5);
+            match should_offload(k, None, true) {
+                Err(Error::InvalidDevice { device, .. }) => assert_eq!(device, i64::from(n + 5)),
+                other => panic!("expected InvalidDevice, got {other:?}"),
+            }
         }
         "mixed_without_opt_in" => {
             let k: &'static KernelRef = Box::leak(Box::new(KernelRef::new(mixed_set("omp_empty_0_fixture"), "omp_empty_0_fixture")));

@@ -5,6 +5,7 @@
 //! Every number is validated here, so libomptarget never sees an invalid one (it would abort).
 
 use std::fmt;
+use std::sync::atomic::{AtomicI64, Ordering};
 
 use super::policy::{self, Policy};
 use super::registry::{self, Family};
@@ -96,7 +97,7 @@ pub(crate) fn resolve(device: Option<i64>, if_cond: bool) -> Result<Decision, Er
         Some(d) => d,
         None => i64::from(default_device_num()),
     };
-    if dev == i64::from(n) && device.is_some() {
+    if dev == i64::from(n) && (device.is_some() || default_override().is_some()) {
         return Ok(Decision::Host(HostReason::InitialDevice));
     }
     if n == 0 {
@@ -128,7 +129,26 @@ pub fn device(n: i64) -> Result<Device, Error> {
     }
 }
 
+/// What [`set_default_device`] set (`i64::MIN`: nothing, the environment and libomp decide).
+static DEFAULT_DEVICE: AtomicI64 = AtomicI64::new(i64::MIN);
+
+fn default_override() -> Option<i64> {
+    Some(DEFAULT_DEVICE.load(Ordering::Relaxed)).filter(|&d| d != i64::MIN)
+}
+
+/// `omp_set_default_device(n)`: the device of every region, data region and `DeviceBuffer` without a `device`
+/// clause from now on. omp-rs keeps this ICV per process, not per thread: a port sets it once (e.g.
+/// `rank % num_devices` in an MPI code) and its parallel loops' threads, which are omp-rs's own, follow it. `n`
+/// equal to [`get_initial_device`] means the host; a number that is no device is reported by the first region
+/// that uses it ([`Error::InvalidDevice`]).
+pub fn set_default_device(n: i32) {
+    DEFAULT_DEVICE.store(i64::from(n), Ordering::Relaxed);
+}
+
 fn default_device_num() -> i32 {
+    if let Some(d) = default_override() {
+        return d as i32;
+    }
     match registry::runtime_if_loaded() {
         Some(r) => r.rt.default_device(),
         None => policy::default_device_env().and_then(|d| i32::try_from(d).ok()).unwrap_or(0),
@@ -145,8 +165,11 @@ pub fn get_num_devices() -> i32 {
     registry::runtime().map(|r| r.rt.num_devices()).unwrap_or(0)
 }
 
-/// `omp_get_default_device()`: `OMP_DEFAULT_DEVICE` (or what libomp's `omp_set_default_device` set), else 0.
+/// `omp_get_default_device()`: what [`set_default_device`] set, else `OMP_DEFAULT_DEVICE`, else 0.
 pub fn get_default_device() -> i32 {
+    if let Some(d) = default_override() {
+        return d as i32;
+    }
     if policy::policy() == Policy::Disabled {
         return policy::default_device_env().and_then(|d| i32::try_from(d).ok()).unwrap_or(0);
     }

@@ -40,8 +40,8 @@ pub use data::{
     MappedArg, Resident,
 };
 pub use device::{
-    device, get_default_device, get_initial_device, get_num_devices, is_initial_device, target_is_present, Decision,
-    Device, HostReason,
+    device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
+    Decision, Device, HostReason,
 };
 pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
 pub use map::{ExitKind, MapKind, Modifiers};
