@@ -7,7 +7,10 @@ use rand::Rng;
 use crate::{same, vec_f64, Check};
 
 /// Every porting check.
-pub const CHECKS: &[Check] = &[("port: module const in an index, scalars whose type the initialiser shows", check_consts_and_inferred_scalars)];
+pub const CHECKS: &[Check] = &[
+    ("port: module const in an index, scalars whose type the initialiser shows", check_consts_and_inferred_scalars),
+    ("port: target_update!(from: b[0..n], depend(out: b)) in the short form", check_update_short_form_with_clauses),
+];
 
 /// The halo width of a stencil code, as a module-level constant.
 const HS: usize = 2;
@@ -41,4 +44,26 @@ fn check_consts_and_inferred_scalars(rng: &mut StdRng) -> Result<(), String> {
     let want_host: Vec<f64> = (0..n).map(|i| state[(1 + HS) * w + i + HS] * scale - nx as f64).collect();
     same("out", &out, &want)?;
     same("host", &host, &want_host)
+}
+
+/// The short motion form followed by clauses, as a porter writes `#pragma omp target update from(b[0:n]) depend(out: b)`.
+#[omp::directives]
+fn update_section(n: usize, b: &mut [f64]) {
+    #[omp::target_data(map(to: b))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            b[i] = 2.0 * b[i] + 1.0;
+        }
+        omp::target_update!(from: b[0..n], depend(out: b));
+    }
+}
+
+fn check_update_short_form_with_clauses(rng: &mut StdRng) -> Result<(), String> {
+    let len = rng.gen_range(1..3000);
+    let n = rng.gen_range(0..=len);
+    let mut b = vec_f64(rng, len);
+    let want: Vec<f64> = b.iter().enumerate().map(|(i, v)| if i < n { 2.0 * v + 1.0 } else { *v }).collect();
+    update_section(n, &mut b);
+    same("b", &b, &want)
 }

@@ -29,17 +29,39 @@ pub fn parse(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> Option<Directive> 
     Some(d)
 }
 
-/// `to: a, b` → `to(a, b)` (one motion per macro in the short form).
+/// `to: a, b` → `to(a, b)` (one motion per macro in the short form). Clauses after the list stay clauses:
+/// `from: b[0..n], depend(out: b), nowait` → `from(b[0..n]), depend(out: b), nowait`.
 fn short_motion(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Delimiter, TokenTree};
     let mut iter = tokens.clone().into_iter();
-    match (iter.next(), iter.next()) {
-        (Some(proc_macro2::TokenTree::Ident(dir)), Some(proc_macro2::TokenTree::Punct(p)))
-            if (dir == "to" || dir == "from") && p.as_char() == ':' =>
-        {
-            let rest: TokenStream = iter.collect();
-            quote!(#dir(#rest))
+    let dir = match (iter.next(), iter.next()) {
+        (Some(TokenTree::Ident(dir)), Some(TokenTree::Punct(p))) if (dir == "to" || dir == "from") && p.as_char() == ':' => dir,
+        _ => return tokens,
+    };
+    // Split the rest at top-level commas (groups keep theirs); the first segment that reads as a clause
+    // (`name(...)` — no variable is called — or `nowait`) ends the list.
+    let mut segments: Vec<Vec<TokenTree>> = vec![Vec::new()];
+    for t in iter {
+        match &t {
+            TokenTree::Punct(p) if p.as_char() == ',' => segments.push(Vec::new()),
+            _ => segments.last_mut().map_or((), |s| s.push(t)),
         }
-        _ => tokens,
+    }
+    let is_clause = |s: &[TokenTree]| match s {
+        [TokenTree::Ident(i)] => i == "nowait",
+        [TokenTree::Ident(_), TokenTree::Group(g)] => g.delimiter() == Delimiter::Parenthesis,
+        _ => false,
+    };
+    let split = segments.iter().position(|s| is_clause(s)).unwrap_or(segments.len());
+    let join = |segs: &[Vec<TokenTree>]| {
+        let parts = segs.iter().filter(|s| !s.is_empty()).map(|s| s.iter().cloned().collect::<TokenStream>());
+        quote!(#(#parts),*)
+    };
+    let (vars, clauses) = (join(&segments[..split]), join(&segments[split..]));
+    if clauses.is_empty() {
+        quote!(#dir(#vars))
+    } else {
+        quote!(#dir(#vars), #clauses)
     }
 }
 
@@ -76,4 +98,19 @@ pub fn written(d: &Directive) -> Vec<&Ident> {
             _ => Vec::new(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod test {
+    use super::short_motion;
+    use quote::quote;
+
+    #[test]
+    fn short_motion_keeps_clauses_apart() {
+        let s = |t: proc_macro2::TokenStream| short_motion(t).to_string();
+        assert_eq!(s(quote!(from: a, b)), quote!(from(a, b)).to_string());
+        assert_eq!(s(quote!(from: b[0..n], depend(out: b))), quote!(from(b[0..n]), depend(out: b)).to_string());
+        assert_eq!(s(quote!(to: x, y[1..], device(1), nowait)), quote!(to(x, y[1..]), device(1), nowait).to_string());
+        assert_eq!(s(quote!(to(x), if(c))), quote!(to(x), if(c)).to_string(), "the clause form is unchanged");
+    }
 }
