@@ -10,6 +10,7 @@ use crate::{same, vec_f64, Check};
 pub const CHECKS: &[Check] = &[
     ("port: module const in an index, scalars whose type the initialiser shows", check_consts_and_inferred_scalars),
     ("port: target_update!(from: b[0..n], depend(out: b)) in the short form", check_update_short_form_with_clauses),
+    ("port: plain helper functions called in a target region (implicit declare target)", check_helper_functions),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -66,4 +67,44 @@ fn check_update_short_form_with_clauses(rng: &mut StdRng) -> Result<(), String> 
     let want: Vec<f64> = b.iter().enumerate().map(|(i, v)| if i < n { 2.0 * v + 1.0 } else { *v }).collect();
     update_section(n, &mut b);
     same("b", &b, &want)
+}
+
+/// A plain function of the module, as C codes have `static inline double flux(...)`: called in a target region it
+/// is compiled for the device too (OpenMP 5's implicit `declare target`), with what it calls and the consts it names.
+fn limiter(a: f64, b: f64) -> f64 {
+    if a * b <= 0.0 {
+        0.0
+    } else {
+        GAMMA * a.abs().min(b.abs()) * sign(a)
+    }
+}
+
+fn sign(x: f64) -> f64 {
+    if x < 0.0 {
+        -1.0
+    } else {
+        1.0
+    }
+}
+
+const GAMMA: f64 = 0.75;
+
+#[omp::directives]
+fn limited_slopes(u: &[f64], s: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 1..s.len() - 1 {
+        s[i] = limiter(u[i] - u[i - 1], u[i + 1] - u[i]);
+    }
+}
+
+fn check_helper_functions(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(3..5000);
+    let u = vec_f64(rng, n);
+    let mut s = vec![0.0; n];
+    limited_slopes(&u, &mut s);
+    let mut want = vec![0.0; n];
+    for i in 1..n - 1 {
+        want[i] = limiter(u[i] - u[i - 1], u[i + 1] - u[i]);
+    }
+    same("s", &s, &want)
 }

@@ -40,21 +40,19 @@ pub struct CrateFile {
 impl Outline {
     /// Adds the target regions and declare-target items of one parsed file; `path` names it in panic locations.
     pub fn add_file(&mut self, file: &syn::File, path: &str) {
-        let consts: Vec<Item> = file.items.iter().filter(|i| matches!(i, Item::Const(_))).cloned().collect();
+        let scope = module_scope(&file.items, &[]);
         let before = self.kernels.len();
-        self.add_items(&file.items, &consts);
+        self.add_items(&file.items, &scope);
         self.files.extend(std::iter::repeat_n(path.to_string(), self.kernels.len() - before));
     }
 
-    fn add_items(&mut self, items: &[Item], consts: &[Item]) {
+    fn add_items(&mut self, items: &[Item], scope: &[Item]) {
         for item in items {
             match item {
-                Item::Fn(f) => self.add_fn(f, consts),
+                Item::Fn(f) => self.add_fn(f, scope),
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
-                        let mut scope: Vec<Item> = consts.to_vec();
-                        scope.extend(inner.iter().filter(|i| matches!(i, Item::Const(_))).cloned());
-                        self.add_items(inner, &scope);
+                        self.add_items(inner, &module_scope(inner, scope));
                     }
                 }
                 Item::Impl(imp) => {
@@ -63,7 +61,7 @@ impl Outline {
                             let has_self = m.sig.receiver().is_some();
                             if !has_self {
                                 let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
-                                self.add_fn(&f, consts);
+                                self.add_fn(&f, scope);
                             }
                         }
                     }
@@ -78,7 +76,7 @@ impl Outline {
         }
     }
 
-    fn add_fn(&mut self, f: &ItemFn, consts: &[Item]) {
+    fn add_fn(&mut self, f: &ItemFn, scope: &[Item]) {
         let Some(attr) = find_omp_attr(&f.attrs) else { return };
         let name = attr.name.to_string();
         let mut plain = f.clone();
@@ -92,15 +90,26 @@ impl Outline {
             (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels(&plain, Some((&attr.name, attr.args.clone()))),
             _ => Vec::new(),
         };
-        // Module-level consts the kernel names: copied into the kernel (no clash between modules).
+        // The module's consts and plain functions the kernel names, and those they name in turn, are copied into the
+        // kernel (no clash between modules). Functions so are OpenMP 5's implicit `declare target`: a function of
+        // the same compilation unit called in a target region is compiled for the device too.
         for k in &mut kernels {
-            let used = idents(k.nest.body.to_token_stream());
-            for c in consts {
-                if let Item::Const(ic) = c {
-                    if used.contains(&ic.ident.to_string()) && !k.local_items.iter().any(|i| same_name(i, &ic.ident)) {
-                        k.local_items.insert(0, c.clone());
-                    }
-                }
+            let mut used = idents(k.nest.body.to_token_stream());
+            let mut copied: Vec<Item> = Vec::new();
+            loop {
+                let next = scope.iter().find(|it| {
+                    item_name(it).is_some_and(|n| {
+                        used.contains(&n)
+                            && !copied.iter().any(|c| item_name(c).as_ref() == Some(&n))
+                            && !k.local_items.iter().any(|l| item_name(l).as_ref() == Some(&n))
+                    })
+                });
+                let Some(item) = next else { break };
+                used.extend(idents(item.to_token_stream()));
+                copied.push(item.clone());
+            }
+            for (n, item) in copied.into_iter().enumerate() {
+                k.local_items.insert(n, item);
             }
         }
         self.kernels.extend(kernels);
@@ -156,8 +165,39 @@ impl Outline {
     }
 }
 
-fn same_name(item: &Item, ident: &syn::Ident) -> bool {
-    matches!(item, Item::Const(c) if c.ident == *ident)
+/// What a kernel of a module may copy: the module's consts and its plain (non-omp) functions, then, when the module
+/// glob-imports its parent (`use super::*;`), the parent's that its own do not shadow. Rust's scoping, not a
+/// guess: an item of an enclosing module is not visible without that import, so it is never copied in place of a
+/// name the module imports from elsewhere (the device build then reports the missing name).
+fn module_scope(items: &[Item], parent: &[Item]) -> Vec<Item> {
+    let mut scope: Vec<Item> = items
+        .iter()
+        .filter(|i| match i {
+            Item::Const(_) => true,
+            Item::Fn(f) => find_omp_attr(&f.attrs).is_none(),
+            _ => false,
+        })
+        .cloned()
+        .collect();
+    let glob_super = items.iter().any(|i| match i {
+        Item::Use(u) => matches!(&u.tree, syn::UseTree::Path(p) if p.ident == "super" && matches!(*p.tree, syn::UseTree::Glob(_))),
+        _ => false,
+    });
+    if glob_super {
+        let own: Vec<String> = items.iter().filter_map(item_name).collect();
+        scope.extend(parent.iter().filter(|i| item_name(i).is_some_and(|n| !own.contains(&n))).cloned());
+    }
+    scope
+}
+
+/// The name a value item defines (consts, statics, fns).
+fn item_name(item: &Item) -> Option<String> {
+    match item {
+        Item::Const(c) => Some(c.ident.to_string()),
+        Item::Static(s) => Some(s.ident.to_string()),
+        Item::Fn(f) => Some(f.sig.ident.to_string()),
+        _ => None,
+    }
 }
 
 fn idents(ts: TokenStream) -> BTreeSet<String> {
@@ -213,4 +253,72 @@ fn strip_omp(mut item: Item) -> Item {
         _ => {}
     }
     item
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    /// The items copied into each kernel, by name, in kernel order.
+    fn copied(file: syn::File) -> Vec<Vec<String>> {
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        o.kernels.iter().map(|k| k.local_items.iter().filter_map(item_name).collect()).collect()
+    }
+
+    #[test]
+    fn helpers_and_consts_follow_rusts_scoping() {
+        let file: syn::File = syn::parse_quote! {
+            const K: f64 = 1.0;
+            fn sq(x: f64) -> f64 { x * x * K }
+            fn unused() {}
+            #[omp::target_teams_distribute_parallel_for]
+            fn top(y: &mut [f64]) { for i in 0..y.len() { y[i] = sq(y[i]); } }
+            mod own {
+                const K: f64 = 2.0;
+                #[omp::target_teams_distribute_parallel_for]
+                fn inner(y: &mut [f64]) { for i in 0..y.len() { y[i] = K; } }
+            }
+            mod imported {
+                use crate::elsewhere::K;
+                #[omp::target_teams_distribute_parallel_for]
+                fn inner(y: &mut [f64]) { for i in 0..y.len() { y[i] = K; } }
+            }
+            mod glob {
+                use super::*;
+                fn cube(x: f64) -> f64 { sq(x) * x }
+                #[omp::target_teams_distribute_parallel_for]
+                fn inner(y: &mut [f64]) { for i in 0..y.len() { y[i] = cube(y[i]); } }
+            }
+        };
+        let got = copied(file);
+        // `top`: the helper and, through it, the const; not the unused fn.
+        assert_eq!(got[0], ["sq", "K"]);
+        // `own`: its own K (2.0), not the file's.
+        assert_eq!(got[1], ["K"]);
+        // `imported`: K comes from a `use` the outliner does not follow: nothing is copied (the device build names
+        // the missing K), never the file's K of another value.
+        assert!(got[2].is_empty(), "{:?}", got[2]);
+        // `glob`: its helper, then the parent's through `use super::*`.
+        assert_eq!(got[3], ["cube", "sq", "K"]);
+    }
+
+    #[test]
+    fn own_local_items_win_over_module_items() {
+        let file: syn::File = syn::parse_quote! {
+            const N: usize = 5;
+            #[omp::directives]
+            fn f(y: &mut [usize]) {
+                const N: usize = 7;
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..y.len() { y[i] = N; }
+            }
+        };
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        let k = &o.kernels[0];
+        let consts: Vec<String> = k.local_items.iter().map(|i| i.to_token_stream().to_string()).collect();
+        assert_eq!(consts.len(), 1, "{consts:?}");
+        assert!(consts[0].contains('7'), "{consts:?}");
+    }
 }

@@ -182,6 +182,31 @@ impl KernelPlan {
     }
 }
 
+/// Macros of `std` that a kernel cannot run (the device has no standard output and no allocator), each reported at
+/// its use instead of failing the device build.
+const HOST_ONLY_MACROS: &[&str] = &["println", "print", "eprintln", "eprint", "dbg", "format", "vec"];
+
+fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
+    struct Find<'c>(&'c Ctxt);
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            let Some(name) = m.path.segments.last().map(|s| s.ident.to_string()) else { return };
+            if HOST_ONLY_MACROS.contains(&name.as_str()) {
+                let why = if matches!(name.as_str(), "format" | "vec") { "allocates, and the device has no allocator" } else { "prints, and the device has no standard output" };
+                self.0.error_spanned_by(
+                    &m.path,
+                    format!(
+                        "`{name}!` cannot run in a target region: it {why}. Compute into an array and use it after the \
+                         region (or run the region on the host with `if(false)` while debugging)"
+                    ),
+                );
+            }
+        }
+        fn visit_item(&mut self, _: &'ast syn::Item) {}
+    }
+    syn::visit::Visit::visit_block(&mut Find(cx), body);
+}
+
 /// The function a region lives in.
 #[derive(Debug, Clone)]
 pub struct FnInfo {
@@ -203,6 +228,7 @@ pub fn plan(
     local_items: Vec<syn::Item>,
     cx: &Ctxt,
 ) -> KernelPlan {
+    host_only_macros(&nest.body, cx);
     let mut args = Vec::new();
     let mut reductions = Vec::new();
     let mut maps = Vec::new();
