@@ -11,6 +11,7 @@ pub const CHECKS: &[Check] = &[
     ("port: module const in an index, scalars whose type the initialiser shows", check_consts_and_inferred_scalars),
     ("port: target_update!(from: b[0..n], depend(out: b)) in the short form", check_update_short_form_with_clauses),
     ("port: plain helper functions called in a target region (implicit declare target)", check_helper_functions),
+    ("port: private and firstprivate fixed-size arrays in a target region", check_private_arrays),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -107,4 +108,43 @@ fn check_helper_functions(rng: &mut StdRng) -> Result<(), String> {
         want[i] = limiter(u[i] - u[i - 1], u[i + 1] - u[i]);
     }
     same("s", &s, &want)
+}
+
+/// Points of a stencil, as a module const sizing a private work array.
+const TAPS: usize = 4;
+
+/// `private(stencil)`: scratch each iteration fills before use; `firstprivate(w)`: weights each iteration starts from
+/// (and changes locally, which no other iteration sees). The originals need no `mut`: each iteration's copy is
+/// its own mutable variable.
+#[omp::directives]
+fn weighted(x: &[f64], y: &mut [f64]) {
+    let stencil: [f64; TAPS] = [0.0; TAPS];
+    let w: [f64; TAPS] = [0.5, 1.0, 2.0, 4.0];
+    #[omp::target_teams_distribute_parallel_for(private(stencil), firstprivate(w))]
+    for i in 0..y.len() {
+        for k in 0..TAPS {
+            stencil[k] = x[i + k];
+        }
+        w[i % TAPS] += 1.0;
+        let mut s = 0.0;
+        for k in 0..TAPS {
+            s += w[k] * stencil[k];
+        }
+        y[i] = s;
+    }
+}
+
+fn check_private_arrays(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000);
+    let x = vec_f64(rng, n + TAPS - 1);
+    let mut y = vec![0.0; n];
+    weighted(&x, &mut y);
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let mut w = [0.5, 1.0, 2.0, 4.0];
+            w[i % TAPS] += 1.0;
+            (0..TAPS).fold(0.0, |s, k| s + w[k] * x[i + k])
+        })
+        .collect();
+    same("y", &y, &want)
 }

@@ -95,6 +95,12 @@ impl Outline {
         // the same compilation unit called in a target region is compiled for the device too.
         for k in &mut kernels {
             let mut used = idents(k.nest.body.to_token_stream());
+            // A private array's length (`[f64; M]`) is part of the kernel too.
+            for a in &k.args {
+                if let crate::target::KernelArg::Array { private_len: Some(len), .. } = a {
+                    used.extend(idents(len.to_token_stream()));
+                }
+            }
             let mut copied: Vec<Item> = Vec::new();
             loop {
                 let next = scope.iter().find(|it| {

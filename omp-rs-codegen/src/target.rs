@@ -53,6 +53,9 @@ pub enum KernelArg {
         scalar: bool,
         /// A disjointly written array: its ownership's shape (kernel ABI v2 slots after base and length).
         owner: Option<OwnerShape>,
+        /// A `private` / `firstprivate` array of this length (`[T; N]`): passed like a read-only array, and each
+        /// iteration works on its own copy of it (the same per-iteration copy as the host path).
+        private_len: Option<syn::Expr>,
     },
     /// `is_device_ptr(b)` with `b: omp::DeviceBuffer<T>`: device pointer and length slots.
     DeviceBuffer {
@@ -207,6 +210,16 @@ fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
     syn::visit::Visit::visit_block(&mut Find(cx), body);
 }
 
+/// `N` of a fixed-size array type `[T; N]`.
+fn fixed_len(ty: &Type) -> Option<syn::Expr> {
+    match ty {
+        Type::Array(a) => Some(a.len.clone()),
+        Type::Paren(p) => fixed_len(&p.elem),
+        Type::Group(g) => fixed_len(&g.elem),
+        _ => None,
+    }
+}
+
 /// The function a region lives in.
 #[derive(Debug, Clone)]
 pub struct FnInfo {
@@ -282,7 +295,7 @@ pub fn plan(
             (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
                 let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
-                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None });
+                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None, private_len: None });
             }
             (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Scalar(t)) => {
                 let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
@@ -293,9 +306,17 @@ pub fn plan(
                 });
                 args.push(KernelArg::Scalar { name, ty: t, private_mut });
             }
+            (Class::Private | Class::Firstprivate, DeviceType::Array { elem, .. }) if fixed_len(&ty).is_some() => {
+                maps.push(MapDecision { var: key, map: "to".into(), why: "private array: each iteration works on a copy".into() });
+                let private_len = fixed_len(&ty);
+                args.push(KernelArg::Array { name, elem, usage: ArrayUse::Read, map: MapKind::To, explicit: None, scalar: false, owner: None, private_len });
+            }
             (Class::Private | Class::Firstprivate, _) => cx.error_spanned_by(
                 &name,
-                format!("`{key}`: only scalars can be private in a target region; declare arrays inside the loop body"),
+                format!(
+                    "`{key}`: only scalars and fixed-size arrays (`[T; N]`) can be private in a target region; declare \
+                     other arrays inside the loop body"
+                ),
             ),
             (_, DeviceType::DeviceBuffer { elem }) => {
                 if !device_ptrs.contains(&key) {
@@ -321,7 +342,7 @@ pub fn plan(
                 }
                 let ex = explicit.iter().find(|(n, _, _)| *n == key).map(|(_, _, e)| e.clone());
                 maps.push(MapDecision { var: key, map: map_name(map).into(), why });
-                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner });
+                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner, private_len: None });
             }
             (_, DeviceType::Scalar(_)) => {}
         }

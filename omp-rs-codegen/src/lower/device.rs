@@ -74,6 +74,10 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             KernelArg::Array { name, elem, usage, .. } | KernelArg::DeviceBuffer { name, elem, usage, .. } => {
                 let (name, elem) = (&fresh(name), &fresh_ty(elem));
                 let (b, n) = (base(name), len(name));
+                if let KernelArg::Array { private_len: Some(len), .. } = arg {
+                    // Each iteration's own copy of the private array (the host passes an array of this very type).
+                    per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name: [#elem; #len] = core::array::from_fn(|__omp_k| #name[__omp_k]);));
+                }
                 // The kernel's own unsafe: rebuilding the host runtime's (pointer, length, ownership) slots. The loop
                 // body itself stays safe code (`deny(unsafe_op_in_unsafe_fn)` in the crate header).
                 match usage {
