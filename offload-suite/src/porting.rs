@@ -12,6 +12,7 @@ pub const CHECKS: &[Check] = &[
     ("port: target_update!(from: b[0..n], depend(out: b)) in the short form", check_update_short_form_with_clauses),
     ("port: plain helper functions called in a target region (implicit declare target)", check_helper_functions),
     ("port: private and firstprivate fixed-size arrays in a target region", check_private_arrays),
+    ("port: target_enter_data! as the first offload operation maps onto the device", check_enter_data_first),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -147,4 +148,28 @@ fn check_private_arrays(rng: &mut StdRng) -> Result<(), String> {
         })
         .collect();
     same("y", &y, &want)
+}
+
+/// Unstructured mapping before any region has run (the suite's host-plugin test runs this check alone, in a fresh
+/// process, so that it really is the first offload operation).
+#[omp::directives]
+fn enter_data_first(x: &mut [f64]) -> bool {
+    omp::target_enter_data!(map(to: x));
+    let present = omp::get_num_devices() == 0 || omp::target_is_present(x, omp::get_default_device());
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..x.len() {
+        x[i] = 2.0 * x[i] + 1.0;
+    }
+    omp::target_exit_data!(map(from: x));
+    present
+}
+
+fn check_enter_data_first(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let mut x = vec_f64(rng, n);
+    let want: Vec<f64> = x.iter().map(|v| 2.0 * v + 1.0).collect();
+    if !enter_data_first(&mut x) {
+        return Err("target_enter_data! mapped nothing (no device yet)".into());
+    }
+    same("x", &x, &want)
 }

@@ -32,3 +32,23 @@ fn the_same_checks_pass_on_the_host_path() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `target_enter_data!` as the process's very first offload operation (issue 10, item 2): the suite binary runs
+/// that one check in a fresh process.
+#[test]
+fn enter_data_first_in_a_fresh_process() {
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
+    if !manifest.contains("host-x86_64") {
+        assert!(std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").map_or(true, |v| v != "1"), "no host-plugin image was built");
+        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
+        .arg("first offload operation")
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .env("OMP_RS_HOST_PLUGIN", "1")
+        .output()
+        .expect("run the suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+}

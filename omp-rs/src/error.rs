@@ -65,8 +65,9 @@ pub enum Error {
 
     /// Data required to be present (`present` modifier, `update`, region views) is not mapped.
     #[error(
-        "`{var}` ({bytes} bytes at {addr:#x}) is not present on device {device}; map it first \
-         (enclose the code in a target_data region or target_enter_data it) or drop the `present` modifier"
+        "`{var}` ({bytes} bytes at {addr:#x}) is not present on device {device}: it must be mapped first, by an \
+         enclosing target_data region or a target_enter_data before this point (a `present` map modifier asks for \
+         exactly this check; without it, a region maps the data itself)"
     )]
     NotPresent {
         /// The variable (or a description of it).

@@ -241,10 +241,7 @@ fn modifiers(m: &crate::model::Map) -> TokenStream {
 pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, written: &[String], copied_back: &[String]) -> TokenStream {
     let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
-    let (images, set) = match manifest::current().filter(|m| !m.images.is_empty()) {
-        Some(m) => (image_set(m), quote!(::core::option::Option::Some(&__OMP_IMAGES))),
-        None => (TokenStream::new(), quote!(::core::option::Option::None)),
-    };
+    let (images, set) = crate_images();
     let scope = super::names::hidden("__omp_data");
     let mut tokens = TokenStream::new();
     for m in d.maps() {
@@ -347,5 +344,19 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
             _ => {}
         }
     }
-    quote!({ #( #calls.unwrap_or_else(|e| ::core::panic!("{}", e)); )* })
+    // The crate's images first: the directive may be the process's first offload operation.
+    let (images, set) = crate_images();
+    quote!({
+        #images
+        #off::register_images(#set, #cond);
+        #( #calls.unwrap_or_else(|e| ::core::panic!("{}", e)); )*
+    })
+}
+
+/// The crate's image set (`static __OMP_IMAGES`) and an `Option<&'static ImageSet>` naming it (`None` without images).
+fn crate_images() -> (TokenStream, TokenStream) {
+    match manifest::current().filter(|m| !m.images.is_empty()) {
+        Some(m) => (image_set(m), quote!(::core::option::Option::Some(&__OMP_IMAGES))),
+        None => (TokenStream::new(), quote!(::core::option::Option::None)),
+    }
 }

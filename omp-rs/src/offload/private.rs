@@ -16,8 +16,8 @@ pub use super::nowait::{scope, Pending, Scope};
 pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::repr::{Pod, Scalar};
 pub use super::scope::{
-    enter_data, exit_data_from, exit_data_release, region_without_image, update_from, update_to, DataScope, HostAccess, MappedMut,
-    MappedRef,
+    enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataScope,
+    HostAccess, MappedMut, MappedRef,
 };
 
 /// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 2)").

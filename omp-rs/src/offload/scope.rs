@@ -57,6 +57,18 @@ impl Drop for Entry {
     }
 }
 
+/// Registers the crate's image set (`images`) before a data construct uses a device: registering creates the
+/// devices, so a data region or `target_enter_data!` that is the process's first offload operation maps onto the
+/// device rather than finding none. A failure leaves the construct to the usual device selection (host, or an
+/// error under MANDATORY).
+pub fn register_images(images: Option<&'static ImageSet>, if_cond: bool) {
+    if let (Some(set), true) = (images, if_cond && policy::policy() != Policy::Disabled) {
+        if registry::runtime().is_ok() {
+            let _ = registry::ensure_registered(set);
+        }
+    }
+}
+
 impl DataScope {
     /// Decides where the block's data lives (`device`, `if`); `images`: the crate's image set, registered first so
     /// that its devices exist. Maps nothing yet: each variable is mapped by its token.
@@ -66,13 +78,7 @@ impl DataScope {
     #[track_caller]
     pub fn begin(device: Option<i64>, if_cond: bool, images: Option<&'static ImageSet>) -> Result<DataScope, Error> {
         let loc = Ident::at(Location::caller(), "target data");
-        if let (Some(set), true) = (images, if_cond && policy::policy() != Policy::Disabled) {
-            // Registering the image set creates its devices; a failure leaves the region on the host (or errors
-            // under MANDATORY when it matters, at the kernels' launches).
-            if registry::runtime().is_ok() {
-                let _ = registry::ensure_registered(set);
-            }
-        }
+        register_images(images, if_cond);
         let device = match device::resolve(device, if_cond)? {
             Decision::Offload(d) => Some(d),
             Decision::Host(reason) => {
