@@ -13,6 +13,7 @@ pub const CHECKS: &[Check] = &[
     ("port: plain helper functions called in a target region (implicit declare target)", check_helper_functions),
     ("port: private and firstprivate fixed-size arrays in a target region", check_private_arrays),
     ("port: target_enter_data! as the first offload operation maps onto the device", check_enter_data_first),
+    ("port: y[2 * i] and y[2 * i + 1] in one iteration; y[s * i + 2] with a run-time s", check_constant_offsets),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -172,4 +173,47 @@ fn check_enter_data_first(rng: &mut StdRng) -> Result<(), String> {
         return Err("target_enter_data! mapped nothing (no device yet)".into());
     }
     same("x", &x, &want)
+}
+
+/// Complex numbers stored interleaved: each iteration writes its real and imaginary part.
+#[omp::target_teams_distribute_parallel_for]
+fn interleave(re: &[f64], im: &[f64], z: &mut [f64]) {
+    for i in 0..re.len() {
+        z[2 * i] = re[i];
+        z[2 * i + 1] = im[i];
+    }
+}
+
+/// The step between iterations is a run-time value: the launch checks the ownership (s = 1 would overlap).
+#[omp::target_teams_distribute_parallel_for]
+fn spaced(s: usize, x: &[f64], y: &mut [f64]) {
+    for i in 0..x.len() {
+        y[s * i] = x[i];
+        y[s * i + 2] = -x[i];
+    }
+}
+
+fn check_constant_offsets(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000);
+    let (re, im) = (vec_f64(rng, n), vec_f64(rng, n));
+    let mut z = vec![0.0; 2 * n];
+    interleave(&re, &im, &mut z);
+    let want: Vec<f64> = (0..2 * n).map(|k| if k % 2 == 0 { re[k / 2] } else { im[k / 2] }).collect();
+    same("z", &z, &want)?;
+    let mut y = vec![0.0; 3 * n + 2];
+    spaced(3, &re, &mut y);
+    let mut want = vec![0.0; 3 * n + 2];
+    for i in 0..n {
+        want[3 * i] = re[i];
+        want[3 * i + 2] = -re[i];
+    }
+    same("y", &y, &want)?;
+    let overlapping = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut y = vec![0.0; 2 * n + 2];
+        spaced(2, &re, &mut y);
+    }));
+    if n > 1 && overlapping.is_ok() {
+        return Err("s = 2 makes iteration i write y[2i + 2] = iteration i + 1's y[2(i + 1)]: must panic".into());
+    }
+    Ok(())
 }

@@ -3719,3 +3719,95 @@ mod windows {
         }
     }
 }
+
+// =============================================================================================================
+/// One iteration writing several elements at constant offsets of one index (`y[2 * i]`, `y[2 * i + 1]`): accepted
+/// when the offsets stay below the step between iterations, checked at run time when the step is a run-time value.
+mod offsets {
+    use super::*;
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn pairs(nt: usize, x: &[f64], y: &mut [f64]) {
+        for i in 0..x.len() {
+            y[2 * i + 1] = -x[i];
+            y[2 * i] = x[i] + y[2 * i + 1];
+        }
+    }
+    fn pairs_seq(x: &[f64], y: &mut [f64]) {
+        for i in 0..x.len() {
+            y[2 * i + 1] = -x[i];
+            y[2 * i] = x[i] + y[2 * i + 1];
+        }
+    }
+
+    #[test]
+    fn pairs_written_and_read_back() {
+        let mut r = rng();
+        let n = r.gen_range(0..3000);
+        let x = vf(&mut r, n);
+        check(
+            "offsets::pairs_written_and_read_back",
+            MustEqual,
+            |nt| { let mut y = vec![0.0; 2 * n]; pairs(nt, &x, &mut y); y },
+            || { let mut y = vec![0.0; 2 * n]; pairs_seq(&x, &mut y); y },
+        );
+    }
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn stepped(nt: usize, x: &[u64], y: &mut [u64]) {
+        for i in (0..y.len() - 1).step_by(2) {
+            y[i] = x[i];
+            y[i + 1] = x[i] * 3;
+        }
+    }
+    fn stepped_seq(x: &[u64], y: &mut [u64]) {
+        for i in (0..y.len() - 1).step_by(2) {
+            y[i] = x[i];
+            y[i + 1] = x[i] * 3;
+        }
+    }
+
+    #[test]
+    fn step_by_two_writes_both() {
+        let mut r = rng();
+        let n = r.gen_range(1..3000);
+        let x = vu(&mut r, n, 1000);
+        check(
+            "offsets::step_by_two_writes_both",
+            MustEqual,
+            |nt| { let mut y = vec![0; n]; stepped(nt, &x, &mut y); y },
+            || { let mut y = vec![0; n]; stepped_seq(&x, &mut y); y },
+        );
+    }
+
+    // The step is a run-time value: s = 3 keeps iterations apart, s = 2 makes y[s*i + 2] the next iteration's
+    // y[s*(i+1)]: the run time must refuse it (panic), never race.
+    #[omp::parallel_for(num_threads(nt))]
+    fn strided(nt: usize, s: usize, x: &[u64], y: &mut [u64]) {
+        for i in 0..x.len() {
+            y[s * i] = x[i];
+            y[s * i + 2] = x[i] + 1;
+        }
+    }
+    fn strided_seq(s: usize, x: &[u64], y: &mut [u64]) {
+        for i in 0..x.len() {
+            y[s * i] = x[i];
+            y[s * i + 2] = x[i] + 1;
+        }
+    }
+
+    #[test]
+    fn runtime_step_checked() {
+        let mut r = rng();
+        let n = r.gen_range(2..2000);
+        let x = vu(&mut r, n, 1000);
+        for (s, expect) in [(3, MustEqual), (2, MustPanic), (1, MustPanic)] {
+            check(
+                "offsets::runtime_step_checked",
+                expect,
+                |nt| { let mut y = vec![0; s * n + 2]; strided(nt, s, &x, &mut y); y },
+                || { let mut y = vec![0; s * n + 2]; strided_seq(s, &x, &mut y); y },
+            );
+        }
+    }
+}

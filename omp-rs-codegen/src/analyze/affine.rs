@@ -204,6 +204,54 @@ impl Poly {
         self.terms.iter().filter_map(|((v, _), c)| v.as_ref().map(|v| (v, c))).collect()
     }
 
+    /// `self - other` when that is a plain integer: the same variables, coefficients, loop-invariant factors and
+    /// narrow-type parts, shifted by that many elements (`y[2 * i + 1]` against `y[2 * i]`: 1).
+    pub fn literal_offset_from(&self, other: &Poly) -> Option<i128> {
+        let texts = |p: &Poly| p.typed.iter().map(|t| t.text.clone()).collect::<Vec<_>>();
+        if texts(self) != texts(other) {
+            return None;
+        }
+        let diff = self.clone().add(other.clone(), -1).ok()?;
+        let terms: Vec<_> = diff.terms.iter().collect();
+        match terms.as_slice() {
+            [] => Some(0),
+            [((None, atoms), c)] if atoms.is_empty() => Some(c.lit),
+            _ => None,
+        }
+    }
+
+    /// The form widened by `spread` elements after each of its values, for one iteration's accesses at several
+    /// constant offsets (`y[2 * i]`, `y[2 * i + 1]`): a sequential-loop-like term `q` in `0..spread + 1`, so the
+    /// ownership the run time checks covers all of them.
+    pub fn with_spread(mut self, spread: u128) -> Poly {
+        if spread == 0 {
+            return self;
+        }
+        let name = "__omp_spread".to_string();
+        let end = proc_macro2::Literal::u128_unsuffixed(spread + 1);
+        let range: Expr = syn::parse_quote!(0..#end);
+        let text = range.to_token_stream().to_string();
+        let _ = self.add_term(Some(IterVar::Inner { name: name.clone(), range: text }), Coeff { lit: 1, atoms: Vec::new() });
+        self.inner_ranges.insert(name, range);
+        self
+    }
+
+    /// How far apart consecutive iterations of the closest parallel dimension put the index, when every parallel
+    /// coefficient is a literal and `steps[d]` (the literal `step_by` of dimension `d`, 1 without) is known.
+    pub fn min_literal_parallel_stride(&self, steps: &[Option<u128>]) -> Option<u128> {
+        let mut min: Option<u128> = None;
+        for ((v, _), c) in &self.terms {
+            if let Some(IterVar::Parallel(d)) = v {
+                if !c.atoms.is_empty() {
+                    return None;
+                }
+                let s = c.lit.unsigned_abs().checked_mul((*steps.get(*d)?)?)?;
+                min = Some(min.map_or(s, |m| m.min(s)));
+            }
+        }
+        min
+    }
+
     /// The coefficients of the constant part (no variable).
     pub fn constant_terms(&self) -> Vec<&Coeff> {
         self.terms.iter().filter_map(|((v, _), c)| v.is_none().then_some(c)).collect()

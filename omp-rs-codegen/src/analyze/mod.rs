@@ -392,7 +392,13 @@ fn suggested_op(name: &str, op: Option<&BinOp>, rhs: Option<&Expr>) -> Option<&'
 
 /// Proves that the writes to array `name` from different iterations touch different elements.
 fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Option<DisjointArray> {
+    // The lowest of the index forms seen (they may differ by constants: `y[2 * i]`, `y[2 * i + 1]`) and how far
+    // above it the others reach.
     let mut form: Option<(Poly, Expr, Span)> = None;
+    let mut spread: u128 = 0;
+    // The first index (a write) and the last access that widened the spread, with what it did, for messages.
+    let mut first_index: Option<Expr> = None;
+    let mut widened_by: Option<(Expr, bool)> = None;
     let mut ok = true;
     // Writes first, so that messages compare a read against the written index.
     let mut ordered: Vec<&Use> = uses.iter().filter(|u| matches!(u.access, Access::IndexWrite(_))).collect();
@@ -432,28 +438,76 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
                 continue;
             }
         };
-        match &form {
-            None => form = Some((poly, index.clone(), u.ident.span())),
-            Some((f, first, _)) if f.key() != poly.key() => {
+        let offset = form.as_ref().and_then(|(f, _, _)| poly.literal_offset_from(f));
+        match (&form, offset) {
+            (None, _) => {
+                first_index = Some(index.clone());
+                form = Some((poly, index.clone(), u.ident.span()));
+            }
+            // The same form shifted by a constant: one iteration owns the elements between (the run time checks
+            // that iterations stay apart).
+            (Some(_), Some(off)) if off < 0 => {
+                spread = spread.saturating_add(off.unsigned_abs());
+                widened_by = Some((index.clone(), write));
+                form = Some((poly, index.clone(), u.ident.span()));
+            }
+            (Some(_), Some(off)) => {
+                if off.unsigned_abs() > spread {
+                    spread = off.unsigned_abs();
+                    widened_by = Some((index.clone(), write));
+                }
+            }
+            (Some((_, first, _)), None) => {
                 let what = if write { "written" } else { "read" };
                 cx.error_spanned_by(
                     index,
                     format!(
                         "`{name}` is written at `{name}[{}]` but also {what} at `{name}[{}]` in this parallel loop: another iteration \
-                         may write that element. Keep one index per array (read inputs from a separate array)",
+                         may write that element. Keep one index per array, or indices that differ by a constant \
+                         (`{name}[2 * i]`, `{name}[2 * i + 1]`); read inputs from a separate array",
                         first.to_token_stream(),
                         index.to_token_stream()
                     ),
                 );
                 ok = false;
             }
-            Some(_) => {}
         }
     }
     let (form, index, _) = form?;
     if !ok {
         return None;
     }
+    // Offsets as far apart as the loop's step reach the next iteration's elements: a race the compiler can see.
+    if let (Some((other, write)), Some(first)) = (&widened_by, &first_index) {
+        // The literal `step_by` of each dimension (1 without; `None` when not a literal).
+        let steps: Vec<Option<u128>> = nest
+            .dims
+            .iter()
+            .map(|dim| {
+                dim.adaptors.iter().try_fold(1u128, |acc, a| match a {
+                    crate::loops::Adaptor::Rev => Some(acc),
+                    crate::loops::Adaptor::StepBy(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
+                        i.base10_parse::<u128>().ok().and_then(|s| acc.checked_mul(s))
+                    }
+                    crate::loops::Adaptor::StepBy(_) => None,
+                })
+            })
+            .collect();
+        if form.min_literal_parallel_stride(&steps).is_some_and(|s| spread >= s) {
+            let what = if *write { "written" } else { "read" };
+            cx.error_spanned_by(
+                other,
+                format!(
+                    "`{name}` is written at `{name}[{}]` but also {what} at `{name}[{}]` in this parallel loop: another iteration \
+                     may write that element. Keep one index per array (read inputs from a separate array)",
+                    first.to_token_stream(),
+                    other.to_token_stream()
+                ),
+            );
+            return None;
+        }
+    }
+    let form = form.with_spread(spread);
     // Every parallel dimension must move the index, or iterations along it collide.
     let dims = form.parallel_dims();
     for (k, dim) in nest.dims.iter().enumerate() {
