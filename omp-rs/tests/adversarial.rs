@@ -3796,6 +3796,38 @@ mod offsets {
         }
     }
 
+    // Planes of a struct-of-arrays buffer, as a stencil code's flux array: plane k at k * plane.
+    #[omp::parallel_for(num_threads(nt))]
+    fn planes(nt: usize, plane: usize, x: &[f64], f: &mut [f64]) {
+        for i in 0..x.len() {
+            f[i] = x[i];
+            f[plane + i] = 2.0 * x[i];
+            f[3 * plane + i] = -x[i];
+        }
+    }
+    fn planes_seq(plane: usize, x: &[f64], f: &mut [f64]) {
+        for i in 0..x.len() {
+            f[i] = x[i];
+            f[plane + i] = 2.0 * x[i];
+            f[3 * plane + i] = -x[i];
+        }
+    }
+
+    #[test]
+    fn planes_apart_or_refused() {
+        let mut r = rng();
+        let n = r.gen_range(2..2000);
+        let x = vf(&mut r, n);
+        for (plane, expect) in [(n, MustEqual), (n + 7, MustEqual), (n - 1, MustPanic)] {
+            check(
+                "offsets::planes_apart_or_refused",
+                expect,
+                |nt| { let mut f = vec![0.0; 3 * plane + n]; planes(nt, plane, &x, &mut f); f },
+                || { let mut f = vec![0.0; 3 * plane + n]; planes_seq(plane, &x, &mut f); f },
+            );
+        }
+    }
+
     #[test]
     fn runtime_step_checked() {
         let mut r = rng();

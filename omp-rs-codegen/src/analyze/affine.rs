@@ -53,9 +53,15 @@ fn path_text(p: &syn::Path) -> String {
     p.to_token_stream().to_string()
 }
 
+/// The key of a product of loop-invariant values (as [`Coeff::key`]).
+pub fn atoms_key(atoms: &[syn::Path]) -> String {
+    atoms.iter().map(path_text).collect::<Vec<_>>().join("*")
+}
+
 impl Coeff {
-    fn key(&self) -> String {
-        self.atoms.iter().map(path_text).collect::<Vec<_>>().join("*")
+    /// The loop-invariant factors, as text (equal keys: the same product of values).
+    pub fn key(&self) -> String {
+        atoms_key(&self.atoms)
     }
 }
 
@@ -204,9 +210,10 @@ impl Poly {
         self.terms.iter().filter_map(|((v, _), c)| v.as_ref().map(|v| (v, c))).collect()
     }
 
-    /// `self - other` when that is a plain integer: the same variables, coefficients, loop-invariant factors and
-    /// narrow-type parts, shifted by that many elements (`y[2 * i + 1]` against `y[2 * i]`: 1).
-    pub fn literal_offset_from(&self, other: &Poly) -> Option<i128> {
+    /// `self - other` when that is one loop-invariant monomial `lit · atoms` (same variables, coefficients and
+    /// narrow-type parts otherwise): `y[2 * i + 1]` against `y[2 * i]` is `1`; `f[ID_UMOM * plane + i]` against
+    /// `f[ID_DENS * plane + i]` is `(ID_UMOM - ID_DENS) · plane` when the `ID_*` are literals, else `None`.
+    pub fn offset_from(&self, other: &Poly) -> Option<Coeff> {
         let texts = |p: &Poly| p.typed.iter().map(|t| t.text.clone()).collect::<Vec<_>>();
         if texts(self) != texts(other) {
             return None;
@@ -214,16 +221,17 @@ impl Poly {
         let diff = self.clone().add(other.clone(), -1).ok()?;
         let terms: Vec<_> = diff.terms.iter().collect();
         match terms.as_slice() {
-            [] => Some(0),
-            [((None, atoms), c)] if atoms.is_empty() => Some(c.lit),
+            [] => Some(Coeff { lit: 0, atoms: Vec::new() }),
+            [((None, _), c)] => Some((*c).clone()),
             _ => None,
         }
     }
 
-    /// The form widened by `spread` elements after each of its values, for one iteration's accesses at several
-    /// constant offsets (`y[2 * i]`, `y[2 * i + 1]`): a sequential-loop-like term `q` in `0..spread + 1`, so the
-    /// ownership the run time checks covers all of them.
-    pub fn with_spread(mut self, spread: u128) -> Poly {
+    /// The form widened by `spread` more steps of `unit` (a loop-invariant monomial) after each of its values, for
+    /// one iteration's accesses at several offsets (`y[2 * i]`, `y[2 * i + 1]`; `f[k * plane + i]` for a few `k`):
+    /// a sequential-loop-like term `q · unit`, `q` in `0..spread + 1`, so the ownership the run time checks covers
+    /// all of them.
+    pub fn with_spread(mut self, spread: u128, unit: &[syn::Path]) -> Poly {
         if spread == 0 {
             return self;
         }
@@ -231,7 +239,7 @@ impl Poly {
         let end = proc_macro2::Literal::u128_unsuffixed(spread + 1);
         let range: Expr = syn::parse_quote!(0..#end);
         let text = range.to_token_stream().to_string();
-        let _ = self.add_term(Some(IterVar::Inner { name: name.clone(), range: text }), Coeff { lit: 1, atoms: Vec::new() });
+        let _ = self.add_term(Some(IterVar::Inner { name: name.clone(), range: text }), Coeff { lit: 1, atoms: unit.to_vec() });
         self.inner_ranges.insert(name, range);
         self
     }

@@ -396,6 +396,8 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
     // above it the others reach.
     let mut form: Option<(Poly, Expr, Span)> = None;
     let mut spread: u128 = 0;
+    // The loop-invariant factors the offsets share (`plane` in `f[k * plane + i]`; none for literal offsets).
+    let mut unit: Option<Vec<syn::Path>> = None;
     // The first index (a write) and the last access that widened the spread, with what it did, for messages.
     let mut first_index: Option<Expr> = None;
     let mut widened_by: Option<(Expr, bool)> = None;
@@ -438,7 +440,14 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
                 continue;
             }
         };
-        let offset = form.as_ref().and_then(|(f, _, _)| poly.literal_offset_from(f));
+        // Offsets must share one unit (`1`, or one product of loop-invariant values) to make one ownership.
+        let offset = form.as_ref().and_then(|(f, _, _)| poly.offset_from(f)).filter(|c| {
+            c.lit == 0 || unit.as_ref().map_or(true, |u| crate::analyze::affine::atoms_key(u) == c.key())
+        });
+        if let Some(c) = offset.as_ref().filter(|c| c.lit != 0) {
+            unit = Some(c.atoms.clone());
+        }
+        let offset = offset.map(|c| c.lit);
         match (&form, offset) {
             (None, _) => {
                 first_index = Some(index.clone());
@@ -478,7 +487,8 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
         return None;
     }
     // Offsets as far apart as the loop's step reach the next iteration's elements: a race the compiler can see.
-    if let (Some((other, write)), Some(first)) = (&widened_by, &first_index) {
+    let literal_unit = unit.as_ref().map_or(true, |u| u.is_empty());
+    if let (Some((other, write)), Some(first), true) = (&widened_by, &first_index, literal_unit) {
         // The literal `step_by` of each dimension (1 without; `None` when not a literal).
         let steps: Vec<Option<u128>> = nest
             .dims
@@ -507,7 +517,7 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
             return None;
         }
     }
-    let form = form.with_spread(spread);
+    let form = form.with_spread(spread, unit.as_deref().unwrap_or(&[]));
     // Every parallel dimension must move the index, or iterations along it collide.
     let dims = form.parallel_dims();
     for (k, dim) in nest.dims.iter().enumerate() {
