@@ -3828,6 +3828,35 @@ mod offsets {
         }
     }
 
+    // An in-place halo copy: the ghost cells take the values of interior cells one row further (nx >= hs: the
+    // cells read are never written by the loop; nx < hs: they are, a race the run time refuses).
+    #[omp::parallel_for(num_threads(nt))]
+    fn halo(nt: usize, hs: usize, nx: usize, s: &mut [f64]) {
+        for i in 0..hs {
+            s[i] = s[i + nx];
+        }
+    }
+    fn halo_seq(hs: usize, nx: usize, s: &mut [f64]) {
+        for i in 0..hs {
+            s[i] = s[i + nx];
+        }
+    }
+
+    #[test]
+    fn in_place_halo_copy() {
+        let mut r = rng();
+        let hs = r.gen_range(2..6);
+        for (nx, expect) in [(hs, MustEqual), (hs + 40, MustEqual), (hs - 1, MustPanic)] {
+            let s0 = vf(&mut r, nx + hs + 3);
+            check(
+                "offsets::in_place_halo_copy",
+                expect,
+                |nt| { let mut s = s0.clone(); halo(nt, hs, nx, &mut s); s },
+                || { let mut s = s0.clone(); halo_seq(hs, nx, &mut s); s },
+            );
+        }
+    }
+
     #[test]
     fn runtime_step_checked() {
         let mut r = rng();
