@@ -3872,3 +3872,40 @@ mod offsets {
         }
     }
 }
+
+// =============================================================================================================
+/// Elements changed through their own `&mut self` methods (`v[i].push(x)`, `rows[i].sort()`): writes of element
+/// `i`, proved disjoint like assignments.
+mod element_methods {
+    use super::*;
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn push_and_sort(nt: usize, x: &[u64], v: &mut [Vec<u64>]) {
+        for i in 0..v.len() {
+            v[i].push(x[i]);
+            v[i].push(x[i] % 7);
+            v[i].sort_unstable();
+        }
+    }
+    fn push_and_sort_seq(x: &[u64], v: &mut [Vec<u64>]) {
+        for i in 0..v.len() {
+            v[i].push(x[i]);
+            v[i].push(x[i] % 7);
+            v[i].sort_unstable();
+        }
+    }
+
+    #[test]
+    fn push_then_sort_each_row() {
+        let mut r = rng();
+        let n = r.gen_range(0..500);
+        let x = vu(&mut r, n, 1000);
+        let start: Vec<Vec<u64>> = (0..n).map(|i| (0..(i % 5) as u64).rev().collect()).collect();
+        check(
+            "element_methods::push_then_sort_each_row",
+            MustEqual,
+            |nt| { let mut v = start.clone(); push_and_sort(nt, &x, &mut v); v },
+            || { let mut v = start.clone(); push_and_sort_seq(&x, &mut v); v },
+        );
+    }
+}

@@ -446,6 +446,15 @@ pub struct Root<'a> {
     pub through_field: bool,
 }
 
+/// Methods of `Vec`, slices, `String` and the collections that take `&mut self`: called on an element
+/// (`v[i].push(x)`), they write it.
+const MUTATING_METHODS: &[&str] = &[
+    "push", "push_str", "push_back", "push_front", "pop", "pop_back", "pop_front", "insert", "remove", "swap_remove", "clear",
+    "extend", "extend_from_slice", "truncate", "resize", "retain", "dedup", "drain", "append", "sort", "sort_unstable",
+    "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
+    "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
+];
+
 /// Finds the variable at the root of a place expression (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`).
 pub fn place_root(e: &Expr) -> Option<Root<'_>> {
     match e {
@@ -573,6 +582,11 @@ impl<'ast> Visit<'ast> for Walker {
             },
             Expr::MethodCall(m) => {
                 match &*m.receiver {
+                    // `v[i].push(x)`: a std method that takes `&mut self` writes the element (a method not in the
+                    // list counts as a read; if it needs `&mut self`, rustc refuses the shared element: no race).
+                    Expr::Index(_) if MUTATING_METHODS.contains(&m.method.to_string().as_str()) => {
+                        self.visit_place_write(&m.receiver, None, None)
+                    }
                     Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                         let id = p.path.get_ident().cloned();
                         if let Some(id) = id {
