@@ -3895,6 +3895,35 @@ mod element_methods {
         }
     }
 
+    // Gathering into one Vec under a critical section: every element arrives once, in some order.
+    #[omp::directives]
+    fn gather(nt: usize, x: &[u64]) -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::new();
+        #[omp::parallel_for(num_threads(nt))]
+        for i in 0..x.len() {
+            if x[i] % 3 == 0 {
+                #[omp::critical]
+                {
+                    out.push(x[i]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn critical_push_gathers_everything_once() {
+        let mut r = rng();
+        let n = r.gen_range(0..5000);
+        let x = vu(&mut r, n, 1 << 30);
+        check(
+            "element_methods::critical_push_gathers_everything_once",
+            MustEqual,
+            |nt| { let mut v = gather(nt, &x); v.sort_unstable(); v },
+            || { let mut v: Vec<u64> = x.iter().copied().filter(|v| v % 3 == 0).collect(); v.sort_unstable(); v },
+        );
+    }
+
     #[test]
     fn push_then_sort_each_row() {
         let mut r = rng();

@@ -340,8 +340,19 @@ fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unr
     }
 
     if let Some(u) = uses.iter().find(|u| matches!(u.access, Access::Write { .. })) {
+        if let Access::Write { method: Some(m), .. } = &u.access {
+            cx.error_spanned_by(
+                &u.ident,
+                format!(
+                    "`{name}.{m}(..)` changes `{name}` in every iteration of this parallel loop (a data race): put it in \
+                     `#[omp::critical] {{ ... }}` (one thread at a time, in no fixed order), or collect per-iteration \
+                     results into an array indexed by the loop variable"
+                ),
+            );
+            return Class::Shared;
+        }
         let op = match &u.access {
-            Access::Write { op, rhs } => suggested_op(name, op.as_ref(), rhs.as_ref()),
+            Access::Write { op, rhs, .. } => suggested_op(name, op.as_ref(), rhs.as_ref()),
             _ => None,
         };
         let reduction = op.map(|o| format!("add `reduction({o}: {name})` to the directive, ")).unwrap_or_else(|| {

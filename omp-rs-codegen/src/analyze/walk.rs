@@ -71,8 +71,9 @@ impl Env {
 pub enum Access {
     /// Read as a value (`x`, `x + 1`, `f(x)`, `&x`).
     Read,
-    /// Written as a whole: `x = e`, `x op= e`, `&mut x`, `x.field = e`. `op` is the compound operator, if any.
-    Write { op: Option<BinOp>, rhs: Option<Expr> },
+    /// Written as a whole: `x = e`, `x op= e`, `&mut x`, `x.field = e`, `x.push(e)`. `op` is the compound operator,
+    /// if any; `method` the `&mut self` method called, if that is how.
+    Write { op: Option<BinOp>, rhs: Option<Expr>, method: Option<Ident> },
     /// `x[index]` read.
     IndexRead(Expr),
     /// `x[index] = e`, `x[index] op= e`, `&mut x[index]`, `x[index].f = e`, `x[index][j] = e`.
@@ -239,7 +240,7 @@ impl Walker {
                 self.visit_place_inner(place);
                 let access = match (first_index, through_field) {
                     (Some(idx), _) => Access::IndexWrite(idx.clone()),
-                    (None, _) => Access::Write { op, rhs: rhs.cloned() },
+                    (None, _) => Access::Write { op, rhs: rhs.cloned(), method: None },
                 };
                 self.record(ident, access);
             }
@@ -590,7 +591,15 @@ impl<'ast> Visit<'ast> for Walker {
                     Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                         let id = p.path.get_ident().cloned();
                         if let Some(id) = id {
-                            let access = if m.method == "len" && m.args.is_empty() { Access::Len } else { Access::Method(m.method.clone()) };
+                            let access = if m.method == "len" && m.args.is_empty() {
+                                Access::Len
+                            } else if MUTATING_METHODS.contains(&m.method.to_string().as_str()) {
+                                // `out.push(x)`: a write of `out` as a whole (inside `#[omp::critical]` that
+                                // makes it a critical variable; elsewhere a race to report).
+                                Access::Write { op: None, rhs: None, method: Some(m.method.clone()) }
+                            } else {
+                                Access::Method(m.method.clone())
+                            };
                             self.record(&id, access);
                         }
                     }
