@@ -3624,6 +3624,31 @@ mod windows {
         }
     }
 
+    // ---- case: rows_triangular — the inner range names the outer loop's variable (`for j in 0..i`) -----------------
+    #[omp::parallel_for(num_threads(nt))]
+    fn triangular(nt: usize, x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            let mut s = 0.0;
+            for j in 0..i {
+                s += x[i + j];
+            }
+            y[i] = s;
+        }
+    }
+
+    #[test]
+    fn rows_triangular() {
+        let mut r = rng();
+        let n = r.gen_range(0..400);
+        let x = vf(&mut r, 2 * n);
+        check(
+            "windows::rows_triangular",
+            MustEqual,
+            |nt| { let mut y = vec![0.0; n]; triangular(nt, &x, &mut y); y },
+            || (0..n).map(|i| (0..i).fold(0.0, |s, j| s + x[i + j])).collect::<Vec<f64>>(),
+        );
+    }
+
     // ---- case: rows_guarded_tail — the inner loop guards its reads, so the last rows lie past the end ----------
     #[omp::parallel_for(num_threads(nt))]
     fn guarded(nt: usize, x: &[u64], y: &mut [u64]) {

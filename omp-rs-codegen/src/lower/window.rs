@@ -474,7 +474,8 @@ impl Finder<'_> {
         let (range, start, inclusive) = w.range.as_ref()?;
         let mut range_names = Vec::new();
         idents(range, &mut range_names);
-        if range_names.iter().any(|n| self.is_bound(n)) {
+        // Neither a name of the body nor this loop's own variable (`for j in 0..i`: a triangular loop).
+        if range_names.iter().any(|n| self.is_bound(n) || *n == self.var.to_string()) {
             return None;
         }
         Some(InnerWalk {
