@@ -14,6 +14,7 @@ pub const CHECKS: &[Check] = &[
     ("port: private and firstprivate fixed-size arrays in a target region", check_private_arrays),
     ("port: target_enter_data! as the first offload operation maps onto the device", check_enter_data_first),
     ("port: y[2 * i] and y[2 * i + 1] in one iteration; y[s * i + 2] with a run-time s", check_constant_offsets),
+    ("port: a time loop in target_data calling one function per kernel (mapped parameters)", check_mapped_parameters),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -216,4 +217,53 @@ fn check_constant_offsets(rng: &mut StdRng) -> Result<(), String> {
         return Err("s = 2 makes iteration i write y[2i + 2] = iteration i + 1's y[2(i + 1)]: must panic".into());
     }
     Ok(())
+}
+
+/// The kernels of a time step as functions of the caller's mapped variables (`omp::MappedMut` / `omp::MappedRef`
+/// parameters), as real codes call one function per kernel from a time loop inside `target data`.
+#[omp::directives]
+fn compute_flux(u: &omp::MappedRef<'_, '_, f64>, flux: &mut omp::MappedMut<'_, '_, f64>) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 1..u.len() {
+        flux[i] = 0.5 * (u[i] - u[i - 1]);
+    }
+}
+
+#[omp::directives]
+fn apply_flux(u: &mut omp::MappedMut<'_, '_, f64>, flux: &omp::MappedRef<'_, '_, f64>, dt: f64) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 1..u.len() - 1 {
+        u[i] += dt * (flux[i + 1] - flux[i]);
+    }
+}
+
+#[omp::directives]
+fn time_loop(u: &mut [f64], steps: usize, dt: f64) {
+    let mut flux = vec![0.0; u.len()];
+    #[omp::target_data(map(tofrom: u), map(alloc: flux))]
+    {
+        for _ in 0..steps {
+            compute_flux(&u.as_mapped_ref(), &mut flux);
+            apply_flux(&mut u, &flux.as_mapped_ref(), dt);
+        }
+    }
+}
+
+fn check_mapped_parameters(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(3..3000);
+    let steps = rng.gen_range(1..6);
+    let u0 = vec_f64(rng, n);
+    let mut u = u0.clone();
+    time_loop(&mut u, steps, 0.1);
+    let mut want = u0;
+    let mut flux = vec![0.0; n];
+    for _ in 0..steps {
+        for i in 1..n {
+            flux[i] = 0.5 * (want[i] - want[i - 1]);
+        }
+        for i in 1..n - 1 {
+            want[i] += 0.1 * (flux[i + 1] - flux[i]);
+        }
+    }
+    same("u", &u, &want)
 }

@@ -416,6 +416,17 @@ impl VisitMut for Lowerer<'_> {
         self.types.bind_pattern(&l.pat, None);
     }
 
+    fn visit_expr_reference_mut(&mut self, r: &mut syn::ExprReference) {
+        // `f(&mut x)` with `x` mapped by an enclosing `target_data`: `f`'s regions may write it, so its token must
+        // be the exclusive one (`omp::MappedMut`).
+        if let (Some(_), Expr::Path(p)) = (r.mutability, &*r.expr) {
+            if let Some(id) = p.path.get_ident().map(|i| i.to_string()).filter(|n| self.types.is_mapped(n)) {
+                self.written.push(id);
+            }
+        }
+        visit_mut::visit_expr_reference_mut(self, r);
+    }
+
     fn visit_item_mut(&mut self, _: &mut Item) {}
 }
 

@@ -60,11 +60,17 @@ impl TypeEnv {
         self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).map(|(_, t, _)| t.as_ref())
     }
 
-    /// Binds the names of a `fn` parameter list.
+    /// Binds the names of a `fn` parameter list. A parameter of a mapping token's type (`&mut omp::MappedMut<f64>`:
+    /// a variable mapped by a `target_data` block of a caller) is a mapped variable, as inside that block.
     pub fn bind_params(&mut self, sig: &syn::Signature) {
         for input in &sig.inputs {
             if let syn::FnArg::Typed(pt) = input {
                 self.bind_pattern(&pt.pat, Some(&pt.ty));
+                if let (syn::Pat::Ident(p), true) = (&*pt.pat, mapping_token(&pt.ty).is_some()) {
+                    if let Some(last) = self.scopes.last_mut().and_then(|s| s.last_mut()).filter(|(n, _, _)| *n == p.ident.to_string()) {
+                        last.2 = true;
+                    }
+                }
             }
         }
     }
@@ -120,11 +126,28 @@ impl CaptureTypes {
             if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
                 out.slice_like.push(key.clone());
             }
-            if matches!(t, Type::Reference(r) if r.mutability.is_some()) && !env.is_mapped(&key) {
+            // A `&mut` reference is reborrowed; so is a `&mut` token parameter, but not the token a `target_data`
+            // block made of a `&mut` variable (a value).
+            if matches!(t, Type::Reference(r) if r.mutability.is_some()) && (!env.is_mapped(&key) || mapping_token(t).is_some()) {
                 out.mut_refs.push(key);
             }
         }
         out
+    }
+}
+
+/// `Some(mutable)` for a mapping token's type (`MappedMut<..>`, `MappedRef<..>`, maybe behind references).
+pub fn mapping_token(ty: &Type) -> Option<bool> {
+    match ty {
+        Type::Reference(r) => mapping_token(&r.elem),
+        Type::Paren(p) => mapping_token(&p.elem),
+        Type::Group(g) => mapping_token(&g.elem),
+        Type::Path(p) => match p.path.segments.last()?.ident.to_string().as_str() {
+            "MappedMut" => Some(true),
+            "MappedRef" => Some(false),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -183,6 +206,9 @@ pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
                 ("Vec", Some(elem)) => Ok(DeviceType::Array { elem, mutable: true }),
                 ("Box", Some(Type::Slice(s))) => Ok(DeviceType::Array { elem: (*s.elem).clone(), mutable: true }),
                 ("DeviceBuffer", Some(elem)) => Ok(DeviceType::DeviceBuffer { elem }),
+                // A mapping token passed down from a caller's `target_data` block.
+                ("MappedMut", Some(elem)) => Ok(DeviceType::Array { elem, mutable: true }),
+                ("MappedRef", Some(elem)) => Ok(DeviceType::Array { elem, mutable: false }),
                 _ => Err(format!(
                     "the type `{}` cannot cross to the device: target regions take primitive scalars, slices, arrays, \
                      `Vec`s of them and `omp::DeviceBuffer`",

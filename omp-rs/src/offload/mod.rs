@@ -48,6 +48,7 @@ pub use map::{ExitKind, MapKind, Modifiers};
 pub use policy::{policy, Policy};
 pub use registry::PanicRecord;
 pub use repr::{Pod, Scalar};
+pub use scope::{MappedMut, MappedRef};
 
 use crate::Error;
 

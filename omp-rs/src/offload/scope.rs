@@ -229,6 +229,14 @@ macro_rules! mapped_common {
 mapped_common!(MappedRef);
 mapped_common!(MappedMut);
 
+impl<'s, T> MappedMut<'s, '_, T> {
+    /// The same mapped variable, read-only: for a function that only reads it in its target regions
+    /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, called as `f(&x.as_mapped_ref())`). The mapping stays this token's.
+    pub fn as_mapped_ref(&self) -> MappedRef<'s, '_, T> {
+        MappedRef { data: self.data, var: self.var, _entry: None, _scope: self._scope }
+    }
+}
+
 impl<T> SliceStorageMut for MappedMut<'_, '_, T> {
     fn storage_mut(&mut self) -> &mut [T] {
         self.data
