@@ -188,5 +188,4 @@ mod test {
         let err = outline("p", root, &files(1.0, 2.0)).unwrap_err().to_string();
         assert!(err.contains("src/a.rs") && err.contains("src/b.rs") && err.contains("`fill`"), "{err}");
     }
-
 }

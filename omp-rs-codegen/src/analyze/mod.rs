@@ -401,6 +401,22 @@ fn suggested_op(name: &str, op: Option<&BinOp>, rhs: Option<&Expr>) -> Option<&'
     }
 }
 
+/// The literal `step_by` of each dimension of the nest (1 without; `None` when it is not a literal).
+fn literal_steps(nest: &LoopNest) -> Vec<Option<u128>> {
+    nest.dims
+        .iter()
+        .map(|dim| {
+            dim.adaptors.iter().try_fold(1u128, |acc, a| match a {
+                crate::loops::Adaptor::Rev => Some(acc),
+                crate::loops::Adaptor::StepBy(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
+                    i.base10_parse::<u128>().ok().and_then(|s| acc.checked_mul(s))
+                }
+                crate::loops::Adaptor::StepBy(_) => None,
+            })
+        })
+        .collect()
+}
+
 /// Proves that the writes to array `name` from different iterations touch different elements.
 fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Option<DisjointArray> {
     // The lowest of the index forms seen (they may differ by constants: `y[2 * i]`, `y[2 * i + 1]`) and how far
@@ -500,21 +516,7 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
     // Offsets as far apart as the loop's step reach the next iteration's elements: a race the compiler can see.
     let literal_unit = unit.as_ref().map_or(true, |u| u.is_empty());
     if let (Some((other, write)), Some(first), true) = (&widened_by, &first_index, literal_unit) {
-        // The literal `step_by` of each dimension (1 without; `None` when not a literal).
-        let steps: Vec<Option<u128>> = nest
-            .dims
-            .iter()
-            .map(|dim| {
-                dim.adaptors.iter().try_fold(1u128, |acc, a| match a {
-                    crate::loops::Adaptor::Rev => Some(acc),
-                    crate::loops::Adaptor::StepBy(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
-                        i.base10_parse::<u128>().ok().and_then(|s| acc.checked_mul(s))
-                    }
-                    crate::loops::Adaptor::StepBy(_) => None,
-                })
-            })
-            .collect();
-        if form.min_literal_parallel_stride(&steps).is_some_and(|s| spread >= s) {
+        if form.min_literal_parallel_stride(&literal_steps(nest)).is_some_and(|s| spread >= s) {
             let what = if *write { "written" } else { "read" };
             cx.error_spanned_by(
                 other,
