@@ -344,8 +344,12 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
             _ => {}
         }
     }
-    // The crate's images first: the directive may be the process's first offload operation.
-    let (images, set) = crate_images();
+    // The crate's images first when the directive may be the process's first offload operation (updates and exit
+    // data act on data something mapped before, which registered them).
+    let (images, set) = match d.construct.kind {
+        crate::model::ConstructKind::TargetEnterData => crate_images(),
+        _ => (TokenStream::new(), quote!(::core::option::Option::None)),
+    };
     quote!({
         #images
         #off::register_images(#set, #cond);
