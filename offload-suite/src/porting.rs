@@ -15,6 +15,7 @@ pub const CHECKS: &[Check] = &[
     ("port: target_enter_data! as the first offload operation maps onto the device", check_enter_data_first),
     ("port: y[2 * i] and y[2 * i + 1] in one iteration; y[s * i + 2] with a run-time s", check_constant_offsets),
     ("port: a time loop in target_data calling one function per kernel (mapped parameters)", check_mapped_parameters),
+    ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -266,4 +267,42 @@ fn check_mapped_parameters(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("u", &u, &want)
+}
+
+/// Variables of a stencil code's state, one plane each.
+const ID_DENS: usize = 0;
+const ID_UMOM: usize = 1;
+const ID_RHOT: usize = 3;
+
+/// Each iteration writes its element of three planes of one buffer (the run time checks the planes apart).
+#[omp::target_teams_distribute_parallel_for]
+fn fluxes(plane: usize, x: &[f64], f: &mut [f64]) {
+    for i in 0..x.len() {
+        f[ID_DENS * plane + i] = x[i];
+        f[ID_UMOM * plane + i] = 2.0 * x[i];
+        f[ID_RHOT * plane + i] = -x[i];
+    }
+}
+
+fn check_named_planes(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(2..4000);
+    let plane = n + rng.gen_range(0..5);
+    let x = vec_f64(rng, n);
+    let mut f = vec![0.0; 4 * plane];
+    fluxes(plane, &x, &mut f);
+    let mut want = vec![0.0; 4 * plane];
+    for i in 0..n {
+        want[ID_DENS * plane + i] = x[i];
+        want[ID_UMOM * plane + i] = 2.0 * x[i];
+        want[ID_RHOT * plane + i] = -x[i];
+    }
+    same("f", &f, &want)?;
+    let overlapping = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut f = vec![0.0; 4 * n];
+        fluxes(n - 1, &x, &mut f);
+    }));
+    match overlapping {
+        Ok(()) => Err("planes n - 1 apart overlap the next iteration's elements: must panic".into()),
+        Err(_) => Ok(()),
+    }
 }

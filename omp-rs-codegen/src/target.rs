@@ -280,7 +280,10 @@ pub fn plan(
             _ => ArrayUse::Read,
         };
         let owner = match &cap.class {
-            Class::Disjoint(arr) => Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() }),
+            // One more sequential-loop-like term when the iteration also owns accesses at offsets (`Affine::offsets`).
+            Class::Disjoint(arr) => {
+                Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() + usize::from(!arr.offsets.is_empty()) })
+            }
             _ => None,
         };
         match (&cap.class, dtype) {

@@ -3882,6 +3882,42 @@ mod offsets {
         }
     }
 
+    // Planes named by constants, as a stencil code's `flux[ID_UMOM * plane + k * (nx + 1) + i]`.
+    const ID_DENS: usize = 0;
+    const ID_UMOM: usize = 1;
+    const ID_RHOT: usize = 3;
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn named_planes(nt: usize, plane: usize, x: &[f64], f: &mut [f64]) {
+        for i in 0..x.len() {
+            f[ID_DENS * plane + i] = x[i];
+            f[ID_UMOM * plane + i] = 2.0 * x[i];
+            f[ID_RHOT * plane + i] = -x[i];
+        }
+    }
+    fn named_planes_seq(plane: usize, x: &[f64], f: &mut [f64]) {
+        for i in 0..x.len() {
+            f[ID_DENS * plane + i] = x[i];
+            f[ID_UMOM * plane + i] = 2.0 * x[i];
+            f[ID_RHOT * plane + i] = -x[i];
+        }
+    }
+
+    #[test]
+    fn planes_named_by_consts() {
+        let mut r = rng();
+        let n = r.gen_range(2..2000);
+        let x = vf(&mut r, n);
+        for (plane, expect) in [(n, MustEqual), (n + 3, MustEqual), (n - 1, MustPanic)] {
+            check(
+                "offsets::planes_named_by_consts",
+                expect,
+                |nt| { let mut f = vec![0.0; 4 * plane + n]; named_planes(nt, plane, &x, &mut f); f },
+                || { let mut f = vec![0.0; 4 * plane + n]; named_planes_seq(plane, &x, &mut f); f },
+            );
+        }
+    }
+
     #[test]
     fn runtime_step_checked() {
         let mut r = rng();

@@ -210,38 +210,35 @@ impl Poly {
         self.terms.iter().filter_map(|((v, _), c)| v.as_ref().map(|v| (v, c))).collect()
     }
 
-    /// `self - other` when that is one loop-invariant monomial `lit · atoms` (same variables, coefficients and
-    /// narrow-type parts otherwise): `y[2 * i + 1]` against `y[2 * i]` is `1`; `f[ID_UMOM * plane + i]` against
-    /// `f[ID_DENS * plane + i]` is `(ID_UMOM - ID_DENS) · plane` when the `ID_*` are literals, else `None`.
-    pub fn offset_from(&self, other: &Poly) -> Option<Coeff> {
+    /// `self - other` when it has no loop variable (the same variables, coefficients and narrow-type parts): the
+    /// two indices are the same form shifted by a loop-invariant amount (`y[2 * i + 1]` against `y[2 * i]`: 1;
+    /// `f[ID_UMOM * plane + i]` against `f[ID_DENS * plane + i]`: `ID_UMOM·plane - ID_DENS·plane`).
+    pub fn constant_difference(&self, other: &Poly) -> Option<Poly> {
         let texts = |p: &Poly| p.typed.iter().map(|t| t.text.clone()).collect::<Vec<_>>();
         if texts(self) != texts(other) {
             return None;
         }
-        let diff = self.clone().add(other.clone(), -1).ok()?;
-        let terms: Vec<_> = diff.terms.iter().collect();
-        match terms.as_slice() {
-            [] => Some(Coeff { lit: 0, atoms: Vec::new() }),
-            [((None, _), c)] => Some((*c).clone()),
-            _ => None,
+        let mut diff = self.clone().add(other.clone(), -1).ok()?;
+        if diff.has_vars() {
+            return None;
         }
+        diff.inner_ranges.clear();
+        diff.typed.clear();
+        Some(diff)
     }
 
-    /// The form widened by `spread` more steps of `unit` (a loop-invariant monomial) after each of its values, for
-    /// one iteration's accesses at several offsets (`y[2 * i]`, `y[2 * i + 1]`; `f[k * plane + i]` for a few `k`):
-    /// a sequential-loop-like term `q · unit`, `q` in `0..spread + 1`, so the ownership the run time checks covers
-    /// all of them.
-    pub fn with_spread(mut self, spread: u128, unit: &[syn::Path]) -> Poly {
-        if spread == 0 {
-            return self;
+    /// Whether the form is 0.
+    pub fn is_zero(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// The form's value when it is a plain integer (no variable, no loop-invariant factor).
+    pub fn literal(&self) -> Option<i128> {
+        match self.terms.iter().collect::<Vec<_>>().as_slice() {
+            [] => Some(0),
+            [((None, atoms), c)] if atoms.is_empty() => Some(c.lit),
+            _ => None,
         }
-        let name = "__omp_spread".to_string();
-        let end = proc_macro2::Literal::u128_unsuffixed(spread + 1);
-        let range: Expr = syn::parse_quote!(0..#end);
-        let text = range.to_token_stream().to_string();
-        let _ = self.add_term(Some(IterVar::Inner { name: name.clone(), range: text }), Coeff { lit: 1, atoms: unit.to_vec() });
-        self.inner_ranges.insert(name, range);
-        self
     }
 
     /// How far apart consecutive iterations of the closest parallel dimension put the index, when every parallel

@@ -61,6 +61,9 @@ impl Class {
 pub struct DisjointArray {
     /// The index, as an affine form.
     pub form: Poly,
+    /// Other accesses of one iteration at loop-invariant offsets from `form` (`y[2 * i + 1]` beside `y[2 * i]`,
+    /// `f[ID_UMOM * plane + i]` beside `f[ID_DENS * plane + i]`): constant forms, the run time owns them all.
+    pub offsets: Vec<Poly>,
     /// The index as first written (for messages).
     pub index: Expr,
 }
@@ -419,15 +422,10 @@ fn literal_steps(nest: &LoopNest) -> Vec<Option<u128>> {
 
 /// Proves that the writes to array `name` from different iterations touch different elements.
 fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Option<DisjointArray> {
-    // The lowest of the index forms seen (they may differ by constants: `y[2 * i]`, `y[2 * i + 1]`) and how far
-    // above it the others reach.
+    // The first index form (a write), and the other accesses' loop-invariant offsets from it (`y[2 * i + 1]`
+    // beside `y[2 * i]`), each with its index as written and whether it writes, for messages.
     let mut form: Option<(Poly, Expr, Span)> = None;
-    let mut spread: u128 = 0;
-    // The loop-invariant factors the offsets share (`plane` in `f[k * plane + i]`; none for literal offsets).
-    let mut unit: Option<Vec<syn::Path>> = None;
-    // The first index (a write) and the last access that widened the spread, with what it did, for messages.
-    let mut first_index: Option<Expr> = None;
-    let mut widened_by: Option<(Expr, bool)> = None;
+    let mut offsets: Vec<(Poly, Expr, bool)> = Vec::new();
     let mut ok = true;
     // Writes first, so that messages compare a read against the written index.
     let mut ordered: Vec<&Use> = uses.iter().filter(|u| matches!(u.access, Access::IndexWrite(_))).collect();
@@ -467,30 +465,14 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
                 continue;
             }
         };
-        // Offsets must share one unit (`1`, or one product of loop-invariant values) to make one ownership.
-        let offset = form.as_ref().and_then(|(f, _, _)| poly.offset_from(f)).filter(|c| {
-            c.lit == 0 || unit.as_ref().map_or(true, |u| crate::analyze::affine::atoms_key(u) == c.key())
-        });
-        if let Some(c) = offset.as_ref().filter(|c| c.lit != 0) {
-            unit = Some(c.atoms.clone());
-        }
-        let offset = offset.map(|c| c.lit);
+        let offset = form.as_ref().and_then(|(f, _, _)| poly.constant_difference(f));
         match (&form, offset) {
-            (None, _) => {
-                first_index = Some(index.clone());
-                form = Some((poly, index.clone(), u.ident.span()));
-            }
-            // The same form shifted by a constant: one iteration owns the elements between (the run time checks
-            // that iterations stay apart).
-            (Some(_), Some(off)) if off < 0 => {
-                spread = spread.saturating_add(off.unsigned_abs());
-                widened_by = Some((index.clone(), write));
-                form = Some((poly, index.clone(), u.ident.span()));
-            }
-            (Some(_), Some(off)) => {
-                if off.unsigned_abs() > spread {
-                    spread = off.unsigned_abs();
-                    widened_by = Some((index.clone(), write));
+            (None, _) => form = Some((poly, index.clone(), u.ident.span())),
+            // The same form shifted by a loop-invariant amount: the iteration owns both (the run time checks that
+            // iterations stay apart).
+            (Some(_), Some(diff)) => {
+                if !diff.is_zero() && !offsets.iter().any(|(o, _, _)| o.key() == diff.key()) {
+                    offsets.push((diff, index.clone(), write));
                 }
             }
             (Some((_, first, _)), None) => {
@@ -513,24 +495,27 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
     if !ok {
         return None;
     }
-    // Offsets as far apart as the loop's step reach the next iteration's elements: a race the compiler can see.
-    let literal_unit = unit.as_ref().map_or(true, |u| u.is_empty());
-    if let (Some((other, write)), Some(first), true) = (&widened_by, &first_index, literal_unit) {
-        if form.min_literal_parallel_stride(&literal_steps(nest)).is_some_and(|s| spread >= s) {
+    // Literal offsets as far apart as the loop's literal step reach the next iteration's elements: a race the
+    // compiler can see (others the run time checks).
+    let literals: Option<Vec<i128>> = offsets.iter().map(|(o, _, _)| o.literal()).collect();
+    if let (Some(lits), Some(stride)) = (literals, form.min_literal_parallel_stride(&literal_steps(nest))) {
+        let (lo, hi) = lits.iter().fold((0i128, 0i128), |(lo, hi), &l| (lo.min(l), hi.max(l)));
+        if !offsets.is_empty() && stride > 0 && hi.abs_diff(lo) >= stride {
+            let (_, other, write) = offsets.iter().max_by_key(|(o, _, _)| o.literal().map_or(0, i128::unsigned_abs))?;
             let what = if *write { "written" } else { "read" };
             cx.error_spanned_by(
                 other,
                 format!(
                     "`{name}` is written at `{name}[{}]` but also {what} at `{name}[{}]` in this parallel loop: another iteration \
                      may write that element. Keep one index per array (read inputs from a separate array)",
-                    first.to_token_stream(),
+                    index.to_token_stream(),
                     other.to_token_stream()
                 ),
             );
             return None;
         }
     }
-    let form = form.with_spread(spread, unit.as_deref().unwrap_or(&[]));
+    let offsets: Vec<Poly> = offsets.into_iter().map(|(o, _, _)| o).collect();
     // Every parallel dimension must move the index, or iterations along it collide.
     let dims = form.parallel_dims();
     for (k, dim) in nest.dims.iter().enumerate() {
@@ -557,5 +542,5 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
         return None;
     }
     let _ = d;
-    Some(DisjointArray { form, index })
+    Some(DisjointArray { form, offsets, index })
 }

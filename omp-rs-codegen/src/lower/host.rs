@@ -136,7 +136,15 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> Toke
         let part = &t.text;
         checks.extend(quote!(#sub.check_type(#bounds, #array, #index, #part);));
     }
-    let form = affine_expr(&arr.form, depth, &mut inner_lets);
+    let mut form = affine_expr(&arr.form, depth, &mut inner_lets);
+    if !arr.offsets.is_empty() {
+        // The iteration's accesses at loop-invariant offsets from the form (0: the form itself).
+        let offsets = arr.offsets.iter().map(|o| {
+            let parts = o.constant_terms().into_iter().map(coeff_expr);
+            quote!(#rt::form_sum(&[#(#parts),*]))
+        });
+        form = quote!(#form.offsets(&[::core::option::Option::Some(0i128), #(#offsets),*]));
+    }
     let lets = inner_lets.iter().map(|(_, l)| l);
     quote!({
         #(#lets)*

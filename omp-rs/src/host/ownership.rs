@@ -71,6 +71,34 @@ impl<const D: usize> Affine<D> {
         self
     }
 
+    /// Adds an iteration's other accesses at loop-invariant offsets from this form (`f[ID_UMOM * plane + i]` beside
+    /// `f[ID_DENS * plane + i]`; `0` stands for the form itself): the iteration then owns the points `min + q·g`,
+    /// `q ≤ (max - min) / g`, `g` the gcd of the offsets' distances — one more sequential-loop-like term, a superset
+    /// of the offsets, which [`Affine::check`] keeps apart between iterations like any other.
+    pub fn offsets(mut self, offsets: &[Option<i128>]) -> Self {
+        let offs: Option<Vec<i128>> = offsets.iter().copied().collect();
+        let (Some(offs), true) = (offs, self.n_inner < MAX_INNER) else {
+            self.origin = None;
+            return self;
+        };
+        let (Some(&min), Some(&max)) = (offs.iter().min(), offs.iter().max()) else { return self };
+        let gcd = |mut a: u128, mut b: u128| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let g = offs.iter().fold(0u128, |g, &o| gcd(g, o.abs_diff(min)));
+        let (stride, count) = match g {
+            0 => (Some(0), 1),
+            g => (i128::try_from(g).ok(), u64::try_from(max.abs_diff(min) / g + 1).unwrap_or(u64::MAX)),
+        };
+        self.origin = add(self.origin, Some(min));
+        self.inner[self.n_inner] = (stride, count);
+        self.n_inner += 1;
+        self
+    }
+
     /// Verifies that the values of this (sub-)form over the whole iteration space fit in `bounds`, the range of the
     /// integer type its arithmetic is done in before a widening cast (so wrapping arithmetic gives exact values).
     ///
@@ -523,6 +551,29 @@ mod test {
 
     fn dim(lo: i64, hi: i64) -> Dim<i64> {
         Dim::from(lo..hi)
+    }
+
+    #[test]
+    fn offsets_are_owned_and_kept_apart() {
+        // f[i], f[p + i], f[3p + i] for i in 0..8: planes of p elements.
+        let planes = |p: i128| {
+            let d = dim(0, 8);
+            Affine::new(Some(0), [8]).term(0, Some(1), &d).offsets(&[Some(0), Some(p), Some(3 * p)]).ownership("f", "k * p + i")
+        };
+        let o = planes(8).unwrap();
+        for i in 0..8u64 {
+            for k in [0, 1, 3] {
+                assert_eq!(o.owner(k * 8 + i as usize), Some(i), "f[{k} * 8 + {i}]");
+            }
+        }
+        assert!(planes(10).is_ok(), "planes wider than a row");
+        assert!(planes(7).is_err(), "the planes overlap the next iteration's elements");
+        // Offsets 0, 2, 3 of a stride-4 index: one iteration owns 4i..=4i+3, apart from the next one's.
+        let d = dim(0, 5);
+        let o = Affine::new(Some(1), [5]).term(0, Some(4), &d).offsets(&[Some(0), Some(3), Some(2)]).ownership("y", "4 * i + 1").unwrap();
+        assert_eq!((o.owner(1), o.owner(4), o.owner(5), o.owner(20)), (Some(0), Some(0), Some(1), Some(4)));
+        assert!(Affine::new(Some(0), [5]).term(0, Some(2), &d).offsets(&[Some(0), Some(2)]).ownership("y", "2 * i").is_err());
+        assert!(Affine::new(Some(0), [5]).term(0, Some(2), &d).offsets(&[Some(0), None]).ownership("y", "2 * i").is_err(), "overflow");
     }
 
     #[test]
