@@ -1,9 +1,9 @@
 //! The hand-over point between source scanning and device compilation.
 //!
 //! [`outline`] receives every parsed file of the package and returns the device crate (source
-//! text, exported symbols) plus the kernels' manifest entries. **This is where the outliner of
-//! `omp_rs_codegen` plugs in**; until it does, a package that uses a `#[omp::target…]` directive
-//! gets the hand-written [`demo`] crate, so the whole pipeline (images + manifest) runs.
+//! text, exported symbols) plus the kernels' manifest entries, from `omp_rs_codegen`'s outliner (the
+//! same walk the macros run). The hand-written [`demo`] crate is a reference for generated code and
+//! the pipeline's own tests.
 
 use std::path::PathBuf;
 
