@@ -67,9 +67,7 @@ impl TypeEnv {
             if let syn::FnArg::Typed(pt) = input {
                 self.bind_pattern(&pt.pat, Some(&pt.ty));
                 if let (syn::Pat::Ident(p), true) = (&*pt.pat, mapping_token(&pt.ty).is_some()) {
-                    if let Some(last) = self.scopes.last_mut().and_then(|s| s.last_mut()).filter(|(n, _, _)| *n == p.ident.to_string()) {
-                        last.2 = true;
-                    }
+                    self.bind_mapped(&p.ident.to_string());
                 }
             }
         }
@@ -225,40 +223,14 @@ pub fn is_primitive(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| SCALARS.contains(&i.to_string().as_str())))
 }
 
-/// The integer type of a loop variable, inferred from its range bounds: a suffixed literal, a variable of known
-/// type, `.len()`, a cast, or arithmetic on those.
+/// The integer type of a loop variable, inferred from its range bounds: [`scalar_type_of`] when that is an integer.
 pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
-    match e {
-        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
-            let s = i.suffix();
-            INTEGERS.contains(&s).then(|| s.to_string())
-        }
-        Expr::Path(p) => {
-            let id = p.path.get_ident()?.to_string();
-            match env.lookup(&id)?? {
-                Type::Path(tp) => tp.path.get_ident().map(|i| i.to_string()).filter(|n| INTEGERS.contains(&n.as_str())),
-                _ => None,
-            }
-        }
-        Expr::MethodCall(m) if m.method == "len" || m.method == "count" => Some("usize".to_string()),
-        Expr::Cast(c) => match &*c.ty {
-            Type::Path(tp) => tp.path.get_ident().map(|i| i.to_string()).filter(|n| INTEGERS.contains(&n.as_str())),
-            _ => None,
-        },
-        Expr::Binary(b) => integer_type_of(&b.left, env).or_else(|| integer_type_of(&b.right, env)),
-        Expr::Paren(p) => integer_type_of(&p.expr, env),
-        Expr::Group(g) => integer_type_of(&g.expr, env),
-        Expr::Unary(u) => integer_type_of(&u.expr, env),
-        Expr::MethodCall(m) if ["min", "max", "saturating_sub", "wrapping_add", "saturating_add"].contains(&m.method.to_string().as_str()) => {
-            integer_type_of(&m.receiver, env)
-        }
-        _ => None,
-    }
+    scalar_type_of(e, env).filter(|t| INTEGERS.contains(&t.as_str()))
 }
 
-/// The primitive scalar type of an unannotated `let`'s initialiser when it is evident: a suffixed literal, a
-/// variable of known scalar type, `.len()`, a cast, a comparison, or arithmetic and `min`/`max`/`abs`/`sqrt`-style
-/// methods on those (`let nx = n / 4;` with `n: usize`). Unsuffixed literals alone are left open (their type comes
+/// The primitive scalar type of an expression when it is evident (an unannotated `let`'s initialiser, a range
+/// bound): a suffixed literal, a variable of known scalar type, `.len()`, a cast, a comparison, or arithmetic and
+/// `min`/`max`/`abs`/`sqrt`-style methods on those (`let nx = n / 4;` with `n: usize`). Unsuffixed literals alone are left open (their type comes
 /// from later uses). A wrong answer cannot change meaning: the launch passes the value as this type
 /// (`scalar::<T>(x)`), so a mismatch is a compile error.
 pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
@@ -285,15 +257,16 @@ pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
         Expr::Group(g) => scalar_type_of(&g.expr, env),
         Expr::Unary(u) => scalar_type_of(&u.expr, env),
         Expr::MethodCall(m) if m.method == "len" || m.method == "count" => known("usize"),
-        Expr::MethodCall(m)
-            if ["min", "max", "abs", "sqrt", "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil", "round", "clamp"]
-                .contains(&m.method.to_string().as_str()) =>
-        {
-            scalar_type_of(&m.receiver, env)
-        }
-        _ => integer_type_of(e, env),
+        Expr::MethodCall(m) if SAME_TYPE_METHODS.contains(&m.method.to_string().as_str()) => scalar_type_of(&m.receiver, env),
+        _ => None,
     }
 }
+
+/// Methods of the primitive numbers whose result has the receiver's type.
+const SAME_TYPE_METHODS: &[&str] = &[
+    "min", "max", "abs", "clamp", "saturating_sub", "saturating_add", "wrapping_add", "wrapping_sub", "wrapping_mul", "sqrt",
+    "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil", "round",
+];
 
 /// The integer type of a loop over `base` (`a..b`): from either bound.
 pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {

@@ -53,15 +53,9 @@ fn path_text(p: &syn::Path) -> String {
     p.to_token_stream().to_string()
 }
 
-/// The key of a product of loop-invariant values (as [`Coeff::key`]).
-pub fn atoms_key(atoms: &[syn::Path]) -> String {
-    atoms.iter().map(path_text).collect::<Vec<_>>().join("*")
-}
-
 impl Coeff {
-    /// The loop-invariant factors, as text (equal keys: the same product of values).
-    pub fn key(&self) -> String {
-        atoms_key(&self.atoms)
+    fn key(&self) -> String {
+        self.atoms.iter().map(path_text).collect::<Vec<_>>().join("*")
     }
 }
 

@@ -244,9 +244,8 @@ fn windowed_loop(
                     let mut lo = lo;
                     if let Some(w) = inner {
                         lo = substitute(&a.index, &[(l.var, &start), (&w.var, &w.start)]);
-                        let (range, s) = (&w.range, &w.stride);
-                        let f = if w.inclusive { quote!(range_count_inclusive) } else { quote!(range_count) };
-                        dims.push(quote!((#s, #rt::#f(&(#range)))));
+                        let (s, count) = (&w.stride, w.count());
+                        dims.push(quote!((#s, #count)));
                         // The inner loop fixes this loop's counter once per instance (`__omp_fix`), then checks
                         // its own.
                         counters = vec![counter(w.depth)];
@@ -262,17 +261,7 @@ fn windowed_loop(
                 }
                 (_, Shape::Rows { own, inner: w, inner_stride }) => {
                     let lo = substitute(&a.index, &[(l.var, &start), (&w.var, &w.start)]);
-                    let starts = span(&n, *own);
-                    let f = if w.inclusive { quote!(range_count_inclusive) } else { quote!(range_count) };
-                    let range = &w.range;
-                    let count = quote!(#rt::#f(&(#range)));
-                    let len = match inner_stride {
-                        1 => count,
-                        s => {
-                            let s = proc_macro2::Literal::u128_unsuffixed(*s);
-                            quote!(#rt::row_span(#count, #s))
-                        }
-                    };
+                    let (starts, len) = (span(&n, *own), span(&w.count(), *inner_stride));
                     let rows = hidden(&format!("__omp_rows{}_{}", l.depth, inner_parents.len()));
                     lets.extend(quote! {
                         let ::core::option::Option::Some(#rows) = (&#rt::Probe(&#x)).__omp_rows(#lo, #starts, #len) else {
@@ -312,7 +301,7 @@ fn windowed_loop(
 }
 
 /// The number of elements a row of `n` iterations spans at a literal stride.
-fn span(n: &Ident, stride: u128) -> TokenStream {
+fn span(n: &impl ToTokens, stride: u128) -> TokenStream {
     if stride == 1 {
         quote!(#n)
     } else {
@@ -352,6 +341,15 @@ struct InnerWalk {
     start: TokenStream,
     stride: TokenStream,
     depth: usize,
+}
+
+impl InnerWalk {
+    /// The number of values of its range, evaluated before the windowed loop.
+    fn count(&self) -> TokenStream {
+        let (rt, range) = (rt(), &self.range);
+        let f = if self.inclusive { quote!(range_count_inclusive) } else { quote!(range_count) };
+        quote!(#rt::#f(&(#range)))
+    }
 }
 
 /// The accesses of `body` that move with `var` (and, for written arrays, at most one loop nested in it), by array.
