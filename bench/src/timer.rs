@@ -33,9 +33,11 @@ impl Timer {
         self.started = Some(Instant::now());
     }
 
-    /// Ends the timed region. Asynchronous variants synchronise before calling this.
+    /// Ends the timed region, after the target regions still queued on a device have finished (as RAJAPerf's
+    /// `stopTimer` synchronises the device): omp-rs queues regions on data that is already on the device.
     pub fn stop(&mut self) {
         let t0 = self.started.take().expect("Timer::stop without start");
+        omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
         self.elapsed = Some(t0.elapsed());
     }
 

@@ -83,10 +83,11 @@ fn examples_run_through_libomptarget() {
     if toolchain_or_skip().is_none() {
         return;
     }
-    for name in ["saxpy", "dot", "jacobi2d", "nbody"] {
+    for name in ["saxpy", "dot", "jacobi2d", "nbody", "advect1d"] {
         let out = Command::new(example(name))
             .env("OMP_TARGET_OFFLOAD", "MANDATORY")
             .env("OMP_RS_HOST_PLUGIN", "1")
+            .env("ADVECT_STEPS", "60")
             .output()
             .expect("run example");
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

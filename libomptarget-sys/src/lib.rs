@@ -22,6 +22,7 @@
 #![deny(missing_docs, missing_debug_implementations)]
 
 pub mod cuda;
+pub mod offload;
 pub mod types;
 
 use core::ffi::{c_char, c_int, c_void};

@@ -4,6 +4,7 @@
 
 pub mod adversarial;
 pub mod porting;
+pub mod queued;
 pub mod regions;
 
 use rand::{Rng, SeedableRng};
@@ -13,7 +14,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).copied().collect()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(queued::CHECKS).copied().collect()
 }
 
 /// A random vector.

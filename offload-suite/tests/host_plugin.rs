@@ -26,6 +26,29 @@ fn every_construct_through_libomptarget() {
     assert!(!stdout.contains("devices: 0"), "nothing ran through libomptarget: {stdout}");
 }
 
+/// The A/B switch of issue #9: every region waiting (`wait`) and every region through libomptarget's synchronous
+/// launch (`sync`) pass the same checks as the default queued path.
+#[test]
+fn every_launch_path_passes() {
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
+    if !manifest.contains("host-x86_64") {
+        let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
+        assert!(!required, "no host-plugin image was built: the device toolchain is missing");
+        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+        return;
+    }
+    for mode in ["wait", "sync"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
+            .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+            .env("OMP_RS_HOST_PLUGIN", "1")
+            .env("OMP_RS_LAUNCH", mode)
+            .output()
+            .expect("run the suite");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && stdout.contains(" 0 failed"), "OMP_RS_LAUNCH={mode}:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 #[test]
 fn the_same_checks_pass_on_the_host_path() {
     let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite")).env("OMP_TARGET_OFFLOAD", "DISABLED").output().expect("run");

@@ -78,6 +78,14 @@ impl TypeEnv {
         match pat {
             syn::Pat::Ident(p) => self.bind(&p.ident.to_string(), ty.cloned()),
             syn::Pat::Type(t) => self.bind_pattern(&t.pat, Some(&t.ty)),
+            // `let (a, b): (usize, &mut [f64]) = ...`: each name gets its element's type.
+            syn::Pat::Tuple(t) if matches!(ty, Some(Type::Tuple(tt)) if tt.elems.len() == t.elems.len()) => {
+                let Some(Type::Tuple(tt)) = ty else { return };
+                for (p, ty) in t.elems.iter().zip(&tt.elems) {
+                    self.bind_pattern(p, Some(ty));
+                }
+            }
+            syn::Pat::Paren(p) => self.bind_pattern(&p.pat, ty),
             other => {
                 let mut names = Vec::new();
                 crate::analyze::walk::pat_idents(other, &mut names);

@@ -121,12 +121,15 @@ pub enum Error {
 
     /// A thread of the kernel panicked on the device.
     #[error(
-        "kernel `{kernel}` panicked on device {device} at {file}:{line}:{column} ({count} thread(s) panicked; \
-         first: block {block}, thread {thread}); the results of this region are incomplete"
+        "kernel `{kernel}` (target region at {region}) panicked on device {device} at {file}:{line}:{column} \
+         ({count} thread(s) panicked; first: block {block}, thread {thread}); the results of this region are incomplete"
     )]
     DevicePanic {
         /// The kernel.
         kernel: String,
+        /// Where the target region is in the source (of a queued region: the one that panicked, not the operation
+        /// that waited for it).
+        region: String,
         /// The device number.
         device: i32,
         /// Source file of the first panic (`<unknown>` if the device did not record it).
@@ -192,6 +195,17 @@ pub enum Error {
     #[error("{detail}")]
     InvalidAccess {
         /// What was wrong and the correct call.
+        detail: String,
+    },
+
+    /// A launch through the device's queue failed (refused when queued, or the queue could not be waited for).
+    #[error("queued launch of kernel `{kernel}` (target region at {region}) failed: {detail}")]
+    LaunchFailed {
+        /// The kernel.
+        kernel: String,
+        /// Where the target region is in the source.
+        region: String,
+        /// What the runtime reported.
         detail: String,
     },
 

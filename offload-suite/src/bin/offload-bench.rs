@@ -1,16 +1,19 @@
 //! Launch costs and bandwidth of target regions, as the macros generate them (kernel ABI v2 through libomptarget):
-//! - the synchronous launch of a minimal target region whose data is resident (inside `target_data`);
+//! - a minimal target region whose data is resident (inside `target_data`): launches queued back to back (one wait
+//!   at the end of the block), and each launch waited for (`omp::offload::taskwait()` after it, as BabelStream
+//!   times its kernels);
 //! - saxpy on 2^26 f64 resident: implicit mapping (the region maps `x`, `y`, found present) versus explicit staging
 //!   (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table lookups);
 //! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`) of the minimal
 //!   region's kernel, when `OFFLOAD_BENCH_IMAGE=KIND:ARCH:PATH` and `OFFLOAD_BENCH_KERNEL=NAME` name its image file
 //!   and kernel (the macros do not expose their image set; the runtime deduplicates the registration).
-//! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size.
+//! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size;
+//! `OMP_RS_LAUNCH=queued|wait|sync` picks the launch path (see `omp::offload`), for A/B runs.
 
 use std::time::Instant;
 
 #[omp::directives]
-fn minimal_resident(reps: usize, y: &mut [f64], times: &mut Vec<f64>) {
+fn minimal_resident(reps: usize, wait_each: bool, y: &mut [f64], times: &mut Vec<f64>) {
     #[omp::target_data(map(tofrom: y))]
     {
         for _ in 0..reps {
@@ -18,6 +21,9 @@ fn minimal_resident(reps: usize, y: &mut [f64], times: &mut Vec<f64>) {
             #[omp::target_teams_distribute_parallel_for]
             for i in 0..1 {
                 y[i] += 1.0;
+            }
+            if wait_each {
+                omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
             }
             times.push(t.elapsed().as_secs_f64());
         }
@@ -34,6 +40,7 @@ fn saxpy_resident(reps: usize, a: f64, x: &[f64], y: &mut [f64], times: &mut Vec
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
+            omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
             times.push(t.elapsed().as_secs_f64());
         }
     }
@@ -98,9 +105,15 @@ fn main() {
 
     let mut t_min = Vec::new();
     let mut tiny = vec![0.0; 16];
-    minimal_resident(2000, &mut tiny, &mut t_min);
+    minimal_resident(2000, true, &mut tiny, &mut t_min);
     let first_launch = t_min[0];
     let t_min = median(&mut t_min[1..]);
+    // Queued: 20000 launches back to back, the block's end waits for them.
+    let launches = 20_000;
+    let t = Instant::now();
+    minimal_resident(launches, false, &mut tiny, &mut Vec::with_capacity(launches));
+    let t_queued = t.elapsed().as_secs_f64() / launches as f64;
+    assert_eq!(tiny[0], (2000 + launches) as f64, "every minimal region must add 1");
 
     let mut t_imp = Vec::new();
     saxpy_resident(reps + 1, 2.0, &x, &mut y, &mut t_imp);
@@ -112,6 +125,7 @@ fn main() {
     for _ in 0..reps + 1 {
         let t = Instant::now();
         saxpy_device(n, 2.0, &dx, &mut dy);
+        omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
         t_exp.push(t.elapsed().as_secs_f64());
     }
     let t_exp = median(&mut t_exp[1..]);
@@ -123,8 +137,10 @@ fn main() {
     println!("| measurement | value |");
     println!("|---|---|");
     println!("| devices | {} |", omp::get_num_devices());
+    println!("| launch path (OMP_RS_LAUNCH) | {} |", std::env::var("OMP_RS_LAUNCH").unwrap_or_else(|_| "queued (default)".into()));
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
-    println!("| minimal target region, data resident, synchronous (median of 2000) | {:.2} µs |", t_min * 1e6);
+    println!("| minimal target region, data resident, launch + wait (median of 2000) | {:.2} µs |", t_min * 1e6);
+    println!("| minimal target region, data resident, queued back to back (mean of {launches}, one wait) | {:.2} µs |", t_queued * 1e6);
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);

@@ -3,7 +3,7 @@
 //! updates and unstructured mappings as runtime calls.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::manifest::{self, ManifestView};
@@ -189,15 +189,24 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     };
     let (teams, limit) = (geometry_field(ClauseName::NumTeams), geometry_field(ClauseName::ThreadLimit));
     let iterations = quote!(1u64 #(* #dims.count())*);
+    // Where the body is, so that a device panic of a queued region names this region (the device records the
+    // line of the panic).
+    let brace = &plan.nest.body.brace_token.span;
+    let (first, last) = (quote_spanned!(brace.open()=> ::core::line!()), quote_spanned!(brace.close()=> ::core::line!()));
+    let body_lines = quote!(::core::option::Option::Some((::core::file!(), #first, #last)));
+    // Spanned at the loop, so that the region's `Location` (errors, queued-region panics) is the loop's line rather
+    // than the attribute's.
+    let at = plan.nest.dims.first().map_or(brace.open(), |d| d.span);
+    let launch = quote_spanned!(at=> ::omp::__private::offload::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry));
     quote!({
         #images
-        static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::new(&__OMP_IMAGES, #name);
+        static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #name, #body_lines);
         let __omp_offloaded = match #off::should_offload(&__OMP_KERNEL, #device, #cond) {
             ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
                 #(#dim_lets)*
                 #owned
                 let __omp_geometry = #off::Geometry { num_teams: #teams, thread_limit: #limit, iterations: #iterations };
-                match #off::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry) {
+                match #launch {
                     ::core::result::Result::Ok(#off::LaunchOutcome::Ran(__omp_ran)) => {
                         #combine
                         true

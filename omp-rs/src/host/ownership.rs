@@ -523,7 +523,8 @@ impl<const D: usize> Ownership<D> {
                 self.origin + shift
             }
         };
-        let mut out = vec![mode, i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?];
+        let mut out = Vec::with_capacity(3 + D + 2 * inner);
+        out.extend([mode, i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?]);
         for d in 0..D {
             // A dimension of one iteration never moves the index; its stride may be anything.
             out.push(if self.counts[d] > 1 { i64::try_from(self.strides[d]).ok()? as u64 } else { 0 });

@@ -46,7 +46,7 @@ struct Entry {
 
 impl Entry {
     fn section(&self) -> Section {
-        Section { addr: self.addr, bytes: self.bytes, present: self.mods.present, var: self.var.clone() }
+        Section { addr: self.addr, bytes: self.bytes, present: self.mods.present, var: self.var.as_str().into() }
     }
 }
 
@@ -217,6 +217,7 @@ impl<'a> DataRegionBuilder<'a> {
             for e in &region.entries {
                 map::shadow_add(d.0, e.addr, e.bytes);
             }
+            super::queue::take_error(d.0)?;
         }
         Ok(region)
     }
@@ -276,7 +277,7 @@ impl<'a> DataRegion<'a> {
         // SAFETY: the section is mapped by this region (so `update` finds it) and borrowed for 'a; a FROM
         // update writes host memory borrowed mutably (checked above) while `&mut self` excludes host access.
         unsafe { rt.data(DataOp::Update, self.loc, d.0, &mut a) };
-        Ok(())
+        super::queue::take_error(d.0)
     }
 
     /// `target update to(section i)`: copy the host copy to the device.
@@ -354,7 +355,7 @@ impl<'a> DataRegion<'a> {
         for e in &self.entries {
             map::shadow_remove(d.0, e.addr, e.bytes, false);
         }
-        Ok(())
+        super::queue::take_error(d.0)
     }
 }
 
@@ -441,7 +442,7 @@ impl<T: Pod> Resident<T> {
         a.push(p, p, std::mem::size_of_val(&self.data[..]) as i64, bits);
         // SAFETY: mapped by this `Resident`; owned and exclusively borrowed through `&mut self`.
         unsafe { rt.data(DataOp::Update, self.loc, d.0, &mut a) };
-        Ok(())
+        super::queue::take_error(d.0)
     }
 
     /// `target update to(self)`.
@@ -497,14 +498,14 @@ unsafe fn enter_raw(rt: Rt, loc: &'static Ident, device: i32, addr: usize, bytes
     if bytes == 0 {
         return Ok(());
     }
-    map::check_sections(rt, device, &[Section { addr, bytes, present: mods.present, var: var.to_owned() }])?;
+    map::check_sections(rt, device, &[Section { addr, bytes, present: mods.present, var: var.into() }])?;
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
     a.push(p, p, bytes as i64, kind.bits() | mods.bits());
     // SAFETY: checked above; validity guaranteed by the caller.
     unsafe { rt.data(DataOp::Begin, loc, device, &mut a) };
     map::shadow_add(device, addr, bytes);
-    Ok(())
+    super::queue::take_error(device)
 }
 
 /// # Safety
@@ -567,8 +568,8 @@ pub(crate) unsafe fn exit_section<T: Pod>(x: &[T], kind: ExitKind, device: Devic
     if bytes == 0 {
         return Ok(());
     }
-    map::check_sections(rt, device.0, &[Section { addr: x.as_ptr() as usize, bytes, present: true, var: var.to_owned() }])?;
+    map::check_sections(rt, device.0, &[Section { addr: x.as_ptr() as usize, bytes, present: true, var: var.into() }])?;
     // SAFETY: present (checked); the rest is guaranteed by the caller.
     unsafe { exit_raw(rt, loc, device.0, x.as_ptr() as usize, bytes, kind) };
-    Ok(())
+    super::queue::take_error(device.0)
 }

@@ -18,8 +18,9 @@ use super::buffer::DeviceBuffer;
 use super::data::MappedArg;
 use super::device::{self, Decision, Device, HostReason};
 use super::image::ImageSet;
-use super::map::{self, MapKind, Section};
+use super::map::{self, MapKind, Section, VarName};
 use super::policy::{self, log, Policy};
+use super::queue::{self, LaunchMode, QueuedLaunch};
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::repr::{Pod, Scalar};
 use super::result::{Ident, MapArgs, Rt};
@@ -43,12 +44,19 @@ pub struct KernelRef {
     resolved: OnceLock<Result<(&'static Registered, usize), Error>>,
     ident: OnceLock<&'static Ident>,
     partials: Mutex<Vec<PartialBuf>>,
+    /// File and first/last line of the region's body, to tell which queued region a device panic came from.
+    body: Option<(&'static str, u32, u32)>,
 }
 
 impl KernelRef {
     /// A kernel `name` of `set`.
     pub const fn new(set: &'static ImageSet, name: &'static str) -> KernelRef {
-        KernelRef { set, name, resolved: OnceLock::new(), ident: OnceLock::new(), partials: Mutex::new(Vec::new()) }
+        KernelRef::with_body(set, name, None)
+    }
+
+    /// A kernel `name` of `set` whose region body spans lines `first..=last` of `file` (`file!()`).
+    pub const fn with_body(set: &'static ImageSet, name: &'static str, body: Option<(&'static str, u32, u32)>) -> KernelRef {
+        KernelRef { set, name, resolved: OnceLock::new(), ident: OnceLock::new(), partials: Mutex::new(Vec::new()), body }
     }
 
     /// The kernel's name.
@@ -91,8 +99,12 @@ struct RedSlot {
 pub struct ArgPack<'a> {
     args: MapArgs,
     secs: Vec<Section>,
+    /// The argument index of each of `secs`.
+    sec_args: Vec<usize>,
+    /// Arguments known present (from a `DataRegion` or `Resident`), not in `secs`.
+    present_args: Vec<usize>,
     /// Devices that mapped/device arguments live on (`None`: host region).
-    owners: Vec<(String, Option<Device>)>,
+    owners: Vec<(&'a str, Option<Device>)>,
     reductions: Vec<RedSlot>,
     last_named: Option<usize>,
     /// Index in `args` of the last mapped (not literal) argument, for the map-type modifiers.
@@ -112,8 +124,10 @@ impl<'a> ArgPack<'a> {
     /// An empty pack.
     pub fn new() -> ArgPack<'a> {
         ArgPack {
-            args: MapArgs::with_capacity(8),
-            secs: Vec::new(),
+            args: MapArgs::with_capacity(24),
+            secs: Vec::with_capacity(4),
+            sec_args: Vec::with_capacity(4),
+            present_args: Vec::new(),
             owners: Vec::new(),
             reductions: Vec::new(),
             last_named: None,
@@ -137,8 +151,10 @@ impl<'a> ArgPack<'a> {
         } else {
             let p = ptr.cast_mut().cast::<c_void>();
             self.last_mapped = Some(self.args.len());
+            self.sec_args.push(self.args.len());
             self.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
-            self.secs.push(Section { addr: ptr as usize, bytes, present: false, var: format!("argument {} ({}[{len}])", self.args.len() - 1, type_name::<T>()) });
+            let var = VarName::Arg { slot: self.args.len() - 1, ty: type_name::<T>(), len };
+            self.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
             self.last_named = Some(self.secs.len() - 1);
         }
         self.literal(len as u64);
@@ -185,7 +201,7 @@ impl<'a> ArgPack<'a> {
     /// Data mapped by an enclosing [`DataRegion`](crate::offload::DataRegion) or a
     /// [`Resident`](crate::offload::Resident): no copy, no reference-count traffic beyond the lookup.
     pub fn present<T: Pod>(mut self, x: MappedArg<'a, T>) -> Self {
-        self.owners.push((x.var.to_owned(), x.device));
+        self.owners.push((x.var, x.device));
         if x.len == 0 {
             self.literal(0);
         } else {
@@ -193,6 +209,7 @@ impl<'a> ArgPack<'a> {
             let bytes = x.len * std::mem::size_of::<T>();
             // Known present: the owner (a live region or Resident, on the device checked at launch) holds the
             // mapping for 'a, so no presence check is needed at launch.
+            self.present_args.push(self.args.len());
             self.args.push(p, p, bytes as i64, mt::TARGET_PARAM);
         }
         self.last_named = None;
@@ -231,7 +248,7 @@ impl<'a> ArgPack<'a> {
 
     /// An `is_device_ptr` argument: device pointer and length, both `LITERAL`.
     pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
-        self.owners.push(("DeviceBuffer".into(), Some(b.device())));
+        self.owners.push(("DeviceBuffer", Some(b.device())));
         self.literal(b.device_ptr() as u64);
         self.literal(b.len() as u64);
         self
@@ -265,9 +282,9 @@ impl<'a> ArgPack<'a> {
     }
 
     /// Name the last mapped array in error messages.
-    pub fn var(mut self, name: &str) -> Self {
+    pub fn var(mut self, name: &'static str) -> Self {
         if let Some(i) = self.last_named {
-            self.secs[i].var = name.to_owned();
+            self.secs[i].var = VarName::Name(name);
         }
         self
     }
@@ -433,16 +450,20 @@ fn decide(kernel: &'static KernelRef, device: Option<i64>, if_cond: bool) -> Res
 /// when a kernel thread panicked, plus registration errors.
 #[track_caller]
 pub fn launch<'a>(kernel: &'static KernelRef, device: Device, pack: ArgPack<'a>, geometry: Geometry) -> Result<LaunchOutcome, Error> {
-    let ident = kernel.ident(Location::caller());
-    launch_impl(kernel, device, pack, geometry, ident)
+    let region = Location::caller();
+    launch_impl(kernel, device, pack, geometry, kernel.ident(region), region)
 }
 
+/// Launch through the device's queue when every mapped argument is present (no copy either way) and the queue
+/// exists; wait when the host reads something back (reductions) or `OMP_RS_LAUNCH=wait`. Otherwise, or with
+/// `OMP_RS_LAUNCH=sync`, the synchronous `__tgt_target_kernel` (after the queue has drained).
 pub(crate) fn launch_impl(
     kernel: &'static KernelRef,
     device: Device,
     mut pack: ArgPack<'_>,
     geometry: Geometry,
     ident: &'static Ident,
+    region: &'static Location<'static>,
 ) -> Result<LaunchOutcome, Error> {
     if let Some(e) = pack.deferred.take() {
         return Err(e);
@@ -467,7 +488,7 @@ pub(crate) fn launch_impl(
             });
         }
     }
-    map::check_sections(rt, device.0, &pack.secs)?;
+    let presence = map::check_sections(rt, device.0, &pack.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
     let partial_count = if reg.family == Family::Host || device::is_host_plugin(device) { 1 } else { teams as usize };
@@ -494,17 +515,35 @@ pub(crate) fn launch_impl(
     }
     let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };
 
-    let mut ka = sys::KernelArgsTy {
-        Version: sys::OMP_KERNEL_ARG_VERSION,
-        NumArgs: pack.args.len() as u32,
-        ArgBasePtrs: pack.args.base.as_mut_ptr(),
-        ArgPtrs: pack.args.begin.as_mut_ptr(),
-        ArgSizes: pack.args.sizes.as_mut_ptr(),
-        ArgTypes: pack.args.types.as_mut_ptr(),
-        NumTeams: [teams, 1, 1],
-        ThreadLimit: [threads, 1, 1],
-        ..sys::KernelArgsTy::ZEROED
-    };
+    let mode = queue::mode();
+    if mode != LaunchMode::Sync {
+        if let (Some(slots), Some(q)) = (device_slots(rt, device.0, &pack, &presence), queue::for_device(device, reg.family)) {
+            let l = QueuedLaunch {
+                reg,
+                kernel: kernel.name,
+                addr,
+                ident,
+                region,
+                span: kernel.body,
+                slots: &slots,
+                teams,
+                threads,
+                record: state.panic_record,
+            };
+            // SAFETY: `slots` follow ABI v2 with the device addresses of mappings that outlive the launch (their
+            // owners end them through libomptarget, which settles the queue first) and literals; reduction slots
+            // point at buffers leased to `ran` until the wait below.
+            unsafe { q.launch(&l)? };
+            if !ran.reds.is_empty() || mode == LaunchMode::Wait {
+                queue::sync(device.0)?;
+            }
+            return Ok(LaunchOutcome::Ran(ran));
+        }
+    }
+
+    // Earlier queued regions finish (and report) before a synchronous launch.
+    queue::sync(device.0)?;
+    let mut ka = pack.args.kernel_args(teams, threads);
     // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
     // family; the slots follow ABI v2; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
@@ -514,13 +553,35 @@ pub(crate) fn launch_impl(
         return Ok(LaunchOutcome::NotOffloaded);
     }
     if let Some(rec) = state.panic_record {
-        check_panic(rt, kernel.name, device, rec)?;
+        check_panic(kernel.name, region, device, rec)?;
     }
     Ok(LaunchOutcome::Ran(ran))
 }
 
-/// Read (and reset) the pinned panic record after a launch.
-fn check_panic(rt: Rt, kernel: &str, device: Device, rec: usize) -> Result<(), Error> {
+/// The kernel's slots with device addresses in place of mapped arguments, when nothing needs copying: every
+/// mapped section present (`presence`, from the check made before) and no `always` modifier. `None`: the launch
+/// must go through libomptarget, which maps.
+fn device_slots(rt: Rt, device: i32, pack: &ArgPack<'_>, presence: &[map::Presence]) -> Option<Vec<u64>> {
+    let a = &pack.args;
+    let mut slots: Vec<u64> = a.begin.iter().map(|p| *p as usize as u64).collect();
+    for (&arg, p) in pack.sec_args.iter().zip(presence) {
+        match p {
+            map::Presence::Present(dev) if a.types[arg] & mt::ALWAYS == 0 => slots[arg] = *dev as u64,
+            _ => return None,
+        }
+    }
+    for &arg in &pack.present_args {
+        let dev = rt.mapped_ptr(a.begin[arg] as *const u8, device);
+        if dev == 0 {
+            return None;
+        }
+        slots[arg] = dev as u64;
+    }
+    Some(slots)
+}
+
+/// Read (and reset) the pinned panic record after a synchronous launch.
+fn check_panic(kernel: &str, region: &Location<'_>, device: Device, rec: usize) -> Result<(), Error> {
     let p = rec as *mut PanicRecord;
     // SAFETY: `rec` is this device's pinned `PanicRecord` (registry::device_state); the launch has completed, so
     // the device no longer writes it. Volatile: the device wrote it behind the compiler's back.
@@ -530,21 +591,11 @@ fn check_panic(rt: Rt, kernel: &str, device: Device, rec: usize) -> Result<(), E
     }
     // SAFETY: as above; resetting for the next launch.
     unsafe { p.write_volatile(PanicRecord::default()) };
-    let mut file = String::from("<unknown>");
-    if r.file_ptr != 0 && r.file_len > 0 {
-        let len = (r.file_len as usize).min(4096);
-        let mut buf = vec![0u8; len];
-        // SAFETY: the device recorded `file_ptr`/`file_len` from a `&'static str` in its image (device memory of
-        // this device); `buf` has `len` bytes.
-        let ok = unsafe { rt.memcpy_from_device(buf.as_mut_ptr(), r.file_ptr as *const c_void, len, device.0) };
-        if ok.is_ok() {
-            file = String::from_utf8_lossy(&buf).into_owned();
-        }
-    }
     Err(Error::DevicePanic {
         kernel: kernel.to_owned(),
+        region: region.to_string(),
         device: device.0,
-        file,
+        file: registry::panic_file(device.0, &r),
         line: r.line as u32,
         column: r.column as u32,
         count: r.count,

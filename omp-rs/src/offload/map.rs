@@ -7,7 +7,9 @@
 //! (`DataRegion`, `Resident`) to find mappings strictly inside it. Mappings made by foreign code (C libraries
 //! in the same process) are only seen through their first and last byte.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use libomptarget_sys::maptype as mt;
@@ -88,14 +90,42 @@ pub(crate) struct Section {
     pub(crate) addr: usize,
     pub(crate) bytes: usize,
     pub(crate) present: bool,
-    pub(crate) var: String,
+    pub(crate) var: VarName,
+}
+
+/// The name of a mapped variable in error messages; built without allocating on the launch path, formatted only
+/// when an error is reported.
+#[derive(Debug, Clone)]
+pub(crate) enum VarName {
+    /// A variable's name as written.
+    Name(&'static str),
+    /// A name made at run time.
+    Text(String),
+    /// A kernel argument not named by the caller: its slot, element type and length.
+    Arg { slot: usize, ty: &'static str, len: usize },
+}
+
+impl std::fmt::Display for VarName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VarName::Name(n) => f.write_str(n),
+            VarName::Text(t) => f.write_str(t),
+            VarName::Arg { slot, ty, len } => write!(f, "argument {slot} ({ty}[{len}])"),
+        }
+    }
+}
+
+impl From<&str> for VarName {
+    fn from(s: &str) -> VarName {
+        VarName::Text(s.to_owned())
+    }
 }
 
 /// Presence of a section on a device.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Presence {
-    /// Entirely inside one existing mapping.
-    Present,
+    /// Entirely inside one existing mapping; the device address of its first byte.
+    Present(usize),
     /// Not mapped, and no mapping inside it.
     Absent,
 }
@@ -109,8 +139,8 @@ pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Ve
             continue;
         }
         let p = presence(rt, device, s)?;
-        if s.present && p != Presence::Present {
-            return Err(Error::NotPresent { var: s.var.clone(), device, addr: s.addr, bytes: s.bytes });
+        if s.present && !matches!(p, Presence::Present(_)) {
+            return Err(Error::NotPresent { var: s.var.to_string(), device, addr: s.addr, bytes: s.bytes });
         }
         if p == Presence::Absent {
             // An earlier section of the same call that this one encloses or overlaps is mapped first by
@@ -121,7 +151,7 @@ pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Ve
                 let contained = b0 >= a0 && b1 <= a1;
                 if overlaps && !contained {
                     return Err(Error::MappingConflict {
-                        var: s.var.clone(),
+                        var: s.var.to_string(),
                         device,
                         addr: s.addr,
                         bytes: s.bytes,
@@ -139,12 +169,50 @@ pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Ve
     Ok(out)
 }
 
+/// Bumped after every call that may remove a mapping (`Rt` does it), so that cached presence answers expire.
+static MAPPINGS_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// Mappings may have been removed (an end/exit map or a synchronous launch's own mappings ended).
+pub(crate) fn mappings_changed() {
+    MAPPINGS_EPOCH.fetch_add(1, Ordering::Release);
+}
+
+/// Sections this thread found present lately: (epoch, device, address, bytes, device address). A time loop
+/// launches on the same sections again and again; two present-table lookups each would cost more than the
+/// launch itself on a queue.
+const PRESENT_CACHE: usize = 16;
+type PresentCache = RefCell<([(u64, i32, usize, usize, usize); PRESENT_CACHE], usize)>;
+thread_local! {
+    static RECENTLY_PRESENT: PresentCache = const { RefCell::new(([(u64::MAX, 0, 0, 0, 0); PRESENT_CACHE], 0)) };
+}
+
 fn presence(rt: Rt, device: i32, s: &Section) -> Result<Presence, Error> {
+    // Read before the lookups: a mapping ended after this point bumps the epoch, so what is cached below expires.
+    let epoch = MAPPINGS_EPOCH.load(Ordering::Acquire);
+    let hit = RECENTLY_PRESENT.with(|c| {
+        c.borrow().0.iter().find(|e| e.0 == epoch && e.1 == device && e.2 == s.addr && e.3 == s.bytes).map(|e| e.4)
+    });
+    if let Some(dev) = hit {
+        return Ok(Presence::Present(dev));
+    }
+    let p = lookup_presence(rt, device, s)?;
+    if let Presence::Present(dev) = p {
+        RECENTLY_PRESENT.with(|c| {
+            let mut c = c.borrow_mut();
+            let i = c.1;
+            c.0[i] = (epoch, device, s.addr, s.bytes, dev);
+            c.1 = (i + 1) % PRESENT_CACHE;
+        });
+    }
+    Ok(p)
+}
+
+fn lookup_presence(rt: Rt, device: i32, s: &Section) -> Result<Presence, Error> {
     let first = rt.mapped_ptr(s.addr as *const u8, device);
     let last = rt.mapped_ptr((s.addr + s.bytes - 1) as *const u8, device);
-    let conflict = |detail: String| Error::MappingConflict { var: s.var.clone(), device, addr: s.addr, bytes: s.bytes, detail };
+    let conflict = |detail: String| Error::MappingConflict { var: s.var.to_string(), device, addr: s.addr, bytes: s.bytes, detail };
     match (first != 0, last != 0) {
-        (true, true) if last.wrapping_sub(first) == s.bytes - 1 => Ok(Presence::Present),
+        (true, true) if last.wrapping_sub(first) == s.bytes - 1 => Ok(Presence::Present(first)),
         (true, true) => Err(conflict("its first and last bytes lie in different mappings".into())),
         (true, false) => Err(conflict("it starts inside a mapping and extends past its end".into())),
         (false, true) => Err(conflict("it ends inside a mapping that starts after its first byte".into())),

@@ -29,6 +29,7 @@ mod nowait;
 pub(crate) mod policy;
 #[doc(hidden)]
 pub mod private;
+mod queue;
 mod registry;
 mod repr;
 mod result;
@@ -62,6 +63,16 @@ pub fn register(set: &'static ImageSet) -> Result<(), Error> {
         return Ok(());
     }
     registry::ensure_registered(set).map(|_| ())
+}
+
+/// Wait for every target region still queued on any device (OpenMP's `taskwait` for target tasks) and report
+/// the first failure among them. Regions on data that a `target_data` block maps are queued until the host can
+/// observe their results; this is the explicit point to observe them.
+///
+/// # Errors
+/// [`Error::DevicePanic`] naming the queued region that panicked, [`Error::LaunchFailed`].
+pub fn taskwait() -> Result<(), Error> {
+    queue::sync_all()
 }
 
 /// Print libomptarget's present table (host address, device address, size, reference counts) to stderr.

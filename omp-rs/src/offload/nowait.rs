@@ -51,6 +51,7 @@ struct Job {
     pack: ArgPack<'static>,
     geometry: Geometry,
     ident: &'static Ident,
+    region: &'static Location<'static>,
     slot: Arc<Slot>,
 }
 
@@ -67,7 +68,7 @@ fn worker(device: Device) -> Sender<Job> {
             let spawned = std::thread::Builder::new().name(format!("omp-rs-device-{}", device.0)).spawn(move || {
                 for job in rx {
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident)
+                        launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident, job.region)
                     }))
                     .unwrap_or_else(|_| Err(Error::Nowait { kernel: job.kernel.name().to_owned(), detail: "the launch panicked".into() }));
                     job.slot.finish(r);
@@ -127,9 +128,9 @@ impl<'scope, 'env> Scope<'scope, 'env> {
         // job (through `slot`, recorded below) before 'scope ends, even if the `Pending` is leaked.
         let pack: ArgPack<'static> = unsafe { std::mem::transmute::<ArgPack<'scope>, ArgPack<'static>>(pack) };
         self.slots.lock().unwrap_or_else(|p| p.into_inner()).push((kernel.name(), slot.clone()));
-        let job = Job { kernel, device, pack, geometry, ident, slot: slot.clone() };
+        let job = Job { kernel, device, pack, geometry, ident, region: Location::caller(), slot: slot.clone() };
         if let Err(std::sync::mpsc::SendError(job)) = worker(device).send(job) {
-            slot.finish(launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident));
+            slot.finish(launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident, job.region));
         }
         Pending { slot, kernel: kernel.name(), _scope: PhantomData }
     }

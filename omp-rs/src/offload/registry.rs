@@ -133,6 +133,10 @@ pub(crate) struct Registered {
     /// Host twin (8 bytes) of `__omp_rs_panic_record`, if every registered image defines it.
     panic_twin: Option<usize>,
     devices: Mutex<HashMap<i32, DevState>>,
+    /// The registered images with their aligned copies (what the launch queue loads as programs).
+    images: Vec<(&'static image::Image, &'static [u8])>,
+    /// Whether the set declares device globals of its own (besides the panic record).
+    user_globals: bool,
 }
 
 /// Register `set` (once per process) and return its registration.
@@ -301,6 +305,7 @@ fn register(set: &'static ImageSet) -> Result<Registered, Error> {
     });
     let entries: &'static mut [sys::__tgt_offload_entry] = Box::leak(entries.into_boxed_slice());
     let range = entries.as_mut_ptr_range();
+    let mut copies = Vec::with_capacity(chosen.len());
     let images: Vec<sys::__tgt_device_image> = chosen
         .iter()
         .map(|i| {
@@ -313,6 +318,7 @@ fn register(set: &'static ImageSet) -> Result<Registered, Error> {
                 unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), i.bytes.len()) };
             aligned.copy_from_slice(i.bytes);
             let r = aligned.as_ptr_range();
+            copies.push((*i, &*aligned));
             sys::__tgt_device_image {
                 ImageStart: r.start.cast_mut().cast(),
                 ImageEnd: r.end.cast_mut().cast(),
@@ -344,7 +350,15 @@ fn register(set: &'static ImageSet) -> Result<Registered, Error> {
             rtm.rt.num_devices()
         )
     });
-    Ok(Registered { kernels, family, archs, panic_twin, devices: Mutex::new(HashMap::new()) })
+    Ok(Registered {
+        kernels,
+        family,
+        archs,
+        panic_twin,
+        devices: Mutex::new(HashMap::new()),
+        images: copies,
+        user_globals: !set.globals.is_empty(),
+    })
 }
 
 impl Registered {
@@ -393,8 +407,36 @@ impl Registered {
         Ok(state)
     }
 
+    /// The registered images, each with the aligned copy libomptarget parsed.
+    pub(crate) fn images(&self) -> &[(&'static image::Image, &'static [u8])] {
+        &self.images
+    }
+
+    /// Whether the set declares device globals of its own.
+    pub(crate) fn has_user_globals(&self) -> bool {
+        self.user_globals
+    }
+
     /// Host entry address of `kernel`.
     pub(crate) fn kernel_addr(&self, kernel: &str) -> Option<usize> {
         self.kernels.iter().find(|(k, _)| *k == kernel).map(|(_, a)| *a)
     }
+}
+
+/// The source file a device panic record names: read back from device memory (GPU images keep the name there) or
+/// host memory (host plugin); `<unknown>` when the device did not record it or the copy fails.
+pub(crate) fn panic_file(device: i32, r: &PanicRecord) -> String {
+    let mut file = String::from("<unknown>");
+    let Some(rtm) = runtime_if_loaded() else { return file };
+    if r.file_ptr != 0 && r.file_len > 0 {
+        let len = (r.file_len as usize).min(4096);
+        let mut buf = vec![0u8; len];
+        // SAFETY: the device recorded `file_ptr`/`file_len` from a `&'static str` in its image (memory of this
+        // device); `buf` has `len` bytes.
+        let ok = unsafe { rtm.rt.memcpy_from_settled_device(buf.as_mut_ptr(), r.file_ptr as *const c_void, len, device) };
+        if ok.is_ok() {
+            file = String::from_utf8_lossy(&buf).into_owned();
+        }
+    }
+    file
 }

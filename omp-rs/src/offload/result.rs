@@ -9,11 +9,15 @@ use core::ffi::{c_int, c_void};
 use std::collections::HashMap;
 use std::panic::Location;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use libomptarget_sys as sys;
 
 use crate::Error;
+
+/// `omp_get_num_devices()` as last asked (-1: ask again).
+static NUM_DEVICES: AtomicI32 = AtomicI32::new(-1);
 
 /// libomptarget, initialised (`__tgt_rtl_init` has run).
 #[derive(Debug, Clone, Copy)]
@@ -57,6 +61,22 @@ impl MapArgs {
 
     pub(crate) fn len(&self) -> usize {
         self.base.len()
+    }
+
+    /// `KernelArgsTy` v3 over these arguments with a bare-mode grid (`teams` × `threads`). Points into `self`:
+    /// use it while `self` is alive and unchanged.
+    pub(crate) fn kernel_args(&mut self, teams: u32, threads: u32) -> sys::KernelArgsTy {
+        sys::KernelArgsTy {
+            Version: sys::OMP_KERNEL_ARG_VERSION,
+            NumArgs: self.len() as u32,
+            ArgBasePtrs: self.base.as_mut_ptr(),
+            ArgPtrs: self.begin.as_mut_ptr(),
+            ArgSizes: self.sizes.as_mut_ptr(),
+            ArgTypes: self.types.as_mut_ptr(),
+            NumTeams: [teams, 1, 1],
+            ThreadLimit: [threads, 1, 1],
+            ..sys::KernelArgsTy::ZEROED
+        }
     }
 
     pub(crate) fn type_of(&self, i: usize) -> i64 {
@@ -121,9 +141,16 @@ impl Rt {
     }
 
     /// `omp_get_num_devices()`.
+    /// Cached: devices appear only when an image set is registered ([`Rt::register_lib`] resets it).
     pub(crate) fn num_devices(self) -> i32 {
+        let n = NUM_DEVICES.load(Ordering::Acquire);
+        if n >= 0 {
+            return n;
+        }
         // SAFETY: no arguments; `Rt` exists only after `__tgt_rtl_init`.
-        unsafe { (self.lib.get_num_devices)() }
+        let n = unsafe { (self.lib.get_num_devices)() };
+        NUM_DEVICES.store(n, Ordering::Release);
+        n
     }
 
     /// `omp_get_initial_device()` (the host's device number; equals the device count).
@@ -162,6 +189,7 @@ impl Rt {
     /// # Safety
     /// `ptr` came from [`Rt::target_alloc`] on `device` and is not used afterwards.
     pub(crate) unsafe fn target_free(self, ptr: NonNull<c_void>, device: i32) {
+        super::queue::settle(device);
         // SAFETY: guaranteed by the caller.
         unsafe { (self.lib.target_free)(ptr.as_ptr(), device) }
     }
@@ -179,6 +207,7 @@ impl Rt {
     /// `ptr` came from [`Rt::alloc_host`] on `device` and is not used afterwards.
     #[allow(dead_code)]
     pub(crate) unsafe fn free_host(self, ptr: NonNull<c_void>, device: i32) {
+        super::queue::settle(device);
         // SAFETY: guaranteed by the caller.
         unsafe { (self.lib.free_host)(ptr.as_ptr(), device) }
     }
@@ -188,6 +217,23 @@ impl Rt {
     /// # Safety
     /// `dst` is valid for `bytes` writes; `src..src+bytes` is device memory of `device`.
     pub(crate) unsafe fn memcpy_from_device(
+        self,
+        dst: *mut u8,
+        src: *const c_void,
+        bytes: usize,
+        device: i32,
+    ) -> Result<(), Error> {
+        super::queue::sync(device)?;
+        // SAFETY: guaranteed by the caller.
+        unsafe { self.memcpy_from_settled_device(dst, src, bytes, device) }
+    }
+
+    /// [`Rt::memcpy_from_device`] for a caller that has settled `device`'s queue itself (the queue, reading a
+    /// panic record's file name while it holds the queue).
+    ///
+    /// # Safety
+    /// As [`Rt::memcpy_from_device`].
+    pub(crate) unsafe fn memcpy_from_settled_device(
         self,
         dst: *mut u8,
         src: *const c_void,
@@ -221,6 +267,7 @@ impl Rt {
         if bytes == 0 {
             return Ok(());
         }
+        super::queue::sync(device)?;
         let host = self.initial_device();
         // SAFETY: guaranteed by the caller.
         let rc = unsafe { (self.lib.target_memcpy)(dst, src.cast(), bytes, 0, 0, device, host) };
@@ -243,6 +290,8 @@ impl Rt {
             DataOp::End => self.lib.data_end,
             DataOp::Update => self.lib.data_update,
         };
+        // Queued kernels may still use the data this call copies, maps or frees.
+        super::queue::settle(device);
         let n = i32::try_from(args.len()).unwrap_or(i32::MAX);
         // SAFETY: the four arrays have `n` entries each; names and mappers may be null; the rest is guaranteed
         // by the caller.
@@ -258,6 +307,9 @@ impl Rt {
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
             )
+        }
+        if op == DataOp::End {
+            super::map::mappings_changed();
         }
     }
 
@@ -276,8 +328,16 @@ impl Rt {
     ) -> c_int {
         let teams = i32::try_from(args.NumTeams[0]).unwrap_or(i32::MAX);
         let threads = i32::try_from(args.ThreadLimit[0]).unwrap_or(i32::MAX);
+        // SAFETY: `ArgTypes` has `NumArgs` entries (the caller's contract).
+        let types = unsafe { std::slice::from_raw_parts(args.ArgTypes, args.NumArgs as usize) };
+        let maps = types.iter().any(|t| t & sys::maptype::LITERAL == 0);
         // SAFETY: guaranteed by the caller.
-        unsafe { (self.lib.target_kernel)(loc.as_ptr(), i64::from(device), teams, threads, host_ptr, args) }
+        let rc = unsafe { (self.lib.target_kernel)(loc.as_ptr(), i64::from(device), teams, threads, host_ptr, args) };
+        if maps {
+            // The launch ended the mappings it made for its arguments.
+            super::map::mappings_changed();
+        }
+        rc
     }
 
     /// `__tgt_register_lib`.
@@ -287,7 +347,8 @@ impl Rt {
     /// and every image passed the checks of `image.rs` (right machine, every entry's symbol defined).
     pub(crate) unsafe fn register_lib(self, desc: *mut sys::__tgt_bin_desc) {
         // SAFETY: guaranteed by the caller.
-        unsafe { (self.lib.register_lib)(desc) }
+        unsafe { (self.lib.register_lib)(desc) };
+        NUM_DEVICES.store(-1, Ordering::Release);
     }
 
     /// `ompx_dump_mapping_tables()`: print the present table of every device to stderr.

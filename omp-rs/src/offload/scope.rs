@@ -54,6 +54,14 @@ impl Drop for Entry {
         // the section for as long as the entry lives (exclusively when `exit` copies back into it).
         unsafe { r.rt.data(DataOp::End, self.loc, self.device.0, &mut a) };
         map::shadow_remove(self.device.0, self.addr, self.bytes, false);
+        // The end of the block is where the host sees the device's results: a queued region's failure surfaces here.
+        if let Err(e) = super::queue::take_error(self.device.0) {
+            if std::thread::panicking() {
+                eprintln!("omp-rs: {e}");
+            } else {
+                panic!("{e}");
+            }
+        }
     }
 }
 
@@ -103,7 +111,7 @@ impl DataScope {
         }
         let rt = registry::runtime()?.rt;
         let addr = section.as_ptr() as usize;
-        map::check_sections(rt, d.0, &[Section { addr, bytes, present: mods.present, var: var.to_owned() }])?;
+        map::check_sections(rt, d.0, &[Section { addr, bytes, present: mods.present, var: var.into() }])?;
         let p = addr as *mut c_void;
         let mut a = MapArgs::with_capacity(1);
         a.push(p, p, bytes as i64, kind.bits() | mods.bits());
@@ -111,6 +119,7 @@ impl DataScope {
         // until the entry (which ends the mapping) is dropped.
         unsafe { rt.data(DataOp::Begin, self.loc, d.0, &mut a) };
         map::shadow_add(d.0, addr, bytes);
+        super::queue::take_error(d.0)?;
         Ok(Some(Entry { device: d, addr, bytes, exit, loc: self.loc }))
     }
 
@@ -259,13 +268,13 @@ fn update(addr: usize, bytes: usize, bits: i64, device: Option<i64>, if_cond: bo
         return Ok(());
     }
     let rt = registry::runtime()?.rt;
-    map::check_sections(rt, d.0, &[Section { addr, bytes, present: true, var: var.to_owned() }])?;
+    map::check_sections(rt, d.0, &[Section { addr, bytes, present: true, var: var.into() }])?;
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
     a.push(p, p, bytes as i64, bits);
     // SAFETY: present (checked); `update_from` holds an exclusive borrow of the host section it writes.
     unsafe { rt.data(DataOp::Update, loc, d.0, &mut a) };
-    Ok(())
+    super::queue::take_error(d.0)
 }
 
 /// `omp::target_update!(to: x)`: copies the host section to its device copy (no-op on the host).

@@ -1,0 +1,43 @@
+// launch.cu -- the CUDA side of offload-bench's launch rows: a one-thread kernel on resident data,
+// launched back to back on a stream with one synchronisation at the end, and launched then
+// synchronised each time (cudaDeviceSynchronize, as BabelStream times its kernels).
+//   nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o launch && ./launch [launches]
+// Prints the same Markdown rows as offload-bench, for the same table.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+__global__ void add_one(double *y) { y[0] += 1.0; }
+
+static double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int main(int argc, char **argv) {
+    int launches = argc > 1 ? atoi(argv[1]) : 20000;
+    double *y;
+    if (cudaMalloc(&y, 16 * sizeof(double)) != cudaSuccess) { fprintf(stderr, "cudaMalloc failed\n"); return 2; }
+    cudaMemset(y, 0, 16 * sizeof(double));
+    for (int i = 0; i < 100; i++) add_one<<<1, 1>>>(y);
+    cudaDeviceSynchronize();
+    std::vector<double> each(2000);
+    for (auto &t : each) {
+        double t0 = now();
+        add_one<<<1, 1>>>(y);
+        cudaDeviceSynchronize();
+        t = now() - t0;
+    }
+    std::sort(each.begin(), each.end());
+    double t0 = now();
+    for (int i = 0; i < launches; i++) add_one<<<1, 1>>>(y);
+    cudaDeviceSynchronize();
+    double queued = (now() - t0) / launches;
+    double h;
+    cudaMemcpy(&h, y, sizeof h, cudaMemcpyDeviceToHost);
+    if (h != 100 + 2000 + launches) { fprintf(stderr, "wrong count %f\n", h); return 1; }
+    printf("| CUDA: minimal kernel, launch + cudaDeviceSynchronize (median of 2000) | %.2f µs |\n", each[1000] * 1e6);
+    printf("| CUDA: minimal kernel, queued back to back (mean of %d, one sync) | %.2f µs |\n", launches, queued * 1e6);
+    return 0;
+}

@@ -1,0 +1,190 @@
+//! Queued launches (issue #9): regions on data that is already on the device are launched without waiting. Each
+//! check mixes queued regions with the points where the host observes the device (reductions, updates, the end of
+//! a data region, exit data, `taskwait`), so a missing wait shows up as a wrong value. The host-plugin test runs
+//! them under every `OMP_RS_LAUNCH` path.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{close, same, vec_f64, Check};
+
+/// Every queue check.
+pub const CHECKS: &[Check] = &[
+    ("queue: a time loop of regions in target_data with reductions between them", check_time_loop),
+    ("queue: regions on target_enter_data! data, then exit data copies back", check_enter_exit),
+    ("queue: a device panic is reported at the end of the block, naming the region that panicked", check_panic_attribution),
+    ("queue: taskwait reports a queued region's panic; the process stays usable", check_taskwait),
+];
+
+/// Two regions per step, a reduction every `every` steps: the reductions read what the queued regions wrote.
+#[omp::directives]
+fn relax(steps: usize, every: usize, a: &mut [f64], b: &[f64], sums: &mut Vec<f64>) {
+    let n = a.len();
+    #[omp::target_data(map(tofrom: a), map(to: b))]
+    {
+        for t in 0..steps {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..n {
+                a[i] = 0.5 * a[i] + b[i];
+            }
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..n {
+                a[i] -= 0.25 * b[i];
+            }
+            if t % every == 0 {
+                let mut s: f64 = 0.0;
+                #[omp::target_teams_distribute_parallel_for(reduction(+: s))]
+                for i in 0..n {
+                    s += a[i];
+                }
+                sums.push(s);
+            }
+        }
+    }
+}
+
+fn check_time_loop(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let (steps, every) = (rng.gen_range(1..40), rng.gen_range(1..7));
+    let b = vec_f64(rng, n);
+    let mut a = vec_f64(rng, n);
+    let (mut want, mut want_sums) = (a.clone(), Vec::new());
+    for t in 0..steps {
+        for i in 0..n {
+            want[i] = 0.5 * want[i] + b[i];
+        }
+        for i in 0..n {
+            want[i] -= 0.25 * b[i];
+        }
+        if t % every == 0 {
+            want_sums.push(want.iter().sum::<f64>());
+        }
+    }
+    let mut sums = Vec::new();
+    relax(steps, every, &mut a, &b, &mut sums);
+    same("a", &a, &want)?;
+    if sums.len() != want_sums.len() {
+        return Err(format!("{} reductions, sequential {}", sums.len(), want_sums.len()));
+    }
+    for (k, (g, w)) in sums.iter().zip(&want_sums).enumerate() {
+        close(&format!("sum {k}"), *g, *w, n, 2.0)?;
+    }
+    Ok(())
+}
+
+#[omp::directives]
+fn scale_resident(steps: usize, x: &mut [f64]) {
+    let n = x.len();
+    omp::target_enter_data!(map(to: x));
+    for _ in 0..steps {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            x[i] = x[i] * 1.5 - 0.5;
+        }
+    }
+    omp::target_exit_data!(map(from: x));
+}
+
+fn check_enter_exit(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000);
+    let steps = rng.gen_range(1..30);
+    let mut x = vec_f64(rng, n);
+    let mut want = x.clone();
+    for _ in 0..steps {
+        for v in &mut want {
+            *v = *v * 1.5 - 0.5;
+        }
+    }
+    scale_resident(steps, &mut x);
+    same("x", &x, &want)
+}
+
+/// The first region reads `x[i + off]` (out of bounds for `off > 0`), the two after it are fine: the panic must be
+/// reported as the first region's, at the end of the block.
+#[omp::directives]
+fn panics_early(off: usize, x: &[f64], y: &mut [f64], z: &mut [f64]) {
+    let n = y.len();
+    #[omp::target_data(map(to: x), map(tofrom: y, z))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            y[i] = x[i + off];
+        }
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            z[i] += x[i];
+        }
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            z[i] *= 2.0;
+        }
+    }
+}
+
+/// Whether regions run on a device here (not `OMP_TARGET_OFFLOAD=DISABLED`, a device exists).
+fn offloading() -> bool {
+    omp::offload::get_num_devices() > 0
+}
+
+fn panic_text(e: &(dyn std::any::Any + Send)) -> String {
+    e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+}
+
+fn check_panic_attribution(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(10..3000);
+    let x = vec_f64(rng, n);
+    let (mut y, mut z) = (vec![0.0; n], vec![0.0; n]);
+    let off = rng.gen_range(1..n);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| panics_early(off, &x, &mut y, &mut z)));
+    let msg = match caught {
+        Ok(()) => return Err("an out-of-bounds read in a queued region did not panic".into()),
+        Err(e) => panic_text(&*e),
+    };
+    // Regions are numbered in the function: the panicking one is region 0. On the host, Rust's own panic.
+    if !offloading() {
+        if !msg.contains("out of bounds") {
+            return Err(format!("unexpected host panic: {msg}"));
+        }
+    } else if !msg.contains("`omp_panics_early_0_") || !msg.contains("queued.rs") {
+        return Err(format!("the panic names another region: {msg}"));
+    }
+    // The process stays usable, and the regions after the panicking one ran.
+    let (mut y, mut z) = (vec![0.0; n], vec![1.0; n]);
+    panics_early(0, &x, &mut y, &mut z);
+    same("y", &y, &x)?;
+    same("z", &z, &x.iter().map(|v| (1.0 + v) * 2.0).collect::<Vec<_>>())
+}
+
+/// `taskwait` inside the block: the host waits for the queued regions and sees their failure there.
+#[omp::directives]
+fn wait_inside(off: usize, x: &[f64], y: &mut [f64]) -> Result<(), omp::Error> {
+    let n = y.len();
+    let waited;
+    #[omp::target_data(map(to: x), map(tofrom: y))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            y[i] = x[i + off] + 1.0;
+        }
+        waited = omp::offload::taskwait();
+    }
+    waited
+}
+
+fn check_taskwait(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(10..3000);
+    let x = vec_f64(rng, n);
+    let mut y = vec![0.0; n];
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| wait_inside(n, &x, &mut y)));
+    match r {
+        Ok(Err(omp::Error::DevicePanic { kernel, .. })) if offloading() && kernel.starts_with("omp_wait_inside_0_") => {}
+        Err(e) if !offloading() && panic_text(&*e).contains("out of bounds") => {}
+        // OMP_RS_LAUNCH=wait or sync: the region waits for itself, so its own launch reports the panic.
+        Err(e) if offloading() && panic_text(&*e).contains("`omp_wait_inside_0_") => {}
+        Ok(other) => return Err(format!("taskwait after an out-of-bounds region returned {other:?}")),
+        Err(e) => return Err(format!("taskwait after an out-of-bounds region panicked: {}", panic_text(&*e))),
+    }
+    let mut y = vec![0.0; n];
+    wait_inside(0, &x, &mut y).map_err(|e| format!("taskwait after a good region: {e}"))?;
+    same("y", &y, &x.iter().map(|v| v + 1.0).collect::<Vec<_>>())
+}
