@@ -11,6 +11,11 @@
 
 __global__ void add_one(double *y) { y[0] += 1.0; }
 
+__global__ void triad(double *a, const double *b, const double *c, double alpha, long n) {
+    long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+    if (i < n) a[i] = b[i] + alpha * c[i];
+}
+
 static double now() {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -37,6 +42,20 @@ int main(int argc, char **argv) {
     double h;
     cudaMemcpy(&h, y, sizeof h, cudaMemcpyDeviceToHost);
     if (h != 100 + 2000 + launches) { fprintf(stderr, "wrong count %f\n", h); return 1; }
+    // Stream triad on 1e6 doubles (L2-resident on an H200), back to back, as RAJAPerf's rep loop.
+    long n = 1000000;
+    double *a, *b, *c;
+    cudaMalloc(&a, n * 8); cudaMalloc(&b, n * 8); cudaMalloc(&c, n * 8);
+    cudaMemset(a, 0, n * 8); cudaMemset(b, 0, n * 8); cudaMemset(c, 0, n * 8);
+    int reps = 2000, blocks = (int)((n + 255) / 256);
+    for (int i = 0; i < 100; i++) triad<<<blocks, 256>>>(a, b, c, 0.5, n);
+    cudaDeviceSynchronize();
+    t0 = now();
+    for (int i = 0; i < reps; i++) triad<<<blocks, 256>>>(a, b, c, 0.5, n);
+    double enq = (now() - t0) / reps;
+    cudaDeviceSynchronize();
+    double triad_rep = (now() - t0) / reps;
+    printf("| CUDA: triad n=1e6, back to back (mean of %d reps, one sync) | %.2f µs per rep (launch calls alone %.2f µs) |\n", reps, triad_rep * 1e6, enq * 1e6);
     printf("| CUDA: minimal kernel, launch + cudaDeviceSynchronize (median of 2000) | %.2f µs |\n", each[1000] * 1e6);
     printf("| CUDA: minimal kernel, queued back to back (mean of %d, one sync) | %.2f µs |\n", launches, queued * 1e6);
     return 0;

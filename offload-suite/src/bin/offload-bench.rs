@@ -46,6 +46,27 @@ fn saxpy_resident(reps: usize, a: f64, x: &[f64], y: &mut [f64], times: &mut Vec
     }
 }
 
+/// RAJAPerf's Stream_TRIAD rep loop at its default size (1e6: the arrays fit in an H200's L2). Returns the time
+/// of the launches alone and of the whole loop (waiting at the end), per rep.
+#[omp::directives]
+fn triad_reps(reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[f64]) -> (f64, f64) {
+    let (launches, total);
+    #[omp::target_data(map(tofrom: a), map(to: b, c))]
+    {
+        let t = Instant::now();
+        for _ in 0..reps {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..a.len() {
+                a[i] = b[i] + alpha * c[i];
+            }
+        }
+        launches = t.elapsed().as_secs_f64() / reps as f64;
+        omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
+        total = t.elapsed().as_secs_f64() / reps as f64;
+    }
+    (launches, total)
+}
+
 #[omp::target_teams_distribute_parallel_for(is_device_ptr(x, y))]
 fn saxpy_device(n: usize, a: f64, x: &omp::DeviceBuffer<f64>, y: &mut omp::DeviceBuffer<f64>) {
     for i in 0..n {
@@ -133,6 +154,12 @@ fn main() {
     let want_last = y[n - 1] + (reps + 1) as f64 * 2.0 * x[n - 1];
     assert!((check[n - 1] - want_last).abs() <= 1e-9 * want_last.abs(), "explicit saxpy result {} vs {want_last}", check[n - 1]);
 
+    let (ta, tb, tc) = (vec![0.0; 1_000_000], vec![1.0; 1_000_000], vec![2.0; 1_000_000]);
+    let mut ta = ta;
+    triad_reps(100, 0.5, &mut ta, &tb, &tc);
+    let (triad_launch, triad_rep) = triad_reps(2000, 0.5, &mut ta, &tb, &tc);
+    assert_eq!(ta[0], 2.0, "triad result");
+
     let gbs = |t: f64| 24.0 * n as f64 / t / 1e9;
     println!("| measurement | value |");
     println!("|---|---|");
@@ -141,6 +168,7 @@ fn main() {
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
     println!("| minimal target region, data resident, launch + wait (median of 2000) | {:.2} µs |", t_min * 1e6);
     println!("| minimal target region, data resident, queued back to back (mean of {launches}, one wait) | {:.2} µs |", t_queued * 1e6);
+    println!("| triad n=1e6 in target_data, back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);

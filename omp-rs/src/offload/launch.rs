@@ -20,7 +20,7 @@ use super::device::{self, Decision, Device, HostReason};
 use super::image::ImageSet;
 use super::map::{self, MapKind, Section, VarName};
 use super::policy::{self, log, Policy};
-use super::queue::{self, LaunchMode, QueuedLaunch};
+use super::queue::{self, LaunchMode, QueuedLaunch, Target};
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::repr::{Pod, Scalar};
 use super::result::{Ident, MapArgs, Rt};
@@ -46,6 +46,8 @@ pub struct KernelRef {
     partials: Mutex<Vec<PartialBuf>>,
     /// File and first/last line of the region's body, to tell which queued region a device panic came from.
     body: Option<(&'static str, u32, u32)>,
+    /// The queue target on the first device the kernel ran on (a region runs on one device nearly always).
+    first_target: OnceLock<(i32, Option<Target>)>,
 }
 
 impl KernelRef {
@@ -56,7 +58,15 @@ impl KernelRef {
 
     /// A kernel `name` of `set` whose region body spans lines `first..=last` of `file` (`file!()`).
     pub const fn with_body(set: &'static ImageSet, name: &'static str, body: Option<(&'static str, u32, u32)>) -> KernelRef {
-        KernelRef { set, name, resolved: OnceLock::new(), ident: OnceLock::new(), partials: Mutex::new(Vec::new()), body }
+        KernelRef {
+            set,
+            name,
+            resolved: OnceLock::new(),
+            ident: OnceLock::new(),
+            partials: Mutex::new(Vec::new()),
+            body,
+            first_target: OnceLock::new(),
+        }
     }
 
     /// The kernel's name.
@@ -76,6 +86,16 @@ impl KernelRef {
                 Ok((reg, addr))
             })
             .clone()
+    }
+
+    /// Where to queue this kernel on `device` (`None`: its launches there are synchronous).
+    fn target(&'static self, device: Device, reg: &'static Registered) -> Option<Target> {
+        let (first, t) = *self.first_target.get_or_init(|| (device.0, queue::target(device, reg, self.name)));
+        if first == device.0 {
+            t
+        } else {
+            queue::target(device, reg, self.name)
+        }
     }
 
     fn ident(&'static self, loc: &'static Location<'static>) -> &'static Ident {
@@ -325,12 +345,21 @@ impl Geometry {
             Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => n as u32,
             Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
             None => {
-                let cap = u64::from(sms.unwrap_or(132)) * 32;
+                let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
                 self.iterations.div_ceil(u64::from(threads)).clamp(1, cap) as u32
             }
         };
         Ok((teams, threads))
     }
+}
+
+/// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM`, default 32): beyond it each thread runs
+/// several iterations of the loop, which spreads the kernel's per-thread setup.
+fn teams_per_sm() -> u32 {
+    static T: OnceLock<u32> = OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("OMP_RS_TEAMS_PER_SM").ok().and_then(|v| v.trim().parse().ok()).filter(|&t: &u32| (1..=1024).contains(&t)).unwrap_or(32)
+    })
 }
 
 /// What a launch did.
@@ -517,9 +546,8 @@ pub(crate) fn launch_impl(
 
     let mode = queue::mode();
     if mode != LaunchMode::Sync {
-        if let (Some(slots), Some(q)) = (device_slots(rt, device.0, &pack, &presence), queue::for_device(device, reg.family)) {
+        if let (Some(slots), Some(target)) = (device_slots(rt, device.0, &pack, &presence), kernel.target(device, reg)) {
             let l = QueuedLaunch {
-                reg,
                 kernel: kernel.name,
                 addr,
                 ident,
@@ -533,7 +561,7 @@ pub(crate) fn launch_impl(
             // SAFETY: `slots` follow ABI v2 with the device addresses of mappings that outlive the launch (their
             // owners end them through libomptarget, which settles the queue first) and literals; reduction slots
             // point at buffers leased to `ran` until the wait below.
-            unsafe { q.launch(&l)? };
+            unsafe { target.launch(&l)? };
             if !ran.reds.is_empty() || mode == LaunchMode::Wait {
                 queue::sync(device.0)?;
             }

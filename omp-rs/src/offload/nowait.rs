@@ -68,7 +68,10 @@ fn worker(device: Device) -> Sender<Job> {
             let spawned = std::thread::Builder::new().name(format!("omp-rs-device-{}", device.0)).spawn(move || {
                 for job in rx {
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        // `Pending::wait` promises completion: a launch that went onto the device's queue is
+                        // waited for here, on the worker.
                         launch_impl(job.kernel, job.device, job.pack, job.geometry, job.ident, job.region)
+                            .and_then(|o| super::queue::sync(job.device.0).map(|()| o))
                     }))
                     .unwrap_or_else(|_| Err(Error::Nowait { kernel: job.kernel.name().to_owned(), detail: "the launch panicked".into() }));
                     job.slot.finish(r);

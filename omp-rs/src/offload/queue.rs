@@ -154,7 +154,7 @@ fn queues() -> &'static Mutex<HashMap<i32, Option<&'static DeviceQueue>>> {
 
 /// The queue of `device`, created on first use; `None` when launches on it cannot be queued (the reason is logged
 /// once).
-pub(crate) fn for_device(device: Device, family: Family) -> Option<&'static DeviceQueue> {
+fn for_device(device: Device, family: Family) -> Option<&'static DeviceQueue> {
     let mut all = queues().lock().unwrap_or_else(|p| p.into_inner());
     *all.entry(device.0).or_insert_with(|| {
         let made = match family {
@@ -239,7 +239,6 @@ fn at_exit_settle() {
 
 /// A launch ready for the queue: kernel slots (after `dyn_ptr`) with device pointers in place of mapped arguments.
 pub(crate) struct QueuedLaunch<'k> {
-    pub(crate) reg: &'static Registered,
     pub(crate) kernel: &'static str,
     pub(crate) addr: usize,
     pub(crate) ident: &'static Ident,
@@ -251,11 +250,37 @@ pub(crate) struct QueuedLaunch<'k> {
     pub(crate) record: Option<usize>,
 }
 
-impl DeviceQueue {
+/// A kernel ready to be queued on one device: the device's queue and, on liboffload, the kernel's handle in the
+/// program loaded there. Looked up once per region and device (`KernelRef` keeps it).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Target {
+    queue: &'static DeviceQueue,
+    kernel: Option<H>,
+}
+
+/// The queue target of `kernel` (of image set `reg`) on `device`; `None` when its launches there stay synchronous
+/// (no queue on the device, or the kernel's image cannot be loaded beside libomptarget's: the reason is logged).
+pub(crate) fn target(device: Device, reg: &'static Registered, kernel: &'static str) -> Option<Target> {
+    let queue = for_device(device, reg.family)?;
+    let handle = match &queue.backend {
+        Backend::Offload(q) => match q.kernel(reg, device.0, kernel) {
+            Ok(h) => Some(h),
+            Err(why) => {
+                log(|| format!("kernel `{kernel}` on {device}: launches stay synchronous: {why}"));
+                return None;
+            }
+        },
+        Backend::Worker(_) => None,
+    };
+    Some(Target { queue, kernel: handle })
+}
+
+impl Target {
     /// Queue a launch.
     ///
     /// # Errors
-    /// [`Error::LaunchFailed`] when the queue refuses it (nothing was queued).
+    /// The failure of an earlier queued launch found since the last report; [`Error::LaunchFailed`] when the
+    /// queue refuses this one (nothing was queued).
     ///
     /// # Safety
     /// `l.slots` follow the kernel's ABI with device pointers valid on this device until the queue settles (they
@@ -263,19 +288,14 @@ impl DeviceQueue {
     /// reductions stay leased until then.
     pub(crate) unsafe fn launch(&self, l: &QueuedLaunch<'_>) -> Result<(), Error> {
         let failed = |detail: String| Error::LaunchFailed { kernel: l.kernel.to_owned(), region: l.region.to_string(), detail };
-        // Before taking the queue: loading a program may call libomptarget, which settles this queue.
-        let kernel = match &self.backend {
-            Backend::Offload(q) => Some(q.kernel(l.reg, self.device, l.kernel).map_err(failed)?),
-            Backend::Worker(_) => None,
-        };
-        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let q = self.queue;
+        let mut st = q.state.lock().unwrap_or_else(|p| p.into_inner());
         // A failure found since the last report surfaces at the next operation on this device.
         if let Some(e) = st.error.take() {
             return Err(e);
         }
-        match &self.backend {
-            Backend::Offload(q) => {
-                let Some(kernel) = kernel else { return Err(failed("the kernel was not looked up".into())) };
+        match (&q.backend, self.kernel) {
+            (Backend::Offload(q), Some(kernel)) => {
                 // The packed parameter buffer: `dyn_ptr`, then the slots (on the stack for every kernel omp-rs makes).
                 let mut stack = [0u64; 64];
                 let heap: Vec<u64>;
@@ -303,7 +323,8 @@ impl DeviceQueue {
                     return Err(failed(e));
                 }
             }
-            Backend::Worker(w) => {
+            (Backend::Offload(_), None) => return Err(failed("no kernel handle for the liboffload queue".into())),
+            (Backend::Worker(w), _) => {
                 let job = WorkerJob {
                     kernel: l.kernel,
                     region: l.region,
@@ -324,7 +345,9 @@ impl DeviceQueue {
         st.pending.push(PendingLaunch { kernel: l.kernel, region: l.region, span: l.span, record: l.record });
         Ok(())
     }
+}
 
+impl DeviceQueue {
     fn settle_locked(&self, st: &mut QueueState) {
         if st.pending.is_empty() {
             return;
