@@ -14,7 +14,7 @@ export OMP_TARGET_OFFLOAD=MANDATORY
   echo "== offload suite (every construct vs sequential Rust, fresh random inputs)"
   $B/omp-offload-suite
   echo "== examples"
-  for e in ${EXAMPLES:-saxpy dot jacobi2d nbody}; do $B/$e; done
+  for e in ${EXAMPLES:-saxpy dot jacobi2d nbody advect1d}; do $B/$e; done
   echo "== offload-bench"
   # The nowait measurement launches the minimal region's kernel through the runtime API from the suite's cubin.
   if [ -f .device/img/suite.sm_90.cubin ]; then
