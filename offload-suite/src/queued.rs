@@ -31,6 +31,10 @@ fn relax(steps: usize, every: usize, a: &mut [f64], b: &[f64], sums: &mut Vec<f6
             for i in 0..n {
                 a[i] -= 0.25 * b[i];
             }
+            if t % every == every - 1 {
+                // `taskwait` in the middle of the queue: the regions before it complete, the ones after continue.
+                omp::taskwait!();
+            }
             if t % every == 0 {
                 let mut s: f64 = 0.0;
                 #[omp::target_teams_distribute_parallel_for(reduction(+: s))]

@@ -36,6 +36,7 @@
 //! | `map(to: x[0:n])` | `map(to: x[0..n])` |
 //! | `#pragma omp target data map(tofrom: a)` | `#[omp::target_data(map(tofrom: a))] { ... }` |
 //! | `#pragma omp target update from(a)` | `omp::target_update!(from: a);` |
+//! | `#pragma omp taskwait` | `omp::taskwait!();` |
 //! | `#pragma omp atomic` | `#[omp::atomic] h[k] += 1;` |
 //! | `#pragma omp critical(name)` | `#[omp::critical(name)] { ... }` |
 //! | `omp_get_thread_num()` | `omp::get_thread_num()` |
@@ -71,6 +72,16 @@ mod icv;
 mod routines;
 
 pub use omp_rs_macros::*;
+
+/// `#pragma omp taskwait`: waits for the target regions still queued on any device (regions on data already on the
+/// device do not wait by themselves; see `omp::offload`). A failure of one of them, such as a device panic, becomes
+/// a panic here naming that region; [`offload::taskwait`] returns it as a `Result` instead.
+#[macro_export]
+macro_rules! taskwait {
+    () => {
+        $crate::offload::taskwait().unwrap_or_else(|e| ::core::panic!("{}", e))
+    };
+}
 pub use routines::*;
 
 mod error;
