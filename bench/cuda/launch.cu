@@ -1,7 +1,7 @@
 // launch.cu -- the CUDA side of offload-bench's launch rows: a one-thread kernel on resident data,
 // launched back to back on a stream with one synchronisation at the end, and launched then
 // synchronised each time (cudaDeviceSynchronize, as BabelStream times its kernels).
-//   nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o launch && ./launch [launches]
+//   nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o launch && ./launch [launches [triad n]]
 // Prints the same Markdown rows as offload-bench, for the same table.
 #include <algorithm>
 #include <chrono>
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
     cudaMemcpy(&h, y, sizeof h, cudaMemcpyDeviceToHost);
     if (h != 100 + 2000 + launches) { fprintf(stderr, "wrong count %f\n", h); return 1; }
     // Stream triad on 1e6 doubles (L2-resident on an H200), back to back, as RAJAPerf's rep loop.
-    long n = 1000000;
+    long n = argc > 2 ? atol(argv[2]) : 1000000;
     double *a, *b, *c;
     cudaMalloc(&a, n * 8); cudaMalloc(&b, n * 8); cudaMalloc(&c, n * 8);
     cudaMemset(a, 0, n * 8); cudaMemset(b, 0, n * 8); cudaMemset(c, 0, n * 8);
@@ -55,7 +55,7 @@ int main(int argc, char **argv) {
     double enq = (now() - t0) / reps;
     cudaDeviceSynchronize();
     double triad_rep = (now() - t0) / reps;
-    printf("| CUDA: triad n=1e6, back to back (mean of %d reps, one sync) | %.2f µs per rep (launch calls alone %.2f µs) |\n", reps, triad_rep * 1e6, enq * 1e6);
+    printf("| CUDA: triad n=%ld, back to back (mean of %d reps, one sync) | %.2f µs per rep (launch calls alone %.2f µs) |\n", n, reps, triad_rep * 1e6, enq * 1e6);
     printf("| CUDA: minimal kernel, launch + cudaDeviceSynchronize (median of 2000) | %.2f µs |\n", each[1000] * 1e6);
     printf("| CUDA: minimal kernel, queued back to back (mean of %d, one sync) | %.2f µs |\n", launches, queued * 1e6);
     return 0;

@@ -8,7 +8,8 @@
 //!   region's kernel, when `OFFLOAD_BENCH_IMAGE=KIND:ARCH:PATH` and `OFFLOAD_BENCH_KERNEL=NAME` name its image file
 //!   and kernel (the macros do not expose their image set; the runtime deduplicates the registration).
 //! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size;
-//! `OMP_RS_LAUNCH=queued|wait|sync` picks the launch path (see `omp::offload`), for A/B runs.
+//! `OMP_RS_LAUNCH=queued|wait|sync` picks the launch path (see `omp::offload`), for A/B runs; `OFFLOAD_BENCH_TRIAD_N`
+//! (default 1e6) the size of the triad rep loop.
 
 use std::time::Instant;
 
@@ -154,7 +155,8 @@ fn main() {
     let want_last = y[n - 1] + (reps + 1) as f64 * 2.0 * x[n - 1];
     assert!((check[n - 1] - want_last).abs() <= 1e-9 * want_last.abs(), "explicit saxpy result {} vs {want_last}", check[n - 1]);
 
-    let (ta, tb, tc) = (vec![0.0; 1_000_000], vec![1.0; 1_000_000], vec![2.0; 1_000_000]);
+    let tn: usize = std::env::var("OFFLOAD_BENCH_TRIAD_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
+    let (ta, tb, tc) = (vec![0.0; tn], vec![1.0; tn], vec![2.0; tn]);
     let mut ta = ta;
     triad_reps(100, 0.5, &mut ta, &tb, &tc);
     let (triad_launch, triad_rep) = triad_reps(2000, 0.5, &mut ta, &tb, &tc);
@@ -168,7 +170,7 @@ fn main() {
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
     println!("| minimal target region, data resident, launch + wait (median of 2000) | {:.2} µs |", t_min * 1e6);
     println!("| minimal target region, data resident, queued back to back (mean of {launches}, one wait) | {:.2} µs |", t_queued * 1e6);
-    println!("| triad n=1e6 in target_data, back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
+    println!("| triad n={tn} in target_data, back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);
