@@ -14,6 +14,7 @@ pub const CHECKS: &[Check] = &[
     ("queue: regions on target_enter_data! data, then exit data copies back", check_enter_exit),
     ("queue: a device panic is reported at the end of the block, naming the region that panicked", check_panic_attribution),
     ("queue: taskwait reports a queued region's panic; the process stays usable", check_taskwait),
+    ("queue: nowait regions outside a data region, host work, a dependent region, taskwait", check_nowait),
 ];
 
 /// Two regions per step, a reduction every `every` steps: the reductions read what the queued regions wrote.
@@ -191,4 +192,47 @@ fn check_taskwait(rng: &mut StdRng) -> Result<(), String> {
     let mut y = vec![0.0; n];
     wait_inside(0, &x, &mut y).map_err(|e| format!("taskwait after a good region: {e}"))?;
     same("y", &y, &x.iter().map(|v| v + 1.0).collect::<Vec<_>>())
+}
+
+/// Two `nowait` regions on their own data (no data region around them), host work on other data while they are
+/// pending, a region that reads what the first wrote (`depend(in: y)`: the in-order queue runs it after), then
+/// `taskwait` and host reads of the results.
+#[omp::directives]
+fn nowait_regions(x: &[f64], y: &mut [f64], z: &mut [f64], w: &mut [f64], host: &mut [f64]) -> f64 {
+    let n = y.len();
+    #[omp::target_teams_distribute_parallel_for(nowait, depend(out: y))]
+    for i in 0..n {
+        y[i] = 2.0 * x[i] + 1.0;
+    }
+    #[omp::target_teams_distribute_parallel_for(nowait, depend(out: z))]
+    for i in 0..n {
+        z[i] = x[i] * x[i];
+    }
+    for i in 0..host.len() {
+        host[i] = (i as f64).sqrt();
+    }
+    #[omp::target_teams_distribute_parallel_for(depend(in: y))]
+    for i in 0..n {
+        w[i] = y[i] - x[i];
+    }
+    omp::taskwait!();
+    y[0] + z[n - 1]
+}
+
+fn check_nowait(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000);
+    let x = vec_f64(rng, n);
+    let (mut y, mut z, mut w, mut host) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; 100]);
+    let r = nowait_regions(&x, &mut y, &mut z, &mut w, &mut host);
+    let wy: Vec<f64> = x.iter().map(|v| 2.0 * v + 1.0).collect();
+    let wz: Vec<f64> = x.iter().map(|v| v * v).collect();
+    let ww: Vec<f64> = wy.iter().zip(&x).map(|(a, b)| a - b).collect();
+    same("y", &y, &wy)?;
+    same("z", &z, &wz)?;
+    same("w", &w, &ww)?;
+    same("host", &host, &(0..100).map(|i| (i as f64).sqrt()).collect::<Vec<_>>())?;
+    if r != wy[0] + wz[n - 1] {
+        return Err(format!("returned {r}, sequential {}", wy[0] + wz[n - 1]));
+    }
+    Ok(())
 }

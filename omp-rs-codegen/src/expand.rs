@@ -351,7 +351,12 @@ impl VisitMut for Lowerer<'_> {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         self.types.push();
         let items_before = self.items.len();
-        for stmt in &mut block.stmts {
+        let mut index = 0;
+        while index < block.stmts.len() {
+            // A `nowait` target loop takes the statements after it into a data block (crate::nowait).
+            crate::nowait::defer_at(block, index, &self.types);
+            let stmt = &mut block.stmts[index];
+            index += 1;
             let declared = stmt.clone();
             if let Some(attr) = find_omp_attr(stmt_attrs(stmt)) {
                 let Some(construct) = parse::construct(&attr.name, self.cx) else { continue };

@@ -18,6 +18,7 @@ pub mod loops;
 pub mod manifest;
 pub mod lower;
 pub mod model;
+pub mod nowait;
 pub mod outline;
 pub mod parse;
 pub mod standalone;

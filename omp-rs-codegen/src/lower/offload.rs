@@ -198,10 +198,11 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     // than the attribute's.
     let at = plan.nest.dims.first().map_or(brace.open(), |d| d.span);
     let launch = quote_spanned!(at=> ::omp::__private::offload::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry));
+    let decide = quote_spanned!(at=> ::omp::__private::offload::should_offload(&__OMP_KERNEL, #device, #cond));
     quote!({
         #images
         static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #name, #body_lines);
-        let __omp_offloaded = match #off::should_offload(&__OMP_KERNEL, #device, #cond) {
+        let __omp_offloaded = match #decide {
             ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
                 #(#dim_lets)*
                 #owned

@@ -254,11 +254,11 @@ impl<T> SliceStorageMut for MappedMut<'_, '_, T> {
 
 /// Never implemented: indexing a mapped variable in host code is a compile error with this explanation.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is mapped to the device by an enclosing `#[omp::target_data]`: host code inside the block \
-               cannot access its elements",
+    message = "`{Self}` is mapped to the device by an enclosing `#[omp::target_data]` (or a pending `nowait` region \
+               before the next `omp::taskwait!()`): host code there cannot access its elements",
     label = "the device copy is the current one here",
     note = "use it in a target region, copy it with `omp::target_update!(from: …)` and read it after the block, or \
-            access it after the block, when it has been copied back"
+            access it after the block (after the `omp::taskwait!()` for a `nowait` region), when it has been copied back"
 )]
 pub trait HostAccess {}
 

@@ -1,0 +1,133 @@
+//! `nowait` on a target loop: the region becomes a deferred task (OpenMP), completed at the next `taskwait` or
+//! when its block ends.
+//!
+//! Rewritten before lowering, in the block that holds it: the region and the statements after it, up to the next
+//! `omp::taskwait!()` of the same block (or the block's end), become a `target_data` block that maps the region's
+//! arrays (`tofrom` for those it writes, `to` for those it reads), with the region's `device` and `if`. So:
+//! - the region finds its data present and goes onto the device's queue without waiting;
+//! - host code after it cannot touch those arrays until the taskwait: the data block's tokens shadow them, and using
+//!   one is a compile error naming the variable (the types keep host code off pending data);
+//! - the copies back happen at the end of the data block, after the region (and whatever was queued after it)
+//!   finished; the `taskwait` that follows the block waits for the rest.
+//!
+//! Regions on one device run in submission order (one in-order queue per device), which satisfies every
+//! `depend` clause between them; independent regions do not overlap on the device. A `let` between the region and
+//! the taskwait is scoped to the data block: a name used after the taskwait must be declared before the region.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::{Expr, Stmt};
+
+use crate::analyze::{self, Class};
+use crate::body::{find_omp_attr, stmt_attrs};
+use crate::ctxt::Ctxt;
+use crate::loops;
+use crate::model::ClauseName;
+use crate::parse;
+use crate::types::{CaptureTypes, TypeEnv};
+
+/// If statement `i` of `block` is a `nowait` target loop, wraps it and the statements after it, up to the next
+/// `omp::taskwait!()`, in a `target_data` block (see the module). `types`: the declarations in view at statement `i`.
+pub fn defer_at(block: &mut syn::Block, i: usize, types: &TypeEnv) {
+    let Some((data_attr, region)) = deferred(&block.stmts[i], types) else { return };
+    let end = block.stmts[i + 1..].iter().position(is_taskwait).map_or(block.stmts.len(), |k| i + 1 + k);
+    let rest = &block.stmts[i + 1..end];
+    let wrapped: Stmt = syn::parse_quote!(#data_attr { #region #(#rest)* });
+    block.stmts.splice(i..end, [wrapped]);
+}
+
+/// For a `nowait` target loop: the `#[omp::target_data(...)]` attribute mapping its arrays, and the region without
+/// `nowait`. `None` for any other statement, or a region with no array to map (it has nothing to keep pending).
+fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
+    let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return None };
+    let attr = find_omp_attr(stmt_attrs(stmt))?;
+    // Errors are reported by the region's own lowering; this look is only to find what to map.
+    let scratch = Ctxt::new();
+    let construct = parse::construct(&attr.name, &scratch)?;
+    if !(construct.is_target() && construct.is_loop()) {
+        return None;
+    }
+    let d = parse::directive(construct, attr.args.clone(), &scratch);
+    if !d.nowait() || scratch.has_errors() {
+        return None;
+    }
+    let nest = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, &scratch)?;
+    let analysis = analyze::parallel_loop(&d, &nest, &scratch);
+    let (mut to, mut tofrom) = (Vec::new(), Vec::new());
+    for c in &analysis.captures {
+        let known = CaptureTypes::of([&c.name], types);
+        let key = c.name.to_string();
+        if !(known.slice_like.contains(&key) || known.mapped.contains(&key)) {
+            continue; // a scalar, a `DeviceBuffer`, or a type the declaration does not show: the region maps it itself
+        }
+        match &c.class {
+            Class::Shared => to.push(c.name.clone()),
+            class if class.writes() => tofrom.push(c.name.clone()),
+            _ => {}
+        }
+    }
+    if to.is_empty() && tofrom.is_empty() {
+        return None;
+    }
+    let nowait_span = attr.args.clone().into_iter().find(|t| t.to_string() == "nowait").map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    let mut clauses = Vec::new();
+    if !tofrom.is_empty() {
+        clauses.push(quote_spanned!(nowait_span=> map(tofrom: #(#tofrom),*)));
+    }
+    if !to.is_empty() {
+        clauses.push(quote_spanned!(nowait_span=> map(to: #(#to),*)));
+    }
+    if let Some(e) = d.expr_of(ClauseName::Device) {
+        clauses.push(quote!(device(#e)));
+    }
+    if let Some(e) = d.expr_of(ClauseName::If) {
+        clauses.push(quote!(if(#e)));
+    }
+    let data_attr = quote_spanned!(nowait_span=> #[omp::target_data(#(#clauses),*)]);
+    let mut region = stmt.clone();
+    strip_nowait(&mut region);
+    Some((data_attr, region))
+}
+
+/// `omp::taskwait!()` as a statement.
+fn is_taskwait(stmt: &Stmt) -> bool {
+    let mac = match stmt {
+        Stmt::Macro(m) => &m.mac,
+        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
+        _ => return false,
+    };
+    let segs: Vec<String> = mac.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segs == ["omp", "taskwait"]
+}
+
+/// Removes the `nowait` clause from the statement's `#[omp::...]` attribute.
+fn strip_nowait(stmt: &mut Stmt) {
+    let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return };
+    for a in &mut f.attrs {
+        if let syn::Meta::List(l) = &mut a.meta {
+            let mut kept: Vec<proc_macro2::TokenTree> = Vec::new();
+            let mut skip_comma = false;
+            for t in l.tokens.clone() {
+                match &t {
+                    proc_macro2::TokenTree::Ident(i) if i == "nowait" => {
+                        // Drop a comma before it, or the one after it when it comes first.
+                        if matches!(kept.last(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ',') {
+                            kept.pop();
+                        } else {
+                            skip_comma = true;
+                        }
+                    }
+                    proc_macro2::TokenTree::Punct(p) if skip_comma && p.as_char() == ',' => skip_comma = false,
+                    _ => {
+                        skip_comma = false;
+                        kept.push(t);
+                    }
+                }
+            }
+            l.tokens = kept.into_iter().collect();
+            if l.tokens.is_empty() {
+                a.meta = syn::Meta::Path(l.path.clone());
+            }
+        }
+    }
+}
