@@ -184,6 +184,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             None => quote!(let _ = #kk;),
         }
     });
+    let var_lets: Vec<TokenStream> = var_lets.collect();
     let mut body = plan.nest.body.clone();
     AtomicRewriter.visit_block_mut(&mut body);
     let stmts = &body.stmts;
@@ -200,14 +201,30 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let __omp_total: u64 = #total;
                 let __omp_stride: u64 = omp_device::launch::num_global_threads();
                 let mut __omp_next: u64 = omp_device::launch::global_thread();
-                while __omp_next < __omp_total {
-                    let __omp_flat = __omp_next;
-                    // Advance first: `continue` in the body must not skip it.
-                    __omp_next += __omp_stride;
-                    #decode
-                    #(#var_lets)*
-                    #per_iteration
-                    #(#stmts)*
+                if __omp_total <= __omp_stride {
+                    // At most one iteration per thread (the default grid up to 32 teams per SM): without a loop the
+                    // compiler sets up no strided increments (some fifty instructions per thread on sm_90, more than
+                    // the iteration itself when the data sits in L2). `while` with a flag, so that `continue` in the
+                    // body means what it means in the loop below.
+                    let mut __omp_once = __omp_next < __omp_total;
+                    while __omp_once {
+                        __omp_once = false;
+                        let __omp_flat = __omp_next;
+                        #decode
+                        #(#var_lets)*
+                        #per_iteration
+                        #(#stmts)*
+                    }
+                } else {
+                    while __omp_next < __omp_total {
+                        let __omp_flat = __omp_next;
+                        // Advance first: `continue` in the body must not skip it.
+                        __omp_next += __omp_stride;
+                        #decode
+                        #(#var_lets)*
+                        #per_iteration
+                        #(#stmts)*
+                    }
                 }
                 #red_out
             }
