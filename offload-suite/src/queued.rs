@@ -15,6 +15,7 @@ pub const CHECKS: &[Check] = &[
     ("queue: a device panic is reported at the end of the block, naming the region that panicked", check_panic_attribution),
     ("queue: taskwait reports a queued region's panic; the process stays usable", check_taskwait),
     ("queue: nowait regions outside a data region, host work, a dependent region, taskwait", check_nowait),
+    ("queue: one thread ends its mapping of x while another launches regions that find x present", check_threads),
 ];
 
 /// Two regions per step, a reduction every `every` steps: the reductions read what the queued regions wrote.
@@ -235,4 +236,60 @@ fn check_nowait(rng: &mut StdRng) -> Result<(), String> {
         return Err(format!("returned {r}, sequential {}", wy[0] + wz[n - 1]));
     }
     Ok(())
+}
+
+/// A data region over `x` whose block holds one region: ends (unmaps `x`) each time it returns.
+#[omp::directives]
+fn mapped_briefly(x: &[f64], y: &mut [f64]) {
+    #[omp::target_data(map(to: x))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..y.len() {
+            y[i] = x[i] * 3.0;
+        }
+    }
+}
+
+/// `z` is mapped here, `x` is not: when another thread's mapping of `x` exists, every argument is present and the
+/// region is queued on `x`'s device copy, which that thread may end at any time.
+#[omp::directives]
+fn plus_one(x: &[f64], z: &mut [f64]) {
+    #[omp::target_data(map(tofrom: z))]
+    {
+        for _ in 0..3 {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..z.len() {
+                z[i] = x[i] + 1.0;
+            }
+        }
+    }
+}
+
+/// Thread A maps and unmaps `x` over and over; thread B's regions read `x` and find it present whenever A's
+/// mapping exists, so a lookup B makes can race with A's unmapping. Each result must equal the sequential one.
+fn check_threads(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(100..3000);
+    let x = vec_f64(rng, n);
+    let rounds = 60;
+    let (wy, wz): (Vec<f64>, Vec<f64>) = (x.iter().map(|v| v * 3.0).collect(), x.iter().map(|v| v + 1.0).collect());
+    std::thread::scope(|s| {
+        let a = s.spawn(|| {
+            let mut y = vec![0.0; n];
+            for _ in 0..rounds {
+                mapped_briefly(&x, &mut y);
+                same("y (thread A)", &y, &wy)?;
+            }
+            Ok::<(), String>(())
+        });
+        let b = s.spawn(|| {
+            let mut z = vec![0.0; n];
+            for _ in 0..rounds {
+                plus_one(&x, &mut z);
+                same("z (thread B)", &z, &wz)?;
+            }
+            Ok::<(), String>(())
+        });
+        a.join().map_err(|e| format!("thread A panicked: {}", panic_text(&*e)))??;
+        b.join().map_err(|e| format!("thread B panicked: {}", panic_text(&*e)))?
+    })
 }

@@ -210,6 +210,8 @@ impl<'a> DataRegionBuilder<'a> {
         if let Some(d) = device {
             let rt = registry::runtime()?.rt;
             let secs: Vec<Section> = region.entries.iter().map(Entry::section).collect();
+            // The check and the map that follows it see the same table (map::changing_mappings).
+            let changing = map::changing_mappings();
             map::check_sections(rt, d.0, &secs)?;
             let mut args = region.args(|e| e.kind.bits() | e.mods.bits());
             // SAFETY: every section is borrowed for 'a (writable where `from` may copy back) and checked above.
@@ -217,6 +219,7 @@ impl<'a> DataRegionBuilder<'a> {
             for e in &region.entries {
                 map::shadow_add(d.0, e.addr, e.bytes);
             }
+            drop(changing);
             super::queue::take_error(d.0)?;
         }
         Ok(region)
@@ -498,6 +501,8 @@ unsafe fn enter_raw(rt: Rt, loc: &'static Ident, device: i32, addr: usize, bytes
     if bytes == 0 {
         return Ok(());
     }
+    // The check and the map that follows it see the same table (map::changing_mappings).
+    let changing = map::changing_mappings();
     map::check_sections(rt, device, &[Section { addr, bytes, present: mods.present, var: var.into() }])?;
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
@@ -505,6 +510,7 @@ unsafe fn enter_raw(rt: Rt, loc: &'static Ident, device: i32, addr: usize, bytes
     // SAFETY: checked above; validity guaranteed by the caller.
     unsafe { rt.data(DataOp::Begin, loc, device, &mut a) };
     map::shadow_add(device, addr, bytes);
+    drop(changing);
     super::queue::take_error(device)
 }
 

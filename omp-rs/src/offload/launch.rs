@@ -517,6 +517,8 @@ pub(crate) fn launch_impl(
             });
         }
     }
+    // From the lookups to the enqueue, no other thread ends a mapping the arguments are found in.
+    let _lookups = map::lookups_stay_valid();
     let presence = map::check_sections(rt, device.0, &pack.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.

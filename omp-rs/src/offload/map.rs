@@ -10,7 +10,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use libomptarget_sys::maptype as mt;
 
@@ -171,6 +171,23 @@ pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Ve
 
 /// Bumped after every call that may remove a mapping (`Rt` does it), so that cached presence answers expire.
 static MAPPINGS_EPOCH: AtomicU64 = AtomicU64::new(0);
+
+/// Orders queued launches against the end of mappings: a launch holds it shared from looking up its arguments'
+/// device addresses until its kernel is on the queue, and `Rt` holds it exclusively while it ends a mapping (after
+/// settling the queue). So a mapping another thread ends cannot vanish between a launch's lookup and its enqueue
+/// (libomptarget's own launches hold a reference count instead; queued ones hold none).
+static MAPPING_ENDS: RwLock<()> = RwLock::new(());
+
+/// Held by a launch from its presence checks until it is queued (or launched synchronously).
+pub(crate) fn lookups_stay_valid() -> RwLockReadGuard<'static, ()> {
+    MAPPING_ENDS.read().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Held while mappings change: an end map (`Rt`), and a check of new sections together with the map that begins
+/// them (so another thread's launch cannot map and unmap the same memory between the check's lookups).
+pub(crate) fn changing_mappings() -> RwLockWriteGuard<'static, ()> {
+    MAPPING_ENDS.write().unwrap_or_else(|p| p.into_inner())
+}
 
 /// Mappings may have been removed (an end/exit map or a synchronous launch's own mappings ended).
 pub(crate) fn mappings_changed() {

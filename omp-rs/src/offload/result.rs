@@ -290,6 +290,8 @@ impl Rt {
             DataOp::End => self.lib.data_end,
             DataOp::Update => self.lib.data_update,
         };
+        // No launch is between looking up a mapping this call may end and queueing its kernel.
+        let _ending = (op == DataOp::End).then(super::map::changing_mappings);
         // Queued kernels may still use the data this call copies, maps or frees.
         super::queue::settle(device);
         let n = i32::try_from(args.len()).unwrap_or(i32::MAX);

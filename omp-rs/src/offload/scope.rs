@@ -111,6 +111,8 @@ impl DataScope {
         }
         let rt = registry::runtime()?.rt;
         let addr = section.as_ptr() as usize;
+        // The check and the map that follows it see the same table (map::changing_mappings).
+        let changing = map::changing_mappings();
         map::check_sections(rt, d.0, &[Section { addr, bytes, present: mods.present, var: var.into() }])?;
         let p = addr as *mut c_void;
         let mut a = MapArgs::with_capacity(1);
@@ -119,6 +121,7 @@ impl DataScope {
         // until the entry (which ends the mapping) is dropped.
         unsafe { rt.data(DataOp::Begin, self.loc, d.0, &mut a) };
         map::shadow_add(d.0, addr, bytes);
+        drop(changing);
         super::queue::take_error(d.0)?;
         Ok(Some(Entry { device: d, addr, bytes, exit, loc: self.loc }))
     }
