@@ -518,7 +518,7 @@ pub(crate) fn launch_impl(
         }
     }
     // From the lookups to the enqueue, no other thread ends a mapping the arguments are found in.
-    let _lookups = map::lookups_stay_valid();
+    let lookups = map::lookups_stay_valid();
     let presence = map::check_sections(rt, device.0, &pack.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
@@ -571,6 +571,12 @@ pub(crate) fn launch_impl(
         }
     }
 
+    // libomptarget maps what is not present for the launch and ends those mappings after it: exclusive, so that no
+    // other thread's queued launch finds such a short-lived mapping present (and none ends a mapping this launch
+    // found present before libomptarget counts its reference). Checked again under the exclusive hold.
+    drop(lookups);
+    let _changing = map::changing_mappings();
+    map::check_sections(rt, device.0, &pack.secs)?;
     // Earlier queued regions finish (and report) before a synchronous launch.
     queue::sync(device.0)?;
     let mut ka = pack.args.kernel_args(teams, threads);
