@@ -85,7 +85,6 @@ macro_rules! taskwait {
 pub use routines::*;
 
 mod error;
-#[allow(unsafe_code)] // the FFI layer over libomptarget: every block carries its SAFETY argument
 pub mod offload;
 
 pub use error::Error;

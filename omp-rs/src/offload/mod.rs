@@ -21,21 +21,33 @@
 //! | `OMP_RS_TEAMS_PER_SM` | cap of the default grid, teams per SM (default 32) |
 //! | `LIBOMPTARGET_INFO` | passed through to libomptarget |
 
+// Only the modules marked `allow(unsafe_code)` call into libomptarget/liboffload or touch memory they own; every
+// `unsafe` block there carries its `SAFETY` argument. The others are safe code.
+#[allow(unsafe_code)]
 mod buffer;
+#[allow(unsafe_code)]
 mod cuda;
+#[allow(unsafe_code)]
 mod data;
 mod device;
 mod image;
+#[allow(unsafe_code)]
 mod launch;
 mod map;
+#[allow(unsafe_code)]
 mod nowait;
 pub(crate) mod policy;
 #[doc(hidden)]
 pub mod private;
+#[allow(unsafe_code)]
 mod queue;
+#[allow(unsafe_code)]
 mod registry;
+#[allow(unsafe_code)]
 mod repr;
+#[allow(unsafe_code)]
 mod result;
+#[allow(unsafe_code)]
 mod scope;
 
 pub use buffer::DeviceBuffer;
