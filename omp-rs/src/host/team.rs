@@ -1,7 +1,8 @@
 //! Teams of threads and the OpenMP thread numbers seen inside a region.
 //!
 //! A region's team is the calling thread (thread 0, as in OpenMP) plus `n - 1` persistent worker threads, one
-//! team per team size, kept for the process: `num_threads(n)` picks the team of size n for that region only.
+//! team per team size (up to 8 sizes), kept for the process: `num_threads(n)` picks the team of size n for that
+//! region only.
 //! Between regions the workers spin for a while before they sleep, like libgomp's default wait policy
 //! (`OMP_WAIT_POLICY`), so a loop of short regions — a time-step loop, a benchmark's reps — does not pay a
 //! futex wake-up per thread per region. That wake-up is what a `rayon` broadcast pays (the pool's threads
@@ -68,10 +69,16 @@ pub(crate) fn run<R: Send + Sync, F: Fn(usize) -> R + Sync>(n: usize, work: F) -
         let _ = results[t].set(r);
     };
     match team(n) {
-        Some(team) => team.run(&job),
-        None => {
-            rayon_pool(n).broadcast(|ctx| job(ctx.index()));
+        Claim::Team(team) => team.run(&job),
+        // Another application thread is running a region of this size: a rayon pool of the size.
+        Claim::Busy => {
+            if let Some(pool) = rayon_pool(n) {
+                pool.broadcast(|ctx| job(ctx.index()));
+            } else {
+                run_on_scoped_threads(n, &job);
+            }
         }
+        Claim::NotKept => run_on_scoped_threads(n, &job),
     }
     results.into_iter().map(|r| r.into_inner().expect("omp: every team thread stores its result")).collect()
 }
@@ -79,23 +86,62 @@ pub(crate) fn run<R: Send + Sync, F: Fn(usize) -> R + Sync>(n: usize, work: F) -
 /// One `T` per team size, kept for the process.
 type PerSize<T> = OnceLock<Mutex<Vec<(usize, Arc<T>)>>>;
 
-/// The entry of `registry` for size `n`, made by `make` on first use.
-fn per_size<T>(registry: &PerSize<T>, n: usize, make: impl FnOnce() -> Arc<T>) -> Arc<T> {
+/// Team sizes kept for the process: each is `n - 1` parked threads (and a rayon pool of `n` once two application
+/// threads ran regions of that size at the same time). Regions of further sizes (a program that sweeps
+/// `num_threads`) run on threads started for the region and joined at its end, so the process's threads stay
+/// bounded.
+const KEPT_SIZES: usize = 8;
+
+/// The entry of `registry` for size `n`, made by `make` on first use; `None` when `KEPT_SIZES` other sizes are
+/// kept already.
+fn per_size<T>(registry: &PerSize<T>, n: usize, make: impl FnOnce() -> Arc<T>) -> Option<Arc<T>> {
     let mut entries = registry.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, t)) = entries.iter().find(|(size, _)| *size == n) {
-        return Arc::clone(t);
+        return Some(Arc::clone(t));
+    }
+    if entries.len() >= KEPT_SIZES {
+        return None;
     }
     let t = make();
     entries.push((n, Arc::clone(&t)));
-    t
+    Some(t)
 }
 
-/// The team of size `n` if no other region is using it (created on first use).
-fn team(n: usize) -> Option<TeamGuard> {
+/// What a region of `n` threads gets from the kept teams.
+enum Claim {
+    /// The team of size `n`, for this region.
+    Team(TeamGuard),
+    /// The team of size `n` exists but runs another application thread's region.
+    Busy,
+    /// `KEPT_SIZES` other sizes are kept.
+    NotKept,
+}
+
+/// The team of size `n` (created on first use) if it is kept and free.
+fn team(n: usize) -> Claim {
     static TEAMS: PerSize<Team> = OnceLock::new();
-    let team = per_size(&TEAMS, n, || Team::start(n));
-    team.busy.compare_exchange(false, true, SeqCst, SeqCst).ok()?;
-    Some(TeamGuard(team))
+    let Some(team) = per_size(&TEAMS, n, || Team::start(n)) else { return Claim::NotKept };
+    match team.busy.compare_exchange(false, true, SeqCst, SeqCst) {
+        Ok(_) => Claim::Team(TeamGuard(team)),
+        Err(_) => Claim::Busy,
+    }
+}
+
+/// `job(t)` for `t` in `0..n` on the calling thread (0) and `n - 1` threads started for this region and joined
+/// before it returns; the first panic reaches the caller after all have finished.
+fn run_on_scoped_threads(n: usize, job: &(dyn Fn(usize) + Sync)) {
+    std::thread::scope(|s| {
+        let others: Vec<_> = (1..n).map(|t| s.spawn(move || job(t))).collect();
+        let mut panicked = catch_unwind(AssertUnwindSafe(|| job(0))).err();
+        for h in others {
+            if let Err(p) = h.join() {
+                panicked.get_or_insert(p);
+            }
+        }
+        if let Some(p) = panicked {
+            resume_unwind(p);
+        }
+    });
 }
 
 /// Exclusive use of a team for one region.
@@ -265,9 +311,9 @@ fn wait_until(budget: Duration, ready: impl Fn() -> bool, sleep: impl FnOnce()) 
     sleep();
 }
 
-/// The rayon pool with exactly `n` threads (created on first use): the team of a region started while the
-/// persistent team of that size is busy.
-fn rayon_pool(n: usize) -> Arc<ThreadPool> {
+/// The rayon pool with exactly `n` threads (created on first use, `None` beyond `KEPT_SIZES`): the team of a region
+/// started while the persistent team of that size is busy.
+fn rayon_pool(n: usize) -> Option<Arc<ThreadPool>> {
     static POOLS: PerSize<ThreadPool> = OnceLock::new();
     per_size(&POOLS, n, || {
         Arc::new(
