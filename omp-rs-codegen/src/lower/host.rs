@@ -15,18 +15,13 @@ use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
-use super::names;
+use super::names::{self, rt};
 use crate::analyze::affine::{Coeff, IterVar, Poly, Witness};
 use crate::analyze::{Analysis, Class, DisjointArray};
 use crate::body::{self, AtomicStmt, BodyDirective};
 use crate::loops::{Adaptor, LoopDim, LoopNest};
 use crate::model::{AtomicKind, ClauseName, Directive, ScheduleKind};
 use crate::types::CaptureTypes;
-
-/// The path of the hidden runtime API.
-pub fn rt() -> TokenStream {
-    quote!(::omp::__private)
-}
 
 /// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
 pub fn dim_expr(dim: &LoopDim) -> TokenStream {

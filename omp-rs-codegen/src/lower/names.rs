@@ -2,8 +2,13 @@
 //! locals): the user's code in a loop body can neither name nor shadow them, so it cannot reach the runtime
 //! handles behind the expansion's back. Built in one place so host and device lowerings agree.
 
-use proc_macro2::{Ident, Span};
-use quote::format_ident;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// The path of the hidden runtime API.
+pub fn rt() -> TokenStream {
+    quote!(::omp::__private)
+}
 
 /// A hidden local of the expansion.
 pub fn hidden(name: &str) -> Ident {

@@ -39,7 +39,7 @@ use syn::visit::{self, Visit};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Pat, RangeLimits};
 
-use super::host::rt;
+use super::names::rt;
 use crate::analyze::affine::{affine, Coeff, IterVar, Unreliable};
 use crate::analyze::walk::{pat_idents, Env};
 use crate::analyze::{Analysis, Class};
