@@ -75,3 +75,26 @@ fn enter_data_first_in_a_fresh_process() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// A panic in a queued region that nothing waited for is reported at exit, naming the region, with status 101.
+#[test]
+fn a_queued_panic_nobody_waited_for_is_reported_at_exit() {
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
+    if !manifest.contains("host-x86_64") {
+        assert!(std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").map_or(true, |v| v != "1"), "no host-plugin image was built");
+        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_queued-panic-at-exit"))
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .env("OMP_RS_HOST_PLUGIN", "1")
+        .output()
+        .expect("run");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("main returns"), "the region must not wait: {stdout}\n{stderr}");
+    assert_eq!(out.status.code(), Some(101), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains("nothing waited for it before exit") && stderr.contains("`omp_shifted_0_") && stderr.contains("queued-panic-at-exit.rs"),
+        "{stderr}"
+    );
+}
