@@ -10,6 +10,9 @@
 //! - the copies back happen at the end of the data block, after the region (and whatever was queued after it)
 //!   finished; the `taskwait` that follows the block waits for the rest.
 //!
+//! Arrays an enclosing data region maps already are left to it (present, so the region is queued anyway); a region
+//! whose arrays are all mapped that way stays as it is.
+//!
 //! Regions on one device run in submission order (one in-order queue per device), which satisfies every
 //! `depend` clause between them; independent regions do not overlap on the device. A `let` between the region and
 //! the taskwait is scoped to the data block: a name used after the taskwait must be declared before the region.
@@ -37,7 +40,8 @@ pub fn defer_at(block: &mut syn::Block, i: usize, types: &TypeEnv) {
 }
 
 /// For a `nowait` target loop: the `#[omp::target_data(...)]` attribute mapping its arrays, and the region without
-/// `nowait`. `None` for any other statement, or a region with no array to map (it has nothing to keep pending).
+/// `nowait`. `None` for any other statement, or a region with no array to map (all present through an enclosing
+/// data region, where the region is queued anyway, or none whose type is known).
 fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return None };
     let attr = find_omp_attr(stmt_attrs(stmt))?;
@@ -57,7 +61,12 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     for c in &analysis.captures {
         let known = CaptureTypes::of([&c.name], types);
         let key = c.name.to_string();
-        if !(known.slice_like.contains(&key) || known.mapped.contains(&key)) {
+        if known.mapped.contains(&key) {
+            // Mapped by an enclosing data region: present for the region, and a nested block ending here would make
+            // each iteration of a time loop wait for the region.
+            continue;
+        }
+        if !known.slice_like.contains(&key) {
             continue; // a scalar, a `DeviceBuffer`, or a type the declaration does not show: the region maps it itself
         }
         match &c.class {

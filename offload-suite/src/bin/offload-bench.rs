@@ -47,6 +47,25 @@ fn saxpy_resident(reps: usize, a: f64, x: &[f64], y: &mut [f64], times: &mut Vec
     }
 }
 
+/// `reps` minimal `nowait` regions on data a data region holds, one `taskwait` at the end: per region.
+#[omp::directives]
+fn nowait_resident(reps: usize, y: &mut [f64]) -> f64 {
+    let per_region;
+    #[omp::target_data(map(tofrom: y))]
+    {
+        let t = Instant::now();
+        for _ in 0..reps {
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..1 {
+                y[i] += 1.0;
+            }
+        }
+        omp::taskwait!();
+        per_region = t.elapsed().as_secs_f64() / reps as f64;
+    }
+    per_region
+}
+
 /// RAJAPerf's Stream_TRIAD rep loop at its default size (1e6: the arrays fit in an H200's L2). Returns the time
 /// of the launches alone and of the whole loop (waiting at the end), per rep.
 #[omp::directives]
@@ -136,6 +155,8 @@ fn main() {
     minimal_resident(launches, false, &mut tiny, &mut Vec::with_capacity(launches));
     let t_queued = t.elapsed().as_secs_f64() / launches as f64;
     assert_eq!(tiny[0], (2000 + launches) as f64, "every minimal region must add 1");
+    let t_nowait_regions = nowait_resident(launches, &mut tiny);
+    assert_eq!(tiny[0], (2000 + 2 * launches) as f64, "every nowait region must add 1");
 
     let mut t_imp = Vec::new();
     saxpy_resident(reps + 1, 2.0, &x, &mut y, &mut t_imp);
@@ -170,6 +191,7 @@ fn main() {
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
     println!("| minimal target region, data resident, launch + wait (median of 2000) | {:.2} µs |", t_min * 1e6);
     println!("| minimal target region, data resident, queued back to back (mean of {launches}, one wait) | {:.2} µs |", t_queued * 1e6);
+    println!("| minimal `nowait` region, data resident (mean of {launches}, one taskwait) | {:.2} µs |", t_nowait_regions * 1e6);
     println!("| triad n={tn} in target_data, back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
@@ -179,6 +201,6 @@ fn main() {
             println!("| same kernel through the runtime: synchronous launch (mean of 2000) | {:.2} µs |", sync * 1e6);
             println!("| same kernel through the runtime: `nowait` launches, per launch (2000, one wait) | {:.2} µs |", nowait * 1e6);
         }
-        None => println!("| nowait | not measured (set OFFLOAD_BENCH_IMAGE and OFFLOAD_BENCH_KERNEL) |"),
+        None => println!("| runtime-API `nowait` scope | not measured (set OFFLOAD_BENCH_IMAGE and OFFLOAD_BENCH_KERNEL) |"),
     }
 }
