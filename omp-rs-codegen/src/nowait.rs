@@ -140,3 +140,49 @@ fn strip_nowait(stmt: &mut Stmt) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    fn stripped(attr: proc_macro2::TokenStream) -> String {
+        let mut s: syn::Stmt = syn::parse2(quote!(#attr for i in 0..n { y[i] = x[i]; })).expect("a for statement");
+        super::strip_nowait(&mut s);
+        let syn::Stmt::Expr(syn::Expr::ForLoop(f), _) = &s else { panic!("not a for loop") };
+        let a = &f.attrs[0];
+        quote!(#a).to_string()
+    }
+
+    #[test]
+    fn strip_nowait_keeps_the_other_clauses() {
+        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(nowait, depend(out: z))]));
+        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for(depend(out: z))]).to_string());
+        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]));
+        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for(collapse(2))]).to_string());
+        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(nowait)]));
+        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for]).to_string());
+    }
+
+    #[test]
+    fn a_nowait_region_takes_the_statements_up_to_the_taskwait() {
+        let mut block: syn::Block = syn::parse2(quote!({
+            let n = y.len();
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..n { y[i] = 2.0 * x[i]; }
+            other(&mut w);
+            omp::taskwait!();
+            done(y);
+        }))
+        .expect("a block");
+        let mut env = crate::types::TypeEnv::default();
+        env.bind("x", Some(syn::parse_quote!(&[f64])));
+        env.bind("y", Some(syn::parse_quote!(&mut [f64])));
+        super::defer_at(&mut block, 1, &env);
+        assert_eq!(block.stmts.len(), 4, "let, data block, taskwait, done");
+        let data = block.stmts[1].clone();
+        let text = quote!(#data).to_string();
+        assert!(text.starts_with(&quote!(#[omp::target_data(map(tofrom: y), map(to: x))]).to_string()), "{text}");
+        assert!(text.contains("other"), "{text}");
+        assert!(!text.contains("nowait") && !text.contains("done"), "{text}");
+    }
+}
