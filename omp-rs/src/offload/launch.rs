@@ -353,8 +353,9 @@ impl Geometry {
     }
 }
 
-/// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM`, default 32): beyond it each thread runs
-/// several iterations of the loop, which spreads the kernel's per-thread setup.
+/// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM`, default 32, a tuning knob): beyond it each thread
+/// runs several iterations of the loop. Up to it every thread runs at most one, which the kernels' loop-free path
+/// makes cheapest (bench/RESULTS.md, 2026-12-01).
 fn teams_per_sm() -> u32 {
     static T: OnceLock<u32> = OnceLock::new();
     *T.get_or_init(|| {
