@@ -1,17 +1,16 @@
 //! Is libomptarget loadable here, and how many devices does it see?
 //!
 //! libomptarget aborts or segfaults on misuse (an API call before `__tgt_rtl_init` segfaults,
-//! libomptarget-abi.md §8), and a broken plugin can take the process down with it. So the probe runs
+//! measured with LLVM 22), and a broken plugin can take the process down with it. So the probe runs
 //! in a child process: `cargo-omp __probe-runtime <candidates>` (this same executable), which loads
 //! the first candidate that opens, initialises every plugin and counts devices. It reports on its
 //! stdout as `@@omp-rs-probe {json}` lines, one event at a time and flushed, so the parent knows how
 //! far the child got even when it dies mid-way.
 //!
-//! The search order is the one the omp-rs runtime uses: `$OMP_RS_LIBOMPTARGET` (and nothing else
-//! when it is set), then `libomptarget.so.22.1` and `libomptarget.so` through the dynamic loader,
-//! then `/usr/lib/llvm-{22,21,20}/lib`.
-//!
-//! This is a stand-in until the runtime crate exposes its own loader; then `find` should call it.
+//! The search order: `$OMP_RS_LIBOMPTARGET` (and nothing else when it is set), then
+//! `libomptarget.so.22.1` and `libomptarget.so` through the dynamic loader, then
+//! `/usr/lib/llvm-{22,21,20}/lib`. The runtime's own order (`libomptarget_sys::search_candidates`) also tries
+//! `/usr/local/lib` and `/opt/rocm/llvm/lib`; making this probe use that loader is issue 12, item 4.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -361,7 +360,7 @@ pub(crate) fn run_child(candidates: &[String]) -> u8 {
     type CountFn = unsafe extern "C" fn() -> i32;
     type UidFn = unsafe extern "C" fn(i32) -> *const std::ffi::c_char;
     type InfoFn = unsafe extern "C" fn(i64);
-    // SAFETY (all four lookups): the types are the LLVM 22 C signatures (libomptarget-abi.md §3).
+    // SAFETY (all four lookups): the types are the LLVM 22 C signatures (omptarget.h, omp.h).
     let rtl_init = unsafe { lib.get::<VoidFn>(b"__tgt_rtl_init\0") };
     let init_all = unsafe { lib.get::<VoidFn>(b"__tgt_init_all_rtls\0") };
     let count = unsafe { lib.get::<CountFn>(b"omp_get_num_devices\0") };

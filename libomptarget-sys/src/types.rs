@@ -1,7 +1,7 @@
 //! `#[repr(C)]` mirrors of the structs libomptarget (LLVM >= 20) reads, with compile-time layout checks.
 //!
 //! Layouts are those of LLVM 22.1.8 on 64-bit targets, cross-checked against the IR that clang 22 and
-//! `llvm-offload-wrapper` 22 emit (see `docs/libomptarget-abi.md` in the shared docs, §2). The names follow the C
+//! `llvm-offload-wrapper` 22 emit. The names follow the C
 //! headers so they can be grepped against LLVM's sources.
 #![allow(non_camel_case_types, non_snake_case)]
 

@@ -1,6 +1,7 @@
 //! The macros' view of `$OUT_DIR/omp-rs/manifest.json`, which `omp-rs-build` writes before the crate compiles:
 //! which kernels have device images, and where the images are. Only the fields the expansion needs are read
-//! (the writer is `omp_build::manifest::Manifest`; a test there checks both agree).
+//! (the writer is `omp_build::manifest::Manifest`; the two are kept in step by hand until one crate holds the
+//! ABI, issue 12).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -1,4 +1,4 @@
-//! CUDA driver calls made before libomptarget initialises (libomptarget-abi.md §0.5): activate every device's
+//! CUDA driver calls made before libomptarget initialises: activate every device's
 //! primary context with `CU_CTX_SCHED_SPIN` so libomptarget does not pick `BLOCKING_SYNC` (~18 µs more per
 //! synchronous launch on an H200), and read each device's compute capability and SM count.
 //!

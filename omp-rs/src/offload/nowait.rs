@@ -2,7 +2,7 @@
 //! the queued launches in submission order (like a CUDA stream); the calling thread continues at once.
 //!
 //! libomptarget 22 gives no asynchronous launch without libomp's task machinery (every `__tgt_*` call is
-//! synchronous, libomptarget-abi.md §3), so the worker makes the synchronous call. The host overlaps its own work
+//! synchronous), so the worker makes the synchronous call. The host overlaps its own work
 //! with the device; back-to-back launches on one device still run one after another.
 //!
 //! Soundness: a pending launch uses borrowed host memory from another thread, so it must not outlive the borrow

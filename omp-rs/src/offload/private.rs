@@ -6,7 +6,7 @@
 //! 1. `static K: KernelRef = KernelRef::new(&IMAGES, "omp_saxpy_0_1a2b3c4d");` (one per region);
 //! 2. `should_offload(&K, device, if_cond)?` → [`Decision::Offload`] or [`Decision::Host`];
 //! 3. offload: build an [`ArgPack`] in ABI v2 slot order, `launch(&K, dev, pack, geometry)?`;
-//!    [`LaunchOutcome::NotOffloaded`] or [`Decision::Host`] → run the host (rayon) loop;
+//!    [`LaunchOutcome::NotOffloaded`] or [`Decision::Host`] → run the host loop (omp-rs's thread team);
 //! 4. reductions: `ran.reduce::<T>(i, original, op)`.
 
 pub use super::device::{Decision, Device, HostReason};

@@ -1,7 +1,7 @@
 //! Process-wide runtime state: libomptarget loaded and initialised once, image sets registered once each,
 //! per-device preparation (the panic record pointer written into each loaded image).
 //!
-//! Order of first use (libomptarget-abi.md §0): activate CUDA primary contexts with SPIN → `__tgt_rtl_init` →
+//! Order of first use (libomptarget segfaults on a query made before it is initialised): activate CUDA primary contexts with SPIN → `__tgt_rtl_init` →
 //! `__tgt_register_lib` per image set → queries and maps. Nothing is ever unregistered (see `image.rs`).
 
 use core::ffi::c_void;
