@@ -4,13 +4,22 @@
 
 use std::process::Command;
 
+/// Whether this package was built with a host-plugin image. Without one the test skips visibly, unless
+/// `OMP_RS_REQUIRE_TOOLCHAIN=1` (CI), where a missing toolchain fails it.
+fn host_plugin_image_built() -> bool {
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
+    if manifest.contains("host-x86_64") {
+        return true;
+    }
+    let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
+    assert!(!required, "no host-plugin image was built: the device toolchain is missing");
+    eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+    false
+}
+
 #[test]
 fn every_construct_through_libomptarget() {
-    let toolchain_required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
-    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
-    if !manifest.contains("host-x86_64") {
-        assert!(!toolchain_required, "no host-plugin image was built: the device toolchain is missing");
-        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+    if !host_plugin_image_built() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
@@ -30,11 +39,7 @@ fn every_construct_through_libomptarget() {
 /// launch (`sync`) pass the same checks as the default queued path.
 #[test]
 fn every_launch_path_passes() {
-    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
-    if !manifest.contains("host-x86_64") {
-        let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
-        assert!(!required, "no host-plugin image was built: the device toolchain is missing");
-        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+    if !host_plugin_image_built() {
         return;
     }
     for mode in ["wait", "sync"] {
@@ -60,10 +65,7 @@ fn the_same_checks_pass_on_the_host_path() {
 /// that one check in a fresh process.
 #[test]
 fn enter_data_first_in_a_fresh_process() {
-    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
-    if !manifest.contains("host-x86_64") {
-        assert!(std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").map_or(true, |v| v != "1"), "no host-plugin image was built");
-        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+    if !host_plugin_image_built() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
@@ -79,10 +81,7 @@ fn enter_data_first_in_a_fresh_process() {
 /// A panic in a queued region that nothing waited for is reported at exit, naming the region, with status 101.
 #[test]
 fn a_queued_panic_nobody_waited_for_is_reported_at_exit() {
-    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
-    if !manifest.contains("host-x86_64") {
-        assert!(std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").map_or(true, |v| v != "1"), "no host-plugin image was built");
-        eprintln!("SKIPPED: no host-plugin image (install the device toolchain: scripts/setup-gpu-toolchain.sh)");
+    if !host_plugin_image_built() {
         return;
     }
     let out = Command::new(env!("CARGO_BIN_EXE_queued-panic-at-exit"))

@@ -518,8 +518,11 @@ pub(crate) fn launch_impl(
             });
         }
     }
-    // From the lookups to the enqueue, no other thread ends a mapping the arguments are found in.
-    let lookups = map::lookups_stay_valid();
+    // From the lookups to the enqueue, no other thread ends a mapping the arguments are found in (shared hold). A
+    // synchronous launch holds it exclusively instead, see below; under `OMP_RS_LAUNCH=sync` from the start.
+    let mode = queue::mode();
+    let mut changing = (mode == LaunchMode::Sync).then(map::changing_mappings);
+    let lookups = changing.is_none().then(map::lookups_stay_valid);
     let presence = map::check_sections(rt, device.0, &pack.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
@@ -547,8 +550,7 @@ pub(crate) fn launch_impl(
     }
     let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };
 
-    let mode = queue::mode();
-    if mode != LaunchMode::Sync {
+    if lookups.is_some() {
         if let (Some(slots), Some(target)) = (device_slots(rt, device.0, &pack, &presence), kernel.target(device, reg)) {
             let l = QueuedLaunch {
                 kernel: kernel.name,
@@ -574,10 +576,13 @@ pub(crate) fn launch_impl(
 
     // libomptarget maps what is not present for the launch and ends those mappings after it: exclusive, so that no
     // other thread's queued launch finds such a short-lived mapping present (and none ends a mapping this launch
-    // found present before libomptarget counts its reference). Checked again under the exclusive hold.
-    drop(lookups);
-    let _changing = map::changing_mappings();
-    map::check_sections(rt, device.0, &pack.secs)?;
+    // found present before libomptarget counts its reference). Checked again once the shared hold became exclusive.
+    if changing.is_none() {
+        drop(lookups);
+        changing = Some(map::changing_mappings());
+        map::check_sections(rt, device.0, &pack.secs)?;
+    }
+    let _exclusive = changing; // held until the launch has returned
     // Earlier queued regions finish (and report) before a synchronous launch.
     queue::sync(device.0)?;
     let mut ka = pack.args.kernel_args(teams, threads);
