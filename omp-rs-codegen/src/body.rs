@@ -37,6 +37,15 @@ pub fn find_omp_attr(attrs: &[Attribute]) -> Option<OmpAttr> {
     })
 }
 
+/// The macro a statement invokes (`m!(...);`), if it is one.
+pub fn statement_macro(stmt: &Stmt) -> Option<&syn::Macro> {
+    match stmt {
+        Stmt::Macro(m) => Some(&m.mac),
+        Stmt::Expr(syn::Expr::Macro(m), _) => Some(&m.mac),
+        _ => None,
+    }
+}
+
 /// The attributes of a statement, wherever syn keeps them. For an expression statement, an outer attribute
 /// written before it ends up on its leftmost operand (`#[a] x[i] += 1;` puts it on `x[i]`, as rustc does), so
 /// the leftmost chain is searched.

@@ -446,11 +446,7 @@ fn as_stmt(tokens: TokenStream) -> Stmt {
 
 /// `omp::target_update!(...)` and friends used as statements.
 fn standalone_macro(stmt: &Stmt) -> Option<(Ident, TokenStream)> {
-    let mac = match stmt {
-        Stmt::Macro(m) => &m.mac,
-        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
-        _ => return None,
-    };
+    let mac = body::statement_macro(stmt)?;
     let segs: Vec<&syn::PathSegment> = mac.path.segments.iter().collect();
     if segs.len() == 2 && segs[0].ident == "omp" && crate::standalone::is_standalone(&segs[1].ident.to_string()) {
         Some((segs[1].ident.clone(), mac.tokens.clone()))

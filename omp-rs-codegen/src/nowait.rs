@@ -100,11 +100,7 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
 
 /// `omp::taskwait!()` as a statement.
 fn is_taskwait(stmt: &Stmt) -> bool {
-    let mac = match stmt {
-        Stmt::Macro(m) => &m.mac,
-        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
-        _ => return false,
-    };
+    let Some(mac) = crate::body::statement_macro(stmt) else { return false };
     let segs: Vec<String> = mac.path.segments.iter().map(|s| s.ident.to_string()).collect();
     segs == ["omp", "taskwait"]
 }
