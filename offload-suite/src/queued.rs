@@ -16,6 +16,7 @@ pub const CHECKS: &[Check] = &[
     ("queue: taskwait reports a queued region's panic; the process stays usable", check_taskwait),
     ("queue: nowait regions outside a data region, host work, a dependent region, taskwait", check_nowait),
     ("queue: one thread ends its mapping of x while another launches regions that find x present", check_threads),
+    ("kernels: `continue` in the body, one iteration per thread and several", check_continue),
 ];
 
 /// Two regions per step, a reduction every `every` steps: the reductions read what the queued regions wrote.
@@ -292,4 +293,42 @@ fn check_threads(rng: &mut StdRng) -> Result<(), String> {
         a.join().map_err(|e| format!("thread A panicked: {}", panic_text(&*e)))??;
         b.join().map_err(|e| format!("thread B panicked: {}", panic_text(&*e)))?
     })
+}
+
+/// `continue` in a target region's body skips to the thread's next iteration: with the default grid each GPU thread
+/// runs at most one iteration (the kernel's loop-free path), with `num_teams(1), thread_limit(32)` many (its loop).
+/// The host plugin runs a kernel on one thread, so there the one-element case takes the loop-free path.
+#[omp::directives]
+fn skip_negative(x: &[f64], y: &mut [f64], z: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..y.len() {
+        if x[i] < 0.0 {
+            continue;
+        }
+        y[i] = x[i] * 2.0;
+    }
+    #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32))]
+    for i in 0..z.len() {
+        if x[i] < 0.0 {
+            continue;
+        }
+        z[i] = x[i] * 2.0;
+    }
+}
+
+fn check_continue(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let x = vec_f64(rng, n);
+    let (mut y, mut z) = (vec![-9.0; n], vec![-9.0; n]);
+    skip_negative(&x, &mut y, &mut z);
+    let want: Vec<f64> = x.iter().map(|v| if *v < 0.0 { -9.0 } else { v * 2.0 }).collect();
+    same("y (one iteration per thread)", &y, &want)?;
+    same("z (many iterations per thread)", &z, &want)?;
+    for v in [-1.0, 1.5] {
+        let (mut y1, mut z1) = (vec![-9.0], vec![-9.0]);
+        skip_negative(&[v], &mut y1, &mut z1);
+        let w = if v < 0.0 { -9.0 } else { v * 2.0 };
+        same("one element", &[y1[0], z1[0]], &[w, w])?;
+    }
+    Ok(())
 }
