@@ -11,6 +11,7 @@ pub const CHECKS: &[Check] = &[
     ("target_parallel_for, f32 and step_by", check_scale_f32),
     ("collapse(2) 5-point stencil", check_stencil),
     ("collapse(3) nested init, reversed loop", check_nested_init),
+    ("collapse(2)/(3) bodies with a loop (tiled walk): partial tiles, few teams, a reduction", check_tiled_walk),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -108,6 +109,94 @@ fn check_nested_init(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("out", &out, &want)
+}
+
+// Collapsed nests whose body runs a loop walk in tiles on GPUs (omp_device::launch::Walk): shapes with partial tiles
+// at both edges, a nest too small for a tile's rows, num_teams(3) (each team walks many tiles), collapse(3), and a
+// reduction, whose partials every thread of a team (also those past the edges) contributes to.
+
+#[omp::target_teams_distribute_parallel_for(collapse(2))]
+fn matmul(n: usize, m: usize, l: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    for i in 0..n {
+        for j in 0..m {
+            let mut dot = 0.0;
+            for k in 0..l {
+                dot += a[i * l + k] * b[k * m + j];
+            }
+            c[i * m + j] = dot;
+        }
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for(collapse(2), num_teams(3))]
+fn matmul_three_teams(n: usize, m: usize, l: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+    for i in 0..n {
+        for j in 0..m {
+            let mut dot = 0.0;
+            for k in 0..l {
+                dot += a[i * l + k] * b[k * m + j];
+            }
+            c[i * m + j] = dot;
+        }
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for(collapse(3), reduction(+: total))]
+fn prefix_sums(p: usize, n: usize, m: usize, x: &[f64], out: &mut [f64]) -> f64 {
+    let mut total: f64 = 0.0;
+    for q in 0..p {
+        for i in 0..n {
+            for j in 0..m {
+                let mut acc = 0.0;
+                for k in 0..=j {
+                    acc += x[(q * n + i) * m + k];
+                }
+                out[(q * n + i) * m + j] = acc;
+                total += 1.0;
+            }
+        }
+    }
+    total
+}
+
+fn check_tiled_walk(rng: &mut StdRng) -> Result<(), String> {
+    for (n, m) in [(rng.gen_range(9..300), rng.gen_range(33..300)), (rng.gen_range(1..8), rng.gen_range(32..90)), (300, 64)] {
+        let l = rng.gen_range(1..40);
+        let (a, b) = (vec_f64(rng, n * l), vec_f64(rng, l * m));
+        let mut want = vec![0.0; n * m];
+        for i in 0..n {
+            for j in 0..m {
+                let mut dot = 0.0;
+                for k in 0..l {
+                    dot += a[i * l + k] * b[k * m + j];
+                }
+                want[i * m + j] = dot;
+            }
+        }
+        let mut c = vec![f64::NAN; n * m];
+        matmul(n, m, l, &a, &b, &mut c);
+        same(&format!("c ({n} x {m} x {l})"), &c, &want)?;
+        let mut c = vec![f64::NAN; n * m];
+        matmul_three_teams(n, m, l, &a, &b, &mut c);
+        same(&format!("c, num_teams(3) ({n} x {m} x {l})"), &c, &want)?;
+    }
+    let (p, n, m) = (rng.gen_range(1..4), rng.gen_range(5..40), rng.gen_range(32..100));
+    let x = vec_f64(rng, p * n * m);
+    let mut out = vec![f64::NAN; p * n * m];
+    let total = prefix_sums(p, n, m, &x, &mut out);
+    let mut want = vec![0.0; p * n * m];
+    for r in 0..p * n {
+        let mut acc = 0.0;
+        for j in 0..m {
+            acc += x[r * m + j];
+            want[r * m + j] = acc;
+        }
+    }
+    same("prefix sums", &out, &want)?;
+    if total != (p * n * m) as f64 {
+        return Err(format!("reduction over a tiled walk: {total}, want {}", p * n * m));
+    }
+    Ok(())
 }
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]

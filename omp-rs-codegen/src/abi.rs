@@ -42,6 +42,13 @@ pub enum SlotKind {
     OwnerInnerStride,
     /// Ownership, lattice mode: iteration count of a sequential-loop term.
     OwnerInnerCount,
+    /// Collapsed nests, after the dimensions: rows of the tiles the threads walk the nest in (0: flat), set by the
+    /// runtime with the launch geometry.
+    WalkTileRows,
+    /// Collapsed nests: tiles side by side along the innermost loop.
+    WalkTilesPerRow,
+    /// Collapsed nests: tiles in all.
+    WalkTiles,
 }
 
 /// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms

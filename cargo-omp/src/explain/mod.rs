@@ -132,6 +132,9 @@ fn slot_meaning(k: SlotKind) -> &'static str {
         SlotKind::OwnerStride => "written array ownership: base step per iteration of a dimension",
         SlotKind::OwnerInnerStride => "written array ownership: stride of a sequential-loop term",
         SlotKind::OwnerInnerCount => "written array ownership: count of a sequential-loop term",
+        SlotKind::WalkTileRows => "collapsed nest: rows of the tiles threads walk it in (0: flat), set at launch",
+        SlotKind::WalkTilesPerRow => "collapsed nest: tiles side by side along the innermost loop, set at launch",
+        SlotKind::WalkTiles => "collapsed nest: tiles in all, set at launch",
         _ => "",
     }
 }
@@ -144,6 +147,7 @@ pub(crate) fn slot_summary(slots: &[SlotKind]) -> String {
         let (name, n) = match &slots[i..] {
             [SlotKind::ArrayBase, SlotKind::ArrayLen, ..] => ("array".to_string(), 2),
             [SlotKind::LoopFirst, SlotKind::LoopTrips, SlotKind::LoopStep, ..] => ("loop".to_string(), 3),
+            [SlotKind::WalkTileRows, SlotKind::WalkTilesPerRow, SlotKind::WalkTiles, ..] => ("walk".to_string(), 3),
             [k, ..] => (slot_name(*k), 1),
             [] => break,
         };

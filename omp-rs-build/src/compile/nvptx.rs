@@ -62,6 +62,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         Command::new(&cuda.ptxas)
             .arg(format!("-arch={cpu}"))
             .args(["-O3", "-v"])
+            .args(extra_ptxas_args())
             .arg(&ptx)
             .arg("-o")
             .arg(job.image),
@@ -81,4 +82,10 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         diagnostics: String::from_utf8_lossy(&rustc_out.stderr).into_owned(),
         timings: t,
     })
+}
+
+/// `OMP_RS_PTXAS_ARGS`: more ptxas arguments, split at whitespace (a tuning knob for A/B runs, e.g.
+/// `--maxrregcount=64`; the images are rebuilt when it changes).
+fn extra_ptxas_args() -> Vec<String> {
+    std::env::var("OMP_RS_PTXAS_ARGS").map(|v| v.split_whitespace().map(str::to_owned).collect()).unwrap_or_default()
 }

@@ -143,6 +143,11 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         params.push(quote!(#t: u64));
         params.push(quote!(#s: u64));
     }
+    // Collapsed nests: the tiling the runtime chose with the launch geometry (`ArgPack::walk`; rows 0 = flat).
+    let tiled = plan.walks_in_tiles();
+    if tiled {
+        params.extend([quote!(__omp_tile_rows: u64), quote!(__omp_tiles_inner: u64), quote!(__omp_tiles: u64)]);
+    }
     let mut red_init = TokenStream::new();
     let mut red_out = TokenStream::new();
     for r in &plan.reductions {
@@ -163,16 +168,41 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         });
     }
 
-    // Decode the flat iteration number into one index per dimension, innermost fastest.
+    // The walk's unit gives (outer, innermost); the outer number decodes into one index per outer dimension,
+    // innermost fastest.
     let ks: Vec<Ident> = (0..depth).map(names::k).collect();
-    let mut decode = TokenStream::new();
-    decode.extend(quote!(let mut __omp_rest = __omp_flat;));
-    for k in (0..depth).rev() {
+    let (outer, inner) = match depth {
+        0 => (quote!(0u64), quote!(1u64)),
+        1 => (quote!(__omp_t0), quote!(1u64)),
+        _ => {
+            let (last, rest) = trips.split_last().expect("depth >= 2");
+            (quote!(1u64 #(* #rest)*), quote!(#last))
+        }
+    };
+    let walk = if tiled {
+        quote!(omp_device::launch::Walk::new(#outer, #inner, __omp_tile_rows, __omp_tiles_inner, __omp_tiles))
+    } else {
+        quote!(omp_device::launch::Walk::flat(#outer, #inner))
+    };
+    let located = match depth {
+        0 => quote!(_),
+        1 => quote!((__omp_rest, _)),
+        _ => {
+            let last = &ks[depth - 1];
+            quote!((__omp_rest, #last))
+        }
+    };
+    let mut decode = quote!(let ::core::option::Option::Some(#located) = __omp_walk.locate(__omp_unit) else { continue; };);
+    if depth >= 3 {
+        decode.extend(quote!(let mut __omp_rest = __omp_rest;));
+    }
+    let outer_dims = if depth >= 2 { depth - 1 } else { depth };
+    for k in (0..outer_dims).rev() {
         let (kk, t) = (&ks[k], &trips[k]);
         if k == 0 {
             decode.extend(quote!(let #kk = __omp_rest;));
         } else {
-            decode.extend(quote!(let #kk = __omp_rest % #t; __omp_rest /= #t;));
+            decode.extend(quote!(let (__omp_q, #kk) = __omp_walk.divmod(__omp_rest, #t); __omp_rest = __omp_q;));
         }
     }
     decode.extend(quote!(let __omp_ks: [u64; #depth] = [#(#ks),*];));
@@ -189,7 +219,6 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     AtomicRewriter.visit_block_mut(&mut body);
     let stmts = &body.stmts;
     let items = &plan.local_items;
-    let total = if depth == 0 { quote!(0u64) } else { quote!(1u64 #(* #trips)*) };
     let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);
     quote! {
         omp_device::kernel! {
@@ -198,26 +227,27 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 #(#items)*
                 #setup
                 #red_init
-                let __omp_total: u64 = #total;
-                let __omp_stride: u64 = omp_device::launch::num_global_threads();
-                let mut __omp_next: u64 = omp_device::launch::global_thread();
-                if __omp_total <= __omp_stride {
-                    // At most one iteration per thread (the default grid up to 32 teams per SM): without a loop the
+                let __omp_walk = #walk;
+                let __omp_units: u64 = __omp_walk.units();
+                let __omp_stride: u64 = __omp_walk.step();
+                let mut __omp_next: u64 = __omp_walk.first();
+                if __omp_units <= __omp_stride {
+                    // At most one unit per thread (the default grid up to 32 teams per SM): without a loop the
                     // compiler sets up no strided increments (some fifty instructions per thread on sm_90, more than
                     // the iteration itself when the data sits in L2). `while` with a flag, so that `continue` in the
                     // body means what it means in the loop below.
-                    let mut __omp_once = __omp_next < __omp_total;
+                    let mut __omp_once = __omp_next < __omp_units;
                     while __omp_once {
                         __omp_once = false;
-                        let __omp_flat = __omp_next;
+                        let __omp_unit = __omp_next;
                         #decode
                         #(#var_lets)*
                         #per_iteration
                         #(#stmts)*
                     }
                 } else {
-                    while __omp_next < __omp_total {
-                        let __omp_flat = __omp_next;
+                    while __omp_next < __omp_units {
+                        let __omp_unit = __omp_next;
                         // Advance first: `continue` in the body must not skip it.
                         __omp_next += __omp_stride;
                         #decode

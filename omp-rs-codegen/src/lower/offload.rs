@@ -160,6 +160,9 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     for n in &dims {
         pack = quote!(#pack.dim(#n.slot_first(), #n.count(), #n.slot_step()));
     }
+    if let (true, Some(last)) = (plan.walks_in_tiles(), dims.last()) {
+        pack = quote!(#pack.walk(#last.count()));
+    }
     let mut combine = TokenStream::new();
     for (i, r) in plan.reductions.iter().enumerate() {
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));

@@ -113,6 +113,22 @@ struct RedSlot {
     elem_name: &'static str,
 }
 
+/// The walk slots of an [`ArgPack`] (see [`ArgPack::walk`]).
+#[derive(Debug, Clone, Copy)]
+struct WalkSlots {
+    arg: usize,
+    inner: u64,
+}
+
+/// How a collapsed nest's kernel walks the nest (`omp_device::launch::Walk`): tiles of `rows` rows × 32 innermost
+/// iterations, `per_row` tiles side by side, `count` in all; `rows == 0`: flat.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Tiles {
+    pub rows: u64,
+    pub per_row: u64,
+    pub count: u64,
+}
+
 /// The kernel arguments of one launch, in slot order (kernel ABI v2). Borrows every slice it maps for `'a`.
 #[derive(Debug)]
 #[must_use = "an ArgPack does nothing until passed to `launch`"]
@@ -126,6 +142,8 @@ pub struct ArgPack<'a> {
     /// Devices that mapped/device arguments live on (`None`: host region).
     owners: Vec<(&'a str, Option<Device>)>,
     reductions: Vec<RedSlot>,
+    /// The walk slots of a collapsed nest's kernel and the nest's innermost trip count.
+    walk: Option<WalkSlots>,
     last_named: Option<usize>,
     /// Index in `args` of the last mapped (not literal) argument, for the map-type modifiers.
     last_mapped: Option<usize>,
@@ -150,6 +168,7 @@ impl<'a> ArgPack<'a> {
             present_args: Vec::new(),
             owners: Vec::new(),
             reductions: Vec::new(),
+            walk: None,
             last_named: None,
             last_mapped: None,
             deferred: None,
@@ -287,6 +306,17 @@ impl<'a> ArgPack<'a> {
         self
     }
 
+    /// The walk slots of a collapsed nest's kernel (after its dimensions), whose innermost loop runs `inner` times:
+    /// [`launch`] fills them with the tiles the kernel's threads walk the nest in (rows, tiles per row, tiles; rows
+    /// 0 for the flat walk; see [`Geometry`]).
+    pub fn walk(mut self, inner: u64) -> Self {
+        self.walk = Some(WalkSlots { arg: self.args.len(), inner });
+        for _ in 0..3 {
+            self.literal(0);
+        }
+        self
+    }
+
     /// A reduction variable of type `T`: one slot pointing at `num_teams` partials the kernel writes
     /// (`partials[team]`); [`LaunchOutcome::partials`] returns them.
     pub fn reduction<T: Pod>(mut self) -> Self {
@@ -317,6 +347,12 @@ impl<'a> ArgPack<'a> {
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
 /// thread one iteration, at most 32 teams per SM (132 SMs when the SM count is unknown).
+///
+/// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
+/// iterations, one tile per team at a time, when its innermost loop runs at least 32 times, the nest has at least
+/// a tile's rows and fewer than 2^32 iterations, and padding the edges to whole tiles idles at most a third as many
+/// threads as there are iterations (CUDA codes pad like this: a 100-wide row in 128-wide blocks); the default grid
+/// then has one team per tile (same cap).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Geometry {
     /// `num_teams(n)`: grid size (1..=2^31-1).
@@ -331,6 +367,18 @@ impl Geometry {
     /// Default geometry for `iterations` iterations.
     pub fn for_iterations(iterations: u64) -> Geometry {
         Geometry { num_teams: None, thread_limit: None, iterations }
+    }
+
+    /// Teams, threads and tiles to launch a kernel with, whose collapsed nest's innermost loop runs `tile_inner`
+    /// times (`None`: no tiles, e.g. not a collapsed nest or not a GPU).
+    pub(crate) fn resolve_tiled(&self, kernel: &str, sms: Option<u32>, tile_inner: Option<u64>) -> Result<(u32, u32, Tiles), Error> {
+        let (teams, threads) = self.resolve(kernel, sms)?;
+        let tiles = tile_inner.map_or_else(Tiles::default, |inner| tiles(threads, self.iterations, inner));
+        if tiles.rows == 0 || self.num_teams.is_some() {
+            return Ok((teams, threads, tiles));
+        }
+        let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
+        Ok((tiles.count.clamp(1, cap) as u32, threads, tiles))
     }
 
     /// Teams and threads to launch with, validated.
@@ -351,6 +399,26 @@ impl Geometry {
         };
         Ok((teams, threads))
     }
+}
+
+/// Columns of a tile (`omp_device::launch::TILE_COLUMNS`).
+const TILE_COLUMNS: u64 = 32;
+
+/// The tiles a team of `threads` walks an `iterations`-long collapsed nest in, whose innermost loop runs `inner`
+/// times; rows 0 for the flat walk (see [`Geometry`]). The kernel tiles in 32 bits only.
+fn tiles(threads: u32, iterations: u64, inner: u64) -> Tiles {
+    let threads = u64::from(threads);
+    if inner < TILE_COLUMNS || threads % TILE_COLUMNS != 0 || iterations > u64::from(u32::MAX) {
+        return Tiles::default();
+    }
+    let rows = threads / TILE_COLUMNS;
+    let outer = iterations / inner;
+    let (per_row, count) = (inner.div_ceil(TILE_COLUMNS), outer.div_ceil(rows) * inner.div_ceil(TILE_COLUMNS));
+    let idle = count * threads - iterations;
+    if outer < rows || idle > iterations / 3 {
+        return Tiles::default();
+    }
+    Tiles { rows, per_row, count }
 }
 
 /// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM`, default 32, a tuning knob): beyond it each thread
@@ -506,7 +574,17 @@ pub(crate) fn launch_impl(
         return Err(Error::InvalidDevice { device: i64::from(device.0), num_devices: n });
     }
     let state = reg.device_state(device.0)?;
-    let (teams, threads) = geometry.resolve(kernel.name, rtm.sm_count())?;
+    // Tiles on GPUs only: the host plugin calls the kernel once, as one thread.
+    let on_host = reg.family == Family::Host || device::is_host_plugin(device);
+    let tile_inner = pack.walk.filter(|_| !on_host).map(|w| w.inner);
+    let (teams, threads, tiles) = geometry.resolve_tiled(kernel.name, rtm.sm_count(), tile_inner)?;
+    if let Some(w) = pack.walk {
+        for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {
+            let p = v as usize as *mut c_void;
+            pack.args.base[w.arg + i] = p;
+            pack.args.begin[w.arg + i] = p;
+        }
+    }
     for (var, owner) in &pack.owners {
         if *owner != Some(device) {
             return Err(Error::InvalidAccess {
@@ -526,7 +604,7 @@ pub(crate) fn launch_impl(
     let presence = map::check_sections(rt, device.0, &pack.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
-    let partial_count = if reg.family == Family::Host || device::is_host_plugin(device) { 1 } else { teams as usize };
+    let partial_count = if on_host { 1 } else { teams as usize };
     let mut reds = Vec::with_capacity(pack.reductions.len());
     for slot in &pack.reductions {
         let need = slot.size * teams as usize;

@@ -71,3 +71,124 @@ pub fn team_size() -> u32 {
     #[cfg(not(any(target_arch = "nvptx64", target_arch = "amdgpu")))]
     return 1;
 }
+
+/// Columns of a tile: one warp (NVIDIA) or half a wavefront (AMD) along the innermost loop.
+pub const TILE_COLUMNS: u64 = 32;
+
+/// How the threads of a kernel walk its loop nest's iteration space, flattened to `outer × inner` (`inner` is the
+/// innermost loop's trip count, `outer` the product of the others; 1-deep nests have `inner = 1`).
+///
+/// * **Flat**: unit `u` is iteration `u` (row-major); thread `g` of the grid takes units `g, g + threads, ...`.
+/// * **Tiled** (collapsed nests on GPUs, chosen by the runtime): unit `u` is a tile of `rows × 32` iterations and
+///   team `t` takes tiles `t, t + teams, ...`; within a tile thread `l` takes row `l / 32`, column `l % 32`. A team
+///   then reads a block of neighbouring rows instead of a long strip of one row, which is what 2-D stencils and
+///   row × column products reuse through L1 (as a CUDA `dim3(32, 8)` block does). Iterations of partial tiles past
+///   the edges are skipped.
+///
+/// The runtime passes the tiling it computed with the launch geometry (rows, tiles per row of tiles, tiles), so
+/// that a kernel whose threads run one iteration each spends no divisions on it. Whatever it passes, every thread
+/// locates distinct iterations inside the nest (the disjointness checks rely on it): units map to iterations
+/// injectively, row and column are checked against the nest, and tiles whose rows do not make up the team (e.g. a
+/// plugin that launched fewer threads) fall back to flat. Index arithmetic runs in 32 bits when the nest fits (64-bit
+/// division is a long software sequence on GPUs).
+#[derive(Clone, Copy)]
+pub struct Walk {
+    outer: u64,
+    inner: u64,
+    /// Tile rows, or 0 for flat.
+    rows: u64,
+    tiles_inner: u64,
+    units: u64,
+    small: bool,
+}
+
+impl Walk {
+    /// The flat walk of `outer × inner` iterations.
+    #[inline(always)]
+    pub fn flat(outer: u64, inner: u64) -> Walk {
+        let units = outer.wrapping_mul(inner);
+        Walk { outer, inner, rows: 0, tiles_inner: 0, units, small: (outer | inner | units) >> 32 == 0 }
+    }
+
+    /// The walk of `outer × inner` iterations the runtime chose: tiles of `rows` rows (0: flat), `tiles_inner` tiles
+    /// per row of tiles, `tiles` in all.
+    #[inline(always)]
+    pub fn new(outer: u64, inner: u64, rows: u64, tiles_inner: u64, tiles: u64) -> Walk {
+        Walk::for_team_size(outer, inner, rows, tiles_inner, tiles, u64::from(team_size()))
+    }
+
+    /// [`new`](Self::new) for teams of `team_size` threads.
+    #[inline(always)]
+    pub fn for_team_size(outer: u64, inner: u64, rows: u64, tiles_inner: u64, tiles: u64, team_size: u64) -> Walk {
+        // Tiles only in 32 bits and with at most 32 rows (teams have at most 1024 threads): `row` and `col` in
+        // `locate` cannot overflow into the nest.
+        let fits = (outer | inner | tiles | tiles_inner) >> 32 == 0;
+        if rows == 0 || rows > 32 || rows * TILE_COLUMNS != team_size || tiles_inner == 0 || !fits {
+            return Walk::flat(outer, inner);
+        }
+        Walk { outer, inner, rows, tiles_inner, units: tiles, small: true }
+    }
+
+    /// Whether the walk is tiled (one unit per team) or flat (one per thread).
+    #[inline(always)]
+    pub fn is_tiled(&self) -> bool {
+        self.rows != 0
+    }
+
+    /// Number of units.
+    #[inline(always)]
+    pub fn units(&self) -> u64 {
+        self.units
+    }
+
+    /// The calling thread's first unit.
+    #[inline(always)]
+    pub fn first(&self) -> u64 {
+        if self.rows != 0 {
+            u64::from(team_id())
+        } else {
+            global_thread()
+        }
+    }
+
+    /// Distance between a thread's units.
+    #[inline(always)]
+    pub fn step(&self) -> u64 {
+        if self.rows != 0 {
+            u64::from(num_teams())
+        } else {
+            num_global_threads()
+        }
+    }
+
+    /// The iteration `(outer, inner)` the calling thread runs for `unit` (`< units()`), or `None` past the edges
+    /// of a partial tile.
+    #[inline(always)]
+    pub fn locate(&self, unit: u64) -> Option<(u64, u64)> {
+        self.locate_for_thread(unit, u64::from(thread_in_team()))
+    }
+
+    /// [`locate`](Self::locate) for thread `lane` of its team (tiled walks; flat ones ignore it).
+    #[inline(always)]
+    pub fn locate_for_thread(&self, unit: u64, lane: u64) -> Option<(u64, u64)> {
+        if self.rows == 0 {
+            let (o, i) = self.divmod(unit, self.inner);
+            return (o < self.outer).then_some((o, i));
+        }
+        let (ti, tj) = self.divmod(unit, self.tiles_inner);
+        let row = ti * self.rows + lane / TILE_COLUMNS;
+        let col = tj * TILE_COLUMNS + lane % TILE_COLUMNS;
+        (row < self.outer && col < self.inner).then_some((row, col))
+    }
+
+    /// `(a / b, a % b)`, in 32 bits when the space fits (`a` and `b` then do).
+    #[inline(always)]
+    pub fn divmod(&self, a: u64, b: u64) -> (u64, u64) {
+        if self.small {
+            let (a, b) = (a as u32, b as u32);
+            (u64::from(a / b), u64::from(a % b))
+        } else {
+            (a / b, a % b)
+        }
+    }
+}
