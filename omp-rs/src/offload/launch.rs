@@ -414,7 +414,7 @@ fn tiles(threads: u32, iterations: u64, inner: u64) -> Tiles {
     let rows = threads / TILE_COLUMNS;
     let outer = iterations / inner;
     let (per_row, count) = (inner.div_ceil(TILE_COLUMNS), outer.div_ceil(rows) * inner.div_ceil(TILE_COLUMNS));
-    let idle = count * threads - iterations;
+    let idle = (count * threads).saturating_sub(iterations);
     if outer < rows || idle > iterations / 3 {
         return Tiles::default();
     }
@@ -723,3 +723,31 @@ fn check_panic(kernel: &str, region: &Location<'_>, device: Device, rec: usize) 
         thread: r.thread,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collapsed_nests_get_tiles_when_the_padding_is_small() {
+        // GEMM's 1000 x 1000: 125 rows of 32 tiles of 8 x 32, one team per tile.
+        let g = Geometry::for_iterations(1_000_000);
+        assert_eq!(g.resolve_tiled("k", Some(132), Some(1000)).unwrap(), (4000, 256, Tiles { rows: 8, per_row: 32, count: 4000 }));
+        // 100-wide rows pad to 128 (a third idle at most): tiled; 33-wide rows would idle nearly half: flat.
+        assert_eq!(tiles(256, 100 * 10_000, 100), Tiles { rows: 8, per_row: 4, count: 5000 });
+        assert_eq!(tiles(256, 33 * 10_000, 33), Tiles::default());
+        // Rows shorter than a warp, fewer rows than a tile, teams not made of warps, 2^32 iterations: flat.
+        assert_eq!(tiles(256, 31 * 1000, 31), Tiles::default());
+        assert_eq!(tiles(256, 7 * 1000, 1000), Tiles::default());
+        assert_eq!(tiles(100, 1000 * 1000, 1000), Tiles::default());
+        assert_eq!(tiles(256, 1 << 32, 1 << 16), Tiles::default());
+        // The cap on the default grid holds for tiles too; num_teams(n) stays n.
+        let big = Geometry::for_iterations(4000 * 4000);
+        assert_eq!(big.resolve_tiled("k", Some(132), Some(4000)).unwrap().0, 132 * teams_per_sm());
+        let three = Geometry { num_teams: Some(3), ..g };
+        assert_eq!(three.resolve_tiled("k", Some(132), Some(1000)).unwrap().0, 3);
+        // Not a collapsed nest (or not a GPU): flat, the grid as before.
+        assert_eq!(g.resolve_tiled("k", Some(132), None).unwrap(), (3907, 256, Tiles::default()));
+    }
+}
+
