@@ -51,6 +51,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
             .args([&triple, &mcpu])
             .arg(format!("--internalize-public-api-list={}", job.krate.export_list().join(",")))
             .arg("-passes=internalize,default<O3>,globaldce")
+            .args(extra_args("OMP_RS_OPT_ARGS"))
             .arg(w.join("linked.bc"))
             .arg("-o")
             .arg(w.join("opt.bc")),
@@ -62,7 +63,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         Command::new(&cuda.ptxas)
             .arg(format!("-arch={cpu}"))
             .args(["-O3", "-v"])
-            .args(extra_ptxas_args())
+            .args(extra_args("OMP_RS_PTXAS_ARGS"))
             .arg(&ptx)
             .arg("-o")
             .arg(job.image),
@@ -84,8 +85,8 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     })
 }
 
-/// `OMP_RS_PTXAS_ARGS`: more ptxas arguments, split at whitespace (a tuning knob for A/B runs, e.g.
-/// `--maxrregcount=64`; the images are rebuilt when it changes).
-fn extra_ptxas_args() -> Vec<String> {
-    std::env::var("OMP_RS_PTXAS_ARGS").map(|v| v.split_whitespace().map(str::to_owned).collect()).unwrap_or_default()
+/// More arguments for a stage, split at whitespace, from `OMP_RS_OPT_ARGS` (LLVM `opt`) or `OMP_RS_PTXAS_ARGS`: tuning
+/// knobs for A/B runs (e.g. `--maxrregcount=64`); the images are rebuilt when they change.
+fn extra_args(var: &str) -> Vec<String> {
+    std::env::var(var).map(|v| v.split_whitespace().map(str::to_owned).collect()).unwrap_or_default()
 }

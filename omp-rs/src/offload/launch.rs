@@ -346,7 +346,8 @@ impl<'a> ArgPack<'a> {
 }
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
-/// thread one iteration, at most 32 teams per SM (132 SMs when the SM count is unknown).
+/// thread one iteration, at most 32 teams per SM (132 SMs when the SM count is unknown); regions with reductions at
+/// most 4 teams per SM (each thread then runs several iterations).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
 /// iterations, one tile per team at a time, when its innermost loop runs at least 32 times, the nest has at least
@@ -369,37 +370,42 @@ impl Geometry {
         Geometry { num_teams: None, thread_limit: None, iterations }
     }
 
-    /// Teams, threads and tiles to launch a kernel with, whose collapsed nest's innermost loop runs `tile_inner`
-    /// times (`None`: no tiles, e.g. not a collapsed nest or not a GPU).
-    pub(crate) fn resolve_tiled(&self, kernel: &str, sms: Option<u32>, tile_inner: Option<u64>) -> Result<(u32, u32, Tiles), Error> {
-        let (teams, threads) = self.resolve(kernel, sms)?;
-        let tiles = tile_inner.map_or_else(Tiles::default, |inner| tiles(threads, self.iterations, inner));
-        if tiles.rows == 0 || self.num_teams.is_some() {
-            return Ok((teams, threads, tiles));
-        }
-        let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
-        Ok((tiles.count.clamp(1, cap) as u32, threads, tiles))
-    }
-
-    /// Teams and threads to launch with, validated.
-    pub(crate) fn resolve(&self, kernel: &str, sms: Option<u32>) -> Result<(u32, u32), Error> {
+    /// Teams, threads and tiles to launch a kernel of `shape` with, validated.
+    pub(crate) fn resolve(&self, kernel: &str, sms: Option<u32>, shape: KernelShape) -> Result<(u32, u32, Tiles), Error> {
         let bad = |detail: String| Error::BadGeometry { kernel: kernel.to_owned(), detail };
         let threads = match self.thread_limit {
             None => 256,
             Some(t) if (1..=1024).contains(&t) => t as u32,
             Some(t) => return Err(bad(format!("thread_limit({t}) is outside 1..=1024 threads per team; pick a value in range (256 is a good default)"))),
         };
+        let tiles = shape.tile_inner.map_or_else(Tiles::default, |inner| tiles(threads, self.iterations, inner));
         let teams = match self.num_teams {
             Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => n as u32,
             Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
             None => {
-                let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
-                self.iterations.div_ceil(u64::from(threads)).clamp(1, cap) as u32
+                let per_sm = if shape.reducing { REDUCTION_TEAMS_PER_SM.min(teams_per_sm()) } else { teams_per_sm() };
+                let cap = u64::from(sms.unwrap_or(132)) * u64::from(per_sm);
+                let wanted = if tiles.rows != 0 { tiles.count } else { self.iterations.div_ceil(u64::from(threads)) };
+                wanted.clamp(1, cap) as u32
             }
         };
-        Ok((teams, threads))
+        Ok((teams, threads, tiles))
     }
 }
+
+/// What a kernel's default grid depends on besides its iteration count.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct KernelShape {
+    /// The innermost trip count of a collapsed nest that may walk in tiles (`None`: flat, or not a GPU).
+    pub tile_inner: Option<u64>,
+    /// Whether the region has reductions.
+    pub reducing: bool,
+}
+
+/// Most teams per SM of a reduction region's default grid: each thread folds several iterations into its private
+/// copy before the team combines them, and fewer partials reach the host's fold. H200, 2026-12-01, 4 against 32
+/// teams per SM: REDUCE3_INT 2.69 -> 1.01 ms, Stream_DOT 47.2 -> 31.8 ms, PI_REDUCE 1.16 -> 0.76 ms (bench/RESULTS.md).
+const REDUCTION_TEAMS_PER_SM: u32 = 4;
 
 /// Columns of a tile (`omp_device::launch::TILE_COLUMNS`).
 const TILE_COLUMNS: u64 = 32;
@@ -577,7 +583,8 @@ pub(crate) fn launch_impl(
     // Tiles on GPUs only: the host plugin calls the kernel once, as one thread.
     let on_host = reg.family == Family::Host || device::is_host_plugin(device);
     let tile_inner = pack.walk.filter(|_| !on_host).map(|w| w.inner);
-    let (teams, threads, tiles) = geometry.resolve_tiled(kernel.name, rtm.sm_count(), tile_inner)?;
+    let shape = KernelShape { tile_inner, reducing: !pack.reductions.is_empty() };
+    let (teams, threads, tiles) = geometry.resolve(kernel.name, rtm.sm_count(), shape)?;
     if let Some(w) = pack.walk {
         for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {
             let p = v as usize as *mut c_void;
@@ -728,11 +735,15 @@ fn check_panic(kernel: &str, region: &Location<'_>, device: Device, rec: usize) 
 mod tests {
     use super::*;
 
+    fn tiled(inner: u64) -> KernelShape {
+        KernelShape { tile_inner: Some(inner), reducing: false }
+    }
+
     #[test]
     fn collapsed_nests_get_tiles_when_the_padding_is_small() {
         // GEMM's 1000 x 1000: 125 rows of 32 tiles of 8 x 32, one team per tile.
         let g = Geometry::for_iterations(1_000_000);
-        assert_eq!(g.resolve_tiled("k", Some(132), Some(1000)).unwrap(), (4000, 256, Tiles { rows: 8, per_row: 32, count: 4000 }));
+        assert_eq!(g.resolve("k", Some(132), tiled(1000)).unwrap(), (4000, 256, Tiles { rows: 8, per_row: 32, count: 4000 }));
         // 100-wide rows pad to 128 (a third idle at most): tiled; 33-wide rows would idle nearly half: flat.
         assert_eq!(tiles(256, 100 * 10_000, 100), Tiles { rows: 8, per_row: 4, count: 5000 });
         assert_eq!(tiles(256, 33 * 10_000, 33), Tiles::default());
@@ -743,11 +754,20 @@ mod tests {
         assert_eq!(tiles(256, 1 << 32, 1 << 16), Tiles::default());
         // The cap on the default grid holds for tiles too; num_teams(n) stays n.
         let big = Geometry::for_iterations(4000 * 4000);
-        assert_eq!(big.resolve_tiled("k", Some(132), Some(4000)).unwrap().0, 132 * teams_per_sm());
+        assert_eq!(big.resolve("k", Some(132), tiled(4000)).unwrap().0, 132 * teams_per_sm());
         let three = Geometry { num_teams: Some(3), ..g };
-        assert_eq!(three.resolve_tiled("k", Some(132), Some(1000)).unwrap().0, 3);
+        assert_eq!(three.resolve("k", Some(132), tiled(1000)).unwrap().0, 3);
         // Not a collapsed nest (or not a GPU): flat, the grid as before.
-        assert_eq!(g.resolve_tiled("k", Some(132), None).unwrap(), (3907, 256, Tiles::default()));
+        assert_eq!(g.resolve("k", Some(132), KernelShape::default()).unwrap(), (3907, 256, Tiles::default()));
+    }
+
+    #[test]
+    fn reductions_get_a_smaller_default_grid() {
+        let g = Geometry::for_iterations(1_000_000);
+        let reducing = KernelShape { tile_inner: None, reducing: true };
+        assert_eq!(g.resolve("k", Some(132), reducing).unwrap().0, 132 * REDUCTION_TEAMS_PER_SM.min(teams_per_sm()));
+        // Small loops keep one iteration per thread; num_teams(n) is kept.
+        assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 4);
+        assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 }
-
