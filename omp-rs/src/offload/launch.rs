@@ -346,8 +346,8 @@ impl<'a> ArgPack<'a> {
 }
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
-/// thread one iteration, at most 32 teams per SM (132 SMs when the SM count is unknown); regions with reductions at
-/// most 4 teams per SM (each thread then runs several iterations).
+/// thread one iteration (regions with reductions: eight), at most 32 teams per SM (132 SMs when the SM count is
+/// unknown).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
 /// iterations, one tile per team at a time, when its innermost loop runs at least 32 times, the nest has at least
@@ -383,9 +383,9 @@ impl Geometry {
             Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => n as u32,
             Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
             None => {
-                let per_sm = if shape.reducing { REDUCTION_TEAMS_PER_SM.min(teams_per_sm()) } else { teams_per_sm() };
-                let cap = u64::from(sms.unwrap_or(132)) * u64::from(per_sm);
-                let wanted = if tiles.rows != 0 { tiles.count } else { self.iterations.div_ceil(u64::from(threads)) };
+                let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
+                let per_thread = if shape.reducing { REDUCTION_ITERATIONS_PER_THREAD } else { 1 };
+                let wanted = if tiles.rows != 0 { tiles.count } else { self.iterations.div_ceil(u64::from(threads) * per_thread) };
                 wanted.clamp(1, cap) as u32
             }
         };
@@ -402,10 +402,12 @@ pub(crate) struct KernelShape {
     pub reducing: bool,
 }
 
-/// Most teams per SM of a reduction region's default grid: each thread folds several iterations into its private
-/// copy before the team combines them, and fewer partials reach the host's fold. H200, 2026-12-01, 4 against 32
-/// teams per SM: REDUCE3_INT 2.69 -> 1.01 ms, Stream_DOT 47.2 -> 31.8 ms, PI_REDUCE 1.16 -> 0.76 ms (bench/RESULTS.md).
-const REDUCTION_TEAMS_PER_SM: u32 = 4;
+/// Iterations per thread a reduction region's default grid aims at: each thread folds several iterations into its
+/// private copy before the team combines them, and fewer partials reach the host's fold. H200, 2026-12-01, at 1e6
+/// iterations (about 4 teams per SM instead of 32): REDUCE3_INT 2.69 -> 1.01 ms, Stream_DOT 47.2 -> 31.8 ms,
+/// PI_REDUCE 1.16 -> 0.76 ms; a flat cap of 4 teams per SM instead cost DOT at 32e6 (98 -> 86 % of the copy
+/// ceiling), where the usual cap already gives each thread 30 iterations (bench/RESULTS.md).
+const REDUCTION_ITERATIONS_PER_THREAD: u64 = 8;
 
 /// Columns of a tile (`omp_device::launch::TILE_COLUMNS`).
 const TILE_COLUMNS: u64 = 32;
@@ -762,12 +764,14 @@ mod tests {
     }
 
     #[test]
-    fn reductions_get_a_smaller_default_grid() {
-        let g = Geometry::for_iterations(1_000_000);
+    fn reductions_get_eight_iterations_per_thread() {
         let reducing = KernelShape { tile_inner: None, reducing: true };
-        assert_eq!(g.resolve("k", Some(132), reducing).unwrap().0, 132 * REDUCTION_TEAMS_PER_SM.min(teams_per_sm()));
-        // Small loops keep one iteration per thread; num_teams(n) is kept.
-        assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 4);
+        let g = Geometry::for_iterations(1_000_000);
+        assert_eq!(g.resolve("k", Some(132), reducing).unwrap().0, 489);
+        assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 1);
+        // The usual cap: large loops give each thread more than eight anyway; num_teams(n) is kept.
+        let big = Geometry::for_iterations(32_000_000);
+        assert_eq!(big.resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm());
         assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 }
