@@ -12,6 +12,7 @@ pub const CHECKS: &[Check] = &[
     ("collapse(2) 5-point stencil", check_stencil),
     ("collapse(3) nested init, reversed loop", check_nested_init),
     ("collapse(2)/(3) bodies with a loop (tiled walk): partial tiles, few teams, a reduction", check_tiled_walk),
+    ("inner loops reading through affine windows: matvec, strided, shifted, a changing offset, a panic", check_affine_reads),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -197,6 +198,92 @@ fn check_tiled_walk(rng: &mut StdRng) -> Result<(), String> {
         return Err(format!("reduction over a tiled walk: {total}, want {}", p * n * m));
     }
     Ok(())
+}
+
+// Inner loops whose reads are affine in the loop variable read through windows checked once per loop
+// (omp_device::affine): row and column products, a shifted index, an offset the body changes (no window applies to
+// it: every read falls back to the ordinary check), a loop variable shadowed in the body, and a window that does not
+// fit (the read past the end must panic as the plain index does).
+
+#[omp::target_teams_distribute_parallel_for]
+fn matvec_both_ways(n: usize, m: usize, a: &[f64], x: &[f64], z: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut row = 0.0;
+        let mut col = 0.0;
+        for k in 0..m {
+            row += a[i * m + k] * x[k];
+            col += a[k * n + i] * z[(k + 1) - 1];
+        }
+        y[i] = row + 2.0 * col;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn drifting_offset(n: usize, m: usize, a: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut off = i;
+        let mut s = 0.0;
+        for k in 0..m {
+            s += a[off + k];
+            off += 1;
+            let k = m - 1 - k;
+            s += 0.5 * a[i + k];
+        }
+        y[i] = s;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn window_past_the_end(n: usize, m: usize, a: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut s = 0.0;
+        for k in 0..m {
+            s += a[i + k];
+        }
+        y[i] = s;
+    }
+}
+
+fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(50..400), rng.gen_range(1..90));
+    let (a, x, z) = (vec_f64(rng, n * m + 2 * (n + m)), vec_f64(rng, m), vec_f64(rng, m));
+    let mut y = vec![f64::NAN; n];
+    matvec_both_ways(n, m, &a, &x, &z, &mut y);
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let (mut row, mut col) = (0.0, 0.0);
+            for k in 0..m {
+                row += a[i * m + k] * x[k];
+                col += a[k * n + i] * z[k];
+            }
+            row + 2.0 * col
+        })
+        .collect();
+    same("matvec", &y, &want)?;
+    drifting_offset(n, m, &a, &mut y);
+    let want: Vec<f64> = (0..n)
+        .map(|i| {
+            let (mut off, mut s) = (i, 0.0);
+            for k in 0..m {
+                s += a[off + k];
+                off += 1;
+                s += 0.5 * a[i + (m - 1 - k)];
+            }
+            s
+        })
+        .collect();
+    same("drifting offset", &y, &want)?;
+    // a has n*m + 2(n+m) elements: with m' = that - n + 2 the last row's window ends two past the end.
+    let m2 = a.len() - n + 2;
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window_past_the_end(n, m2, &a, &mut y)));
+    let Err(e) = caught else { return Err("a read past the end of a window did not panic".into()) };
+    let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+    if !(msg.contains("out of bounds") || msg.contains("panicked")) {
+        return Err(format!("unexpected panic message: {msg}"));
+    }
+    window_past_the_end(n, a.len() - n + 1, &a, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| a[i..i + a.len() - n + 1].iter().fold(0.0, |s, v| s + v)).collect();
+    same("window that fits exactly", &y, &want)
 }
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]

@@ -21,6 +21,7 @@ use crate::toolchain::Toolchain;
 pub const SOURCES: &[(&str, &str)] = &[
     ("lib.rs", include_str!("../device/omp_device/src/lib.rs")),
     ("abi.rs", include_str!("../device/omp_device/src/abi.rs")),
+    ("affine.rs", include_str!("../device/omp_device/src/affine.rs")),
     ("atomic.rs", include_str!("../device/omp_device/src/atomic.rs")),
     ("launch.rs", include_str!("../device/omp_device/src/launch.rs")),
     ("math.rs", include_str!("../device/omp_device/src/math.rs")),

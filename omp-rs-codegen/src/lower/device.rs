@@ -217,6 +217,14 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let var_lets: Vec<TokenStream> = var_lets.collect();
     let mut body = plan.nest.body.clone();
     AtomicRewriter.visit_block_mut(&mut body);
+    // Read-only captures are plain slices in the kernel (private arrays are per-iteration copies, not slices).
+    let read_only = plan.args.iter().filter_map(|a| match a {
+        KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, .. } | KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => {
+            Some(fresh(name).to_string())
+        }
+        _ => None,
+    });
+    super::affine::AffineReads::new(read_only).visit_block_mut(&mut body);
     let stmts = &body.stmts;
     let items = &plan.local_items;
     let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);

@@ -1,6 +1,7 @@
 //! Lowerings of the directive model: host code (threads on the CPU) and, for target regions, the
 //! device kernel and its launch.
 
+pub mod affine;
 pub mod device;
 pub mod host;
 pub mod offload;

@@ -55,6 +55,7 @@
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
+pub mod affine;
 pub mod atomic;
 pub mod launch;
 pub mod math;
