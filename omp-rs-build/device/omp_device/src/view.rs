@@ -139,6 +139,8 @@ pub unsafe fn ro_slice<T>(base: &[T; 0], len: u64) -> &[T] {
 /// exactly the points `Σ inner_j·q_j` (`q_j < count_j`) above it.
 #[derive(Debug, Clone, Copy)]
 pub struct Owner<const D: usize, const I: usize> {
+    /// Mode 2: the runtime found no element to own (e.g. an empty sequential loop); any write is a stray one.
+    nothing: bool,
     lattice: bool,
     origin: i64,
     width: u64,
@@ -148,8 +150,8 @@ pub struct Owner<const D: usize, const I: usize> {
 }
 
 impl<const D: usize, const I: usize> Owner<D, I> {
-    /// From the kernel's ownership slots: mode (0 hull, 1 lattice), origin, width, one stride per dimension, then
-    /// (stride, count) per sequential-loop term.
+    /// From the kernel's ownership slots: mode (0 hull, 1 lattice, 2 nothing), origin, width, one stride per
+    /// dimension, then (stride, count) per sequential-loop term.
     #[inline(always)]
     pub fn from_slots(mode: u64, origin: u64, width: u64, strides: [u64; D], inner: [[u64; 2]; I]) -> Self {
         let mut s = [0i64; D];
@@ -160,7 +162,11 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         for j in 0..I {
             t[j] = (inner[j][0], inner[j][1]);
         }
-        Owner { lattice: mode == 1, origin: origin as i64, width, strides: s, inner: t }
+        // Lattice mode without sequential-loop terms owns exactly the base: hull mode of width 0. Folding it here
+        // leaves the common 1-D write (`y[i]`) one comparison instead of a mode branch.
+        let lattice = mode == 1 && I > 0;
+        let width = if mode == 1 && I == 0 { 0 } else { width };
+        Owner { nothing: mode > 1, lattice, origin: origin as i64, width, strides: s, inner: t }
     }
 
     /// Whether the iteration with iteration numbers `k` owns element `i`.
@@ -171,6 +177,9 @@ impl<const D: usize, const I: usize> Owner<D, I> {
             base = base.wrapping_add(self.strides[d].wrapping_mul(k[d] as i64));
         }
         let mut r = (i as i64).wrapping_sub(base) as u64;
+        if self.nothing {
+            return false;
+        }
         if !self.lattice {
             return r <= self.width;
         }

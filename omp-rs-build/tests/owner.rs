@@ -1,0 +1,41 @@
+//! Ownership checks of the device kernels' written arrays (`omp_device::view::Owner`), compiled for the host: an
+//! iteration writes only the elements the runtime's slots give it, in each mode.
+
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../device/omp_device/src/atomic.rs"]
+mod atomic;
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../device/omp_device/src/view.rs"]
+mod view;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use view::{Disjoint, Owner, View};
+
+/// Which elements of a 16-element array iteration `k` may write, under ownership slots (mode, origin, width,
+/// stride) of a 1-deep nest with `I` sequential-loop terms `inner`.
+fn writable<const I: usize>(mode: u64, origin: u64, width: u64, stride: u64, inner: [[u64; 2]; I], k: u64) -> Vec<usize> {
+    let mut data = vec![0.0f64; 16];
+    let base: &mut [f64; 0] = (&mut data[..0]).try_into().unwrap();
+    // SAFETY: `base` starts `data`'s 16 elements, which outlive the view; one thread.
+    let d = unsafe { Disjoint::<f64, 1, I>::new(View::from_base(base, 16), Owner::from_slots(mode, origin, width, [stride], inner)) };
+    (0..16)
+        .filter(|&i| {
+            let mut v = d.at([k]);
+            catch_unwind(AssertUnwindSafe(|| v[i] = 1.0)).is_ok()
+        })
+        .collect()
+}
+
+#[test]
+fn each_mode_owns_what_the_runtime_says() {
+    std::panic::set_hook(Box::new(|_| {}));
+    // Hull: base 2 + 3k, and 2 more.
+    assert_eq!(writable(0, 2, 2, 3, [], 1), vec![5, 6, 7]);
+    // Lattice without sequential terms: the base only (folded into hull of width 0).
+    assert_eq!(writable(1, 2, 99, 3, [], 1), vec![5]);
+    // Lattice with a term: base + 4q for q < 3.
+    assert_eq!(writable(1, 1, 0, 1, [[4, 3]], 0), vec![1, 5, 9]);
+    // Mode 2: nothing (the runtime found no element to own); not element 0, not the base.
+    assert_eq!(writable(2, 0, 0, 0, [], 0), Vec::<usize>::new());
+    assert_eq!(writable(2, 0, 0, 0, [[0, 1]], 3), Vec::<usize>::new());
+}
