@@ -24,6 +24,10 @@
 //! plugin runs a kernel on one thread, which is for testing the offload path without a GPU, not
 //! for speed (the rayon host path is the fast CPU path).
 //!
+//! **Tuning knobs** (NVIDIA, for A/B runs; the images are rebuilt when they change): `OMP_RS_OPT_ARGS` (more LLVM
+//! `opt` arguments, e.g. `-unroll-runtime-multi-exit=true`), `OMP_RS_PTXAS_ARGS` (more ptxas arguments, e.g.
+//! `--maxrregcount=64`). bench/RESULTS.md (2026-12-01) has what both did to the RAJAPerf kernels: neither is a default.
+//!
 //! **Toolchain** ([`toolchain`]): without it the build still succeeds, prints one
 //! `cargo:warning` naming `cargo omp setup`, and target regions run on the host. The first build
 //! per (rustc, target, cpu) compiles `core` and `omp_device` into `$OMP_RS_HOME` (~20 s per GPU
