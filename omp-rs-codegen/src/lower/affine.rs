@@ -21,6 +21,8 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Ident};
 
+use super::print::unlocated;
+
 /// Rewrites the loops of a kernel body; `read_only` names its read-only array captures (plain slices there).
 pub struct AffineReads {
     read_only: HashSet<String>,
@@ -65,16 +67,22 @@ impl AffineReads {
             return None;
         }
         self.windows = finder.next;
+        // Printed inline (no user positions): the kernel file is printed at the user's positions and never moves
+        // backwards, so user tokens here, before the loop, would push the whole loop past its own lines.
         let windows = finder.reads.iter().map(|w| {
             let Window { name, array, c0, c1 } = w;
+            let (array, c0, c1) = (unlocated(quote!(#array)), unlocated(c0.clone()), unlocated(c1.clone()));
             quote!(let #name = omp_device::affine::Window::new(#array, #c0, #c1, __omp_lo as usize, __omp_hi as usize);)
         });
         let names = finder.reads.iter().map(|w| &w.name);
-        // Two copies of the loop, so that in the first LLVM knows every window verified and drops the checks (it
-        // does not unswitch the loop on that by itself); small bodies only.
+        // Two copies of the loop, so that in the second LLVM knows every window verified and drops the checks (it
+        // does not unswitch the loop on that by itself); small bodies only. The copy that indexes as written comes
+        // first: the kernel file is printed at the user's positions and never moves backwards, so the first copy
+        // keeps exact panic lines, which is where a read past the end (no window verifies) panics; a panic in the
+        // second copy reports the end of the loop body.
         let run = if token_count(quote!(#body)) <= MAX_VERSIONED_TOKENS {
             quote! {
-                if true #(&& #names.verified())* {
+                if !(true #(&& #names.verified())*) {
                     for #k in __omp_lo..__omp_hi #body
                 } else {
                     for #k in __omp_lo..__omp_hi #body

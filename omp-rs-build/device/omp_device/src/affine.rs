@@ -34,8 +34,8 @@ impl<T: Copy> Window<T> {
         Window { ptr: s.as_ptr(), len: s.len(), c0, c1, lo, hi, verified }
     }
 
-    /// Whether every index of the window is in bounds. The generated code runs the loop twice over, under
-    /// `if window.verified() { loop } else { loop }`: in the first copy LLVM knows the answer and drops the checks.
+    /// Whether every index of the window is in bounds. The generated code has the loop twice, under
+    /// `if !window.verified() { loop } else { loop }`: in the second copy LLVM knows the answer and drops the checks.
     #[inline(always)]
     pub fn verified(&self) -> bool {
         self.verified
