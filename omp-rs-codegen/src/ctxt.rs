@@ -7,16 +7,30 @@ use std::fmt::Display;
 use proc_macro2::Span;
 use quote::ToTokens;
 
-/// Collects errors while a directive is parsed, checked and lowered.
+/// Collects errors while a directive is parsed, checked and lowered. Like serde's, it must end in [`check`]
+/// (which turns the errors into the one compile error the user sees): dropped with errors unreported, it panics, so
+/// that a code path that would swallow a user's error shows up in the tests as a macro panic instead of as a
+/// silently accepted directive. Look-ahead passes whose errors the real pass reports use [`scratch`].
+///
+/// [`check`]: Ctxt::check
+/// [`scratch`]: Ctxt::scratch
 #[derive(Debug, Default)]
 pub struct Ctxt {
     errors: RefCell<Vec<syn::Error>>,
+    /// Errors may be dropped unreported.
+    scratch: bool,
 }
 
 impl Ctxt {
     /// A new, empty collector.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A collector whose errors are dropped: for looking ahead at code that another pass reports on (e.g. the
+    /// build script's outliner, which leaves regions with errors to the macros).
+    pub fn scratch() -> Self {
+        Ctxt { errors: RefCell::default(), scratch: true }
     }
 
     /// Records an error spanning the tokens of `obj`.
@@ -41,11 +55,41 @@ impl Ctxt {
 
     /// Combines all errors into one (`None` if there were none).
     pub fn check(self) -> Result<(), syn::Error> {
-        let mut errors = self.errors.into_inner().into_iter();
+        let mut errors = std::mem::take(&mut *self.errors.borrow_mut()).into_iter();
         let Some(mut combined) = errors.next() else { return Ok(()) };
         for rest in errors {
             combined.combine(rest);
         }
         Err(combined)
+    }
+}
+
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        let errors = self.errors.get_mut();
+        if !self.scratch && !errors.is_empty() && !std::thread::panicking() {
+            panic!("omp-rs: {} error(s) collected and never reported (first: {}); this is a bug of omp-rs", errors.len(), errors[0]);
+        }
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_must_be_checked_unless_scratch() {
+        let cx = Ctxt::new();
+        cx.error_at(Span::call_site(), "bad clause");
+        assert!(cx.check().is_err());
+        let scratch = Ctxt::scratch();
+        scratch.error_at(Span::call_site(), "seen again by the real pass");
+        drop(scratch);
+        let forgotten = std::panic::catch_unwind(|| {
+            let cx = Ctxt::new();
+            cx.error_at(Span::call_site(), "swallowed");
+        });
+        assert!(forgotten.is_err(), "a Ctxt dropped with unreported errors must panic");
     }
 }

@@ -46,7 +46,7 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return None };
     let attr = find_omp_attr(stmt_attrs(stmt))?;
     // Errors are reported by the region's own lowering; this look is only to find what to map.
-    let scratch = Ctxt::new();
+    let scratch = Ctxt::scratch();
     let construct = parse::construct(&attr.name, &scratch)?;
     if !(construct.is_target() && construct.is_loop()) {
         return None;

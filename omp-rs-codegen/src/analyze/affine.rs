@@ -433,7 +433,7 @@ fn widening_cast(ty: &Type) -> bool {
 
 /// Whether a loop range can be lowered (used for inner loop ranges in run-time checks).
 pub fn is_canonical_range(e: &Expr) -> bool {
-    let cx = crate::ctxt::Ctxt::new();
+    let cx = crate::ctxt::Ctxt::scratch();
     let f: syn::ExprForLoop = syn::parse_quote!(for __omp_probe in #e {});
     loops::extract(&f, 1, None, "", &cx).is_some()
 }

@@ -362,7 +362,7 @@ fn iteration(nest: &LoopNest, windows: &std::collections::BTreeMap<String, super
 
 /// `Dim` of an inner loop's range, if it is a canonical range.
 fn inner_dim(range: &Expr) -> Option<TokenStream> {
-    let cx = crate::ctxt::Ctxt::new();
+    let cx = crate::ctxt::Ctxt::scratch();
     let f: syn::ExprForLoop = syn::parse_quote!(for __omp_inner in #range {});
     let nest = crate::loops::extract(&f, 1, None, "inner loop", &cx)?;
     Some(dim_expr(&nest.dims[0]))
