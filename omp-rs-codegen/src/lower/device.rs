@@ -171,13 +171,10 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // The walk's unit gives (outer, innermost); the outer number decodes into one index per outer dimension,
     // innermost fastest.
     let ks: Vec<Ident> = (0..depth).map(names::k).collect();
-    let (outer, inner) = match depth {
-        0 => (quote!(0u64), quote!(1u64)),
-        1 => (quote!(__omp_t0), quote!(1u64)),
-        _ => {
-            let (last, rest) = trips.split_last().expect("depth >= 2");
-            (quote!(1u64 #(* #rest)*), quote!(#last))
-        }
+    let (outer, inner) = match trips.split_last() {
+        Some((last, rest)) if !rest.is_empty() => (quote!(1u64 #(* #rest)*), quote!(#last)),
+        Some((only, _)) => (quote!(#only), quote!(1u64)),
+        None => (quote!(0u64), quote!(1u64)),
     };
     let walk = if tiled {
         quote!(omp_device::launch::Walk::new(#outer, #inner, __omp_tile_rows, __omp_tiles_inner, __omp_tiles))
