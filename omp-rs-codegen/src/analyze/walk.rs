@@ -476,7 +476,8 @@ pub fn place_root(e: &Expr) -> Option<Root<'_>> {
     }
 }
 
-fn is_compound_assign(op: &BinOp) -> bool {
+/// Whether `op` is a compound assignment (`+=`, `<<=`, ...).
+pub(crate) fn is_compound_assign(op: &BinOp) -> bool {
     matches!(
         op,
         BinOp::AddAssign(_)

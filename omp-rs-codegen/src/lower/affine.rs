@@ -22,6 +22,7 @@ use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Ident};
 
 use super::print::unlocated;
+use crate::analyze::walk::is_compound_assign;
 
 /// Rewrites the loops of a kernel body; `read_only` names its read-only array captures (plain slices there).
 pub struct AffineReads {
@@ -158,30 +159,14 @@ impl VisitMut for Reads<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
         match e {
             // Places, not values: their index expressions may still hold reads.
-            Expr::Reference(r) => {
-                if let Expr::Index(ix) = &mut *r.expr {
-                    self.visit_expr_mut(&mut ix.index);
-                } else {
-                    self.visit_expr_mut(&mut r.expr);
-                }
-            }
+            Expr::Reference(r) => self.visit_operand(&mut r.expr),
             Expr::MethodCall(m) => {
-                if let Expr::Index(ix) = &mut *m.receiver {
-                    self.visit_expr_mut(&mut ix.index);
-                } else {
-                    self.visit_expr_mut(&mut m.receiver);
-                }
+                self.visit_operand(&mut m.receiver);
                 for a in &mut m.args {
                     self.visit_expr_mut(a);
                 }
             }
-            Expr::Field(f) => {
-                if let Expr::Index(ix) = &mut *f.base {
-                    self.visit_expr_mut(&mut ix.index);
-                } else {
-                    self.visit_expr_mut(&mut f.base);
-                }
-            }
+            Expr::Field(f) => self.visit_operand(&mut f.base),
             Expr::Assign(a) => {
                 self.visit_place(&mut a.left);
                 self.visit_expr_mut(&mut a.right);
@@ -204,6 +189,14 @@ impl VisitMut for Reads<'_> {
 }
 
 impl Reads<'_> {
+    /// An operand used in place (`&e`, `e.method()`, `e.field`): when it is an index, only its index is a value.
+    fn visit_operand(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Index(ix) => self.visit_expr_mut(&mut ix.index),
+            _ => self.visit_expr_mut(e),
+        }
+    }
+
     /// The left side of an assignment: only the index expressions inside it are values.
     fn visit_place(&mut self, e: &mut Expr) {
         if let Expr::Index(ix) = e {
@@ -213,22 +206,6 @@ impl Reads<'_> {
             self.visit_place(&mut f.base);
         }
     }
-}
-
-fn is_compound_assign(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-            | BinOp::BitXorAssign(_)
-            | BinOp::BitAndAssign(_)
-            | BinOp::BitOrAssign(_)
-            | BinOp::ShlAssign(_)
-            | BinOp::ShrAssign(_)
-    )
 }
 
 /// `c0 + k * c1` as usize expressions (wrapping), and whether `k` occurs.
@@ -249,26 +226,10 @@ fn affine(e: &Expr, k: &Ident, bound: &HashSet<String>) -> Option<Affine> {
             let v: usize = i.base10_parse().ok()?;
             Some(Affine { c0: quote!(#v), c1: zero(), has_k: false })
         }
-        Expr::Path(p) => {
-            let id = p.path.get_ident().filter(|_| p.qself.is_none())?;
-            if id == k {
-                Some(Affine { c0: zero(), c1: quote!(1usize), has_k: true })
-            } else if bound.contains(&id.to_string()) {
-                None
-            } else {
-                Some(Affine { c0: quote!(#id), c1: zero(), has_k: false })
-            }
-        }
+        Expr::Path(p) => name_term(p, k, bound, false),
         Expr::Cast(c) if matches!(&*c.ty, syn::Type::Path(t) if t.path.is_ident("usize")) => {
             let Expr::Path(p) = &*c.expr else { return None };
-            let id = p.path.get_ident().filter(|_| p.qself.is_none())?;
-            if id == k {
-                Some(Affine { c0: zero(), c1: quote!(1usize), has_k: true })
-            } else if bound.contains(&id.to_string()) {
-                None
-            } else {
-                Some(Affine { c0: quote!((#id as usize)), c1: zero(), has_k: false })
-            }
+            name_term(p, k, bound, true)
         }
         Expr::Binary(b) => {
             let (l, r) = (affine(&b.left, k, bound)?, affine(&b.right, k, bound)?);
@@ -295,6 +256,19 @@ fn affine(e: &Expr, k: &Ident, bound: &HashSet<String>) -> Option<Affine> {
         }
         _ => None,
     }
+}
+
+/// A name (`as usize` when `cast`) in an index: `k` itself, or a constant term when it is in scope before the loop.
+fn name_term(p: &syn::ExprPath, k: &Ident, bound: &HashSet<String>, cast: bool) -> Option<Affine> {
+    let id = p.path.get_ident().filter(|_| p.qself.is_none())?;
+    if id == k {
+        return Some(Affine { c0: quote!(0usize), c1: quote!(1usize), has_k: true });
+    }
+    if bound.contains(&id.to_string()) {
+        return None;
+    }
+    let c0 = if cast { quote!((#id as usize)) } else { quote!(#id) };
+    Some(Affine { c0, c1: quote!(0usize), has_k: false })
 }
 
 /// Every name a body binds (patterns of `let`, `match`, `if let`, closures, nested loops, items), or `None` when it

@@ -794,7 +794,7 @@ impl VisitMut for Rewrite<'_> {
                 self.visit_expr_mut(&mut a.right);
                 self.place(&mut a.left);
             }
-            Expr::Binary(b) if is_compound(&b.op) => {
+            Expr::Binary(b) if crate::analyze::walk::is_compound_assign(&b.op) => {
                 self.visit_expr_mut(&mut b.right);
                 self.place(&mut b.left);
             }
@@ -809,14 +809,6 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_) | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
-    )
 }
 
 /// Gives the `for` loops of a fast copy their own windows, and counts those whose counters enclosing windows use.
