@@ -12,7 +12,7 @@ pub const CHECKS: &[Check] = &[
     ("collapse(2) 5-point stencil", check_stencil),
     ("collapse(3) nested init, reversed loop", check_nested_init),
     ("collapse(2)/(3) bodies with a loop (tiled walk): partial tiles, few teams, a reduction", check_tiled_walk),
-    ("inner loops reading through affine windows: matvec, strided, shifted, a changing offset, a panic", check_affine_reads),
+    ("inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero", check_affine_reads),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -244,6 +244,19 @@ fn window_past_the_end(n: usize, m: usize, a: &[f64], y: &mut [f64]) {
     }
 }
 
+// `i + k - 1` wraps below zero for the first row when `first` is 0: that row's window cannot verify, and the read,
+// evaluated as written, panics as the plain index does (overflow, or out of bounds where arithmetic wraps).
+#[omp::target_teams_distribute_parallel_for]
+fn window_below_zero(first: usize, n: usize, m: usize, a: &[f64], y: &mut [f64]) {
+    for i in first..n {
+        let mut s = 0.0;
+        for k in 0..m {
+            s += a[i + k - 1];
+        }
+        y[i] = s;
+    }
+}
+
 fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
     let (n, m) = (rng.gen_range(50..400), rng.gen_range(1..90));
     let (a, x, z) = (vec_f64(rng, n * m + 2 * (n + m)), vec_f64(rng, m), vec_f64(rng, m));
@@ -283,7 +296,18 @@ fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
     }
     window_past_the_end(n, a.len() - n + 1, &a, &mut y);
     let want: Vec<f64> = (0..n).map(|i| a[i..i + a.len() - n + 1].iter().fold(0.0, |s, v| s + v)).collect();
-    same("window that fits exactly", &y, &want)
+    same("window that fits exactly", &y, &want)?;
+    let mut y = vec![-1.0; n];
+    window_below_zero(1, n, m, &a, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| if i == 0 { -1.0 } else { a[i - 1..i - 1 + m].iter().fold(0.0, |s, v| s + v) }).collect();
+    same("window one below the row", &y, &want)?;
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| window_below_zero(0, n, m, &a, &mut y)));
+    let Err(e) = caught else { return Err("an index wrapping below zero did not panic".into()) };
+    let msg = e.downcast_ref::<String>().cloned().or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+    if !(msg.contains("overflow") || msg.contains("out of bounds") || msg.contains("panicked")) {
+        return Err(format!("unexpected panic message for an index below zero: {msg}"));
+    }
+    Ok(())
 }
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]
