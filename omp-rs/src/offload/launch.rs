@@ -421,7 +421,8 @@ fn tiles(threads: u32, iterations: u64, inner: u64) -> Tiles {
     }
     let rows = threads / TILE_COLUMNS;
     let outer = iterations / inner;
-    let (per_row, count) = (inner.div_ceil(TILE_COLUMNS), outer.div_ceil(rows) * inner.div_ceil(TILE_COLUMNS));
+    let per_row = inner.div_ceil(TILE_COLUMNS);
+    let count = outer.div_ceil(rows) * per_row;
     let idle = (count * threads).saturating_sub(iterations);
     if outer < rows || idle > iterations / 3 {
         return Tiles::default();
