@@ -83,7 +83,7 @@ fn examples_run_through_libomptarget() {
     if toolchain_or_skip().is_none() {
         return;
     }
-    for name in ["saxpy", "dot", "jacobi2d", "nbody", "advect1d"] {
+    for name in ["saxpy", "dot", "jacobi2d", "nbody", "advect1d", "heat_devices"] {
         let out = Command::new(example(name))
             .env("OMP_TARGET_OFFLOAD", "MANDATORY")
             .env("OMP_RS_HOST_PLUGIN", "1")
@@ -92,6 +92,29 @@ fn examples_run_through_libomptarget() {
             .expect("run example");
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success() && text.contains("verification: PASSED"), "{name}:\n{text}");
+    }
+}
+
+/// heat_devices splits one grid over 1..=3 of the host plugin's devices (one host thread each) and over CPU bands;
+/// each run checks its grid bit for bit against the sequential sweep.
+#[test]
+fn heat_devices_any_split_equals_sequential() {
+    let plugin = toolchain_or_skip().is_some();
+    for bands in ["1", "2", "3"] {
+        let mut runs = vec![("DISABLED", Command::new(example("heat_devices")))];
+        if plugin {
+            let mut c = Command::new(example("heat_devices"));
+            c.env("OMP_RS_HOST_PLUGIN", "1");
+            runs.push(("MANDATORY", c));
+        }
+        for (policy, mut cmd) in runs {
+            let out = cmd.args(["64", "40", "30", bands]).env("OMP_TARGET_OFFLOAD", policy).output().expect("run");
+            let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(out.status.success() && text.contains("verification: PASSED"), "{bands} bands, {policy}:\n{text}");
+            if policy == "MANDATORY" {
+                assert!(text.contains(&format!("on {bands} device(s)")), "one device per band:\n{text}");
+            }
+        }
     }
 }
 
