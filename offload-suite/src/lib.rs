@@ -3,6 +3,7 @@
 //! `OMP_TARGET_OFFLOAD=MANDATORY` through libomptarget's host plugin.
 
 pub mod adversarial;
+pub mod devices;
 pub mod porting;
 pub mod queued;
 pub mod regions;
@@ -14,7 +15,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(queued::CHECKS).copied().collect()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
 }
 
 /// A random vector.
