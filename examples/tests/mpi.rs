@@ -17,7 +17,7 @@ fn run_ranks(exe: &Path, n: usize, env: &[(&str, &str)]) -> String {
     assert!(out.status.success(), "mpirun -n {n} {env:?}:\n{text}");
     let line = text.lines().find(|l| l.starts_with("mpi-heat")).unwrap_or_else(|| panic!("no result line:\n{text}"));
     assert!(line.contains(&format!("{n} rank(s)")), "{line}");
-    line.split("bits ").nth(1).unwrap_or_default().trim().to_owned()
+    line.split("bits ").nth(1).unwrap_or_default().split(';').next().unwrap_or_default().trim().to_owned()
 }
 
 #[test]
