@@ -7,6 +7,13 @@
 //! Both are built with `-ffp-contract=off` so that no FMA contraction changes rounding: the
 //! checksums must match RAJAPerf's `-O3 -ffp-contract=off` reference build bit for bit.
 //!
+//! - the same `csrc/omp/*.c` with `-DOMP_BENCH_TARGET` plus `csrc/omp-target/map.c`, linked by the C
+//!   compiler into `libomp_bench_gcc_target.so`: the `c-omp-target` variant (`target teams distribute
+//!   parallel for`), with GCC's NVPTX offload (`-foffload=nvptx-none`, Debian `gcc-12-offload-nvptx`) when
+//!   the compiler has it, else with offloading disabled (its target regions run on the host: the CPU tests
+//!   still check its checksums). omp-bench loads it at run time, since GCC's offload images are made when
+//!   the gcc driver links, which cargo's link of omp-bench is not.
+//!
 //! It also runs the omp-rs device pipeline (`omp_build`): every target region of the `omp-gpu`
 //! variant is outlined and compiled for `OMP_RS_OFFLOAD_ARCH` (default `sm_90`, the H200). Without
 //! the device toolchain that step prints one cargo warning and the regions run on the host.
@@ -50,6 +57,7 @@ fn main() {
         omp.flag(f);
     }
     omp.compile("ompkernels");
+    gcc_target_library(&omp.get_compiler());
 
     // Device images for the omp-gpu target regions (sm_90 unless OMP_RS_OFFLOAD_ARCH says
     // otherwise, e.g. `sm_90,host` to also run them through libomptarget's host plugin).
@@ -62,4 +70,46 @@ fn main() {
             println!("cargo:{}", i.display());
         }
     }
+}
+
+/// Builds `$OUT_DIR/libomp_bench_gcc_target.so` (see the crate docs) and tells omp-bench where it is and
+/// whether it offloads (`OMP_BENCH_GCC_TARGET_LIB`, `OMP_BENCH_GCC_TARGET_OFFLOAD` at compile time).
+fn gcc_target_library(cc: &cc::Tool) {
+    let out = std::path::PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("libomp_bench_gcc_target.so");
+    let build = |offload: &[&str]| {
+        let mut cmd = cc.to_command();
+        cmd.args(["-O3", "-std=c99", "-ffp-contract=off", "-fopenmp", "-fPIC", "-shared", "-Icsrc"])
+            .arg("-DOMP_BENCH_TARGET")
+            .args(offload)
+            .args(OMP_SOURCES)
+            .arg("csrc/omp-target/map.c")
+            .arg("-o")
+            .arg(&out)
+            .arg("-lm");
+        cmd.output()
+    };
+    // GCC 12 has no sm_90; sm_80 PTX is JIT-compiled by the driver. -latomic: GCC's team reduction of several
+    // variables at once (REDUCE3_INT) uses a 16-byte compare-and-swap.
+    let nvptx = ["-foffload=nvptx-none", "-foffload-options=nvptx-none=-misa=sm_80 -lm -latomic"];
+    let offload = match build(&nvptx) {
+        Ok(o) if o.status.success() => "nvptx-none",
+        nvptx_failed => {
+            let why = match nvptx_failed {
+                Ok(o) => String::from_utf8_lossy(&o.stderr).lines().find(|l| l.contains("error")).unwrap_or("").to_owned(),
+                Err(e) => e.to_string(),
+            };
+            println!(
+                "cargo:warning=c-omp-target built without GPU offloading (its regions run on the host): {} \
+                 (install gcc-12-offload-nvptx for NVIDIA offloading)",
+                why.trim()
+            );
+            match build(&["-foffload=disable"]) {
+                Ok(o) if o.status.success() => "disabled",
+                Ok(o) => panic!("building csrc/omp with -DOMP_BENCH_TARGET failed:\n{}", String::from_utf8_lossy(&o.stderr)),
+                Err(e) => panic!("running the C compiler failed: {e}"),
+            }
+        }
+    };
+    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_LIB={}", out.display());
+    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_OFFLOAD={offload}");
 }

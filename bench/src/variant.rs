@@ -89,6 +89,21 @@ impl Variant for COmp {
     }
 }
 
+/// The C kernels of `c-omp` with `#pragma omp target teams distribute parallel for`, built by GCC's NVPTX
+/// offload and loaded at run time (`kernels::c_side`): RAJAPerf's Base_OpenMPTarget in C, the OpenMP peer of
+/// `omp-gpu`. Its arrays are mapped before the timed rep loop, as `omp-gpu`'s are.
+#[derive(Clone, Copy, Debug)]
+pub struct COmpTarget;
+
+impl Variant for COmpTarget {
+    fn name(&self) -> &'static str {
+        "c-omp-target"
+    }
+    fn description(&self) -> &'static str {
+        "C with #pragma omp target teams distribute parallel for, GCC 12 NVPTX offload (sm_80 PTX), data mapped around the rep loop"
+    }
+}
+
 /// omp-rs directives on the host: `#[omp::parallel_for]` (with `collapse`, `reduction`,
 /// `#[omp::atomic]`) in the loops of `seq`, RAJAPerf's Base_OpenMP written with omp-rs.
 #[derive(Clone, Copy, Debug)]
@@ -120,7 +135,7 @@ impl Variant for OmpGpu {
 
 /// Every variant, in report order. One line per variant.
 pub fn all() -> Vec<&'static dyn Variant> {
-    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu]
+    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu, &COmpTarget]
 }
 
 /// Looks a variant up by its `--variants` name.

@@ -13,14 +13,20 @@ const REPS: usize = 3;
 
 /// Variants that must implement every kernel. A variant added later may grow kernel by kernel:
 /// it is checked on the kernels it implements.
-const COMPLETE: [&str; 5] = ["seq", "rayon", "c-omp", "omp-cpu", "omp-gpu"];
+/// c-omp-target's library is always built (build.rs; without GCC's offload compiler its regions run on the
+/// host), so a missing library fails here too.
+const COMPLETE: [&str; 6] = ["seq", "rayon", "c-omp", "omp-cpu", "omp-gpu", "c-omp-target"];
 
-/// Whether `v` runs on the CPU cores here. omp-gpu does when there is no offload device (its
+/// Whether `v` runs on the CPU cores here. omp-gpu (c-omp-target) does when there is no offload device (its
 /// target regions fall back to the host under `OMP_TARGET_OFFLOAD=DEFAULT`); on a GPU the
 /// device's `exp` (libdevice) may differ from glibc's in the last bit, so only the kernels'
 /// tolerances apply there, not bit-identity.
 fn runs_on_host(v: &dyn Variant) -> bool {
-    v.name() != "omp-gpu" || omp::get_num_devices() == 0
+    match v.name() {
+        "omp-gpu" => omp::get_num_devices() == 0,
+        "c-omp-target" => !kernels::c_omp_target_on_device(),
+        _ => true,
+    }
 }
 
 /// Runs `k` with `v`; `None` if `v` does not implement `k` (allowed only outside COMPLETE).
@@ -202,5 +208,14 @@ fn registry_names_are_unique_and_grouped() {
             "duplicate {}",
             k.name
         );
+    }
+}
+
+/// With the toolchain required (CI), c-omp-target's library must have been built by GCC's NVPTX offload
+/// compiler, not with offloading disabled.
+#[test]
+fn gcc_offload_library_has_nvptx_images_when_the_toolchain_is_required() {
+    if std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1") {
+        assert_eq!(env!("OMP_BENCH_GCC_TARGET_OFFLOAD"), "nvptx-none", "install gcc-12-offload-nvptx");
     }
 }

@@ -2,13 +2,15 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "par.h"
+
 void comp_apps_del_dot_vec_2d(const double *x, const double *y, const double *xdot,
                               const double *ydot, double *div, const int64_t *zones,
                               int64_t nzones, int64_t jp, int64_t reps)
 {
     const double half = 0.5, ptiny = 1.0e-20;
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t ii = 0; ii < nzones; ++ii) {
             int64_t i = zones[ii];
             int64_t n1 = i + 1, n2 = i + 1 + jp, n3 = i + jp, n4 = i;
@@ -55,13 +57,13 @@ void comp_apps_energy(const struct energy_args *a, int64_t n, int64_t reps)
     for (int64_t rep = 0; rep < reps; ++rep) {
         /* Six element-wise loops in one region; every loop reads only its own element, so
          * the implied barriers could be dropped (RAJAPerf uses nowait); we keep them. */
-#pragma omp parallel
+PAR_REGION
         {
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 e_new[i] = e_old[i] - 0.5 * delvc[i] * (p_old[i] + q_old[i]) + 0.5 * work[i];
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 if (delvc[i] > 0.0) {
                     q_new[i] = 0.0;
@@ -71,18 +73,18 @@ void comp_apps_energy(const struct energy_args *a, int64_t n, int64_t reps)
                     q_new[i] = ssc * ql_old[i] + qq_old[i];
                 }
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 e_new[i] = e_new[i] + 0.5 * delvc[i] *
                                           (3.0 * (p_old[i] + q_old[i]) - 4.0 * (p_half_step[i] + q_new[i]));
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 e_new[i] += 0.5 * work[i];
                 if (fabs(e_new[i]) < e_cut) e_new[i] = 0.0;
                 if (e_new[i] < emin) e_new[i] = emin;
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 double q_tilde;
                 if (delvc[i] > 0.0) {
@@ -97,7 +99,7 @@ void comp_apps_energy(const struct energy_args *a, int64_t n, int64_t reps)
                 if (fabs(e_new[i]) < e_cut) e_new[i] = 0.0;
                 if (e_new[i] < emin) e_new[i] = emin;
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 if (delvc[i] <= 0.0) {
                     double ssc = energy_ssc(pbvc[i] * e_new[i] + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0);
@@ -120,7 +122,7 @@ void comp_apps_fir(const double *in, double *out, const double *coeff_in, int64_
     if (ncoeff != FIR_COEFFLEN) return;
     for (int j = 0; j < FIR_COEFFLEN; ++j) coeff[j] = coeff_in[j];
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             double sum = 0.0;
             for (int j = 0; j < FIR_COEFFLEN; ++j) {
@@ -135,7 +137,7 @@ void comp_apps_ltimes(double *phi, const double *ell, const double *psi, int64_t
                       int64_t num_g, int64_t num_m, int64_t num_z, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t z = 0; z < num_z; ++z) {
             for (int64_t g = 0; g < num_g; ++g) {
                 for (int64_t m = 0; m < num_m; ++m) {
@@ -164,7 +166,7 @@ void comp_apps_matvec_3d_stencil(double *b, const double *x, const double *const
     const double *ufl = dbr + (kp + jp - 1), *ufc = dbc + (kp + jp), *ufr = dbl + (kp + jp + 1);
     const int64_t j = jp, k = kp;
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t ii = 0; ii < nzones; ++ii) {
             int64_t i = zones[ii];
             b[i] = dbl[i] * x[i - k - j - 1] + dbc[i] * x[i - k - j] + dbr[i] * x[i - k - j + 1] +
@@ -185,13 +187,13 @@ void comp_apps_pressure(const double *compression, double *bvc, double *p_new,
                         double pmin, double eosvmax, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel
+PAR_REGION
         {
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 bvc[i] = cls * (compression[i] + 1.0);
             }
-#pragma omp for
+FOR_IN_REGION
             for (int64_t i = 0; i < n; ++i) {
                 p_new[i] = bvc[i] * e_old[i];
                 if (fabs(p_new[i]) < p_cut) p_new[i] = 0.0;
@@ -207,7 +209,7 @@ void comp_apps_vol3d(const double *x, const double *y, const double *z, double *
 {
     const double vol_factor = 0.083333333333333333;
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = fpz; i <= lpz; ++i) {
             int64_t n0 = i, n1 = i + 1, n2 = i + jp, n3 = i + 1 + jp;
             int64_t n4 = i + kp, n5 = i + 1 + kp, n6 = i + jp + kp, n7 = i + 1 + jp + kp;

@@ -3,10 +3,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "par.h"
+
 void comp_basic_daxpy(double *y, const double *x, double a, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             y[i] += a * x[i];
         }
@@ -16,7 +18,7 @@ void comp_basic_daxpy(double *y, const double *x, double a, int64_t n, int64_t r
 void comp_basic_daxpy_atomic(double *y, const double *x, double a, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
 #pragma omp atomic
             y[i] += a * x[i];
@@ -28,7 +30,7 @@ void comp_basic_if_quad(const double *a, const double *b, const double *c, doubl
                         double *x2, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             double s = b[i] * b[i] - 4.0 * a[i] * c[i];
             if (s >= 0) {
@@ -47,7 +49,7 @@ void comp_basic_init3(double *out1, double *out2, double *out3, const double *in
                       const double *in2, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             out1[i] = out2[i] = out3[i] = -in1[i] - in2[i];
         }
@@ -58,7 +60,7 @@ void comp_basic_muladdsub(double *out1, double *out2, double *out3, const double
                           const double *in2, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             out1[i] = in1[i] * in2[i];
             out2[i] = in1[i] + in2[i];
@@ -70,7 +72,7 @@ void comp_basic_muladdsub(double *out1, double *out2, double *out3, const double
 void comp_basic_nested_init(double *array, int64_t ni, int64_t nj, int64_t nk, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t k = 0; k < nk; ++k) {
             for (int64_t j = 0; j < nj; ++j) {
                 for (int64_t i = 0; i < ni; ++i) {
@@ -85,7 +87,7 @@ void comp_basic_pi_reduce(int64_t n, double dx, int64_t reps, double *result)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
         double pi = 0.0;
-#pragma omp parallel for reduction(+ : pi)
+PAR_FOR(reduction(+ : pi) TARGET_ONLY(map(tofrom: pi)))
         for (int64_t i = 0; i < n; ++i) {
             double x = ((double)i + 0.5) * dx;
             pi += dx / (1.0 + x * x);
@@ -99,7 +101,7 @@ void comp_basic_reduce3_int(const int32_t *vec, int64_t n, int64_t reps, int32_t
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
         int32_t vsum = 0, vmin = INT_MAX, vmax = INT_MIN;
-#pragma omp parallel for reduction(+ : vsum) reduction(min : vmin) reduction(max : vmax)
+PAR_FOR(reduction(+ : vsum) reduction(min : vmin) reduction(max : vmax) TARGET_ONLY(map(tofrom: vsum, vmin, vmax)))
         for (int64_t i = 0; i < n; ++i) {
             vsum += vec[i];
             vmin = vec[i] < vmin ? vec[i] : vmin;
@@ -122,7 +124,7 @@ void comp_basic_trap_int(int64_t n, double x0, double xp, double y, double yp, d
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
         double sumx = 0.0;
-#pragma omp parallel for reduction(+ : sumx)
+PAR_FOR(reduction(+ : sumx) TARGET_ONLY(map(tofrom: sumx)))
         for (int64_t i = 0; i < n; ++i) {
             double x = x0 + (double)i * h;
             sumx += trap_int_func(x, y, xp, yp);

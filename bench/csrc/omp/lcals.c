@@ -2,10 +2,12 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "par.h"
+
 void comp_lcals_diff_predict(double *px, const double *cx, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             double carry = cx[i + 4 * n];
             for (int64_t r = 4; r <= 12; ++r) {
@@ -22,7 +24,7 @@ void comp_lcals_eos(double *x, const double *y, const double *z, const double *u
                     double r, double t, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             x[i] = u[i] + r * (z[i] + r * y[i]) +
                    t * (u[i + 3] + r * (u[i + 2] + r * u[i + 1]) +
@@ -34,7 +36,7 @@ void comp_lcals_eos(double *x, const double *y, const double *z, const double *u
 void comp_lcals_first_diff(double *x, const double *y, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             x[i] = y[i + 1] - y[i];
         }
@@ -45,7 +47,7 @@ void comp_lcals_hydro_1d(double *x, const double *y, const double *z, double q, 
                          double t, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             x[i] = q + y[i] * (r * z[i + 10] + t * z[i + 11]);
         }
@@ -68,7 +70,7 @@ void comp_lcals_hydro_2d(const struct hydro2d_arrays *a, int64_t kn, int64_t jn,
 #define AT(k, j) ((j) + (k) * jn)
     for (int64_t rep = 0; rep < reps; ++rep) {
         /* Three loops, each with its implied barrier: nest 2 reads za/zb of neighbour rows. */
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t k = 1; k < kn - 1; ++k) {
             for (int64_t j = 1; j < jn - 1; ++j) {
                 za[AT(k, j)] = (zp[AT(k + 1, j - 1)] + zq[AT(k + 1, j - 1)] - zp[AT(k, j - 1)] -
@@ -80,7 +82,7 @@ void comp_lcals_hydro_2d(const struct hydro2d_arrays *a, int64_t kn, int64_t jn,
                                (zm[AT(k, j)] + zm[AT(k, j - 1)]);
             }
         }
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t k = 1; k < kn - 1; ++k) {
             for (int64_t j = 1; j < jn - 1; ++j) {
                 int64_t c = AT(k, j);
@@ -94,7 +96,7 @@ void comp_lcals_hydro_2d(const struct hydro2d_arrays *a, int64_t kn, int64_t jn,
                               zb[AT(k + 1, j)] * (zr[c] - zr[AT(k + 1, j)]));
             }
         }
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t k = 1; k < kn - 1; ++k) {
             for (int64_t j = 1; j < jn - 1; ++j) {
                 int64_t c = AT(k, j);
@@ -110,7 +112,7 @@ void comp_lcals_planckian(const double *x, double *y, const double *u, const dou
                           double *w, int64_t n, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             y[i] = u[i] / v[i];
             w[i] = x[i] / (exp(y[i]) - 1.0);

@@ -1,11 +1,13 @@
 /* Polybench kernels with OpenMP (Base_OpenMP style). */
 #include <stdint.h>
 
+#include "par.h"
+
 void comp_polybench_atax(double *tmp, const double *x, const double *a, double *y, int64_t n,
                          int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t i = 0; i < n; ++i) {
             y[i] = 0.0;
             double dot = 0.0;
@@ -14,7 +16,7 @@ void comp_polybench_atax(double *tmp, const double *x, const double *a, double *
             }
             tmp[i] = dot;
         }
-#pragma omp parallel for
+PAR_FOR()
         for (int64_t j = 0; j < n; ++j) {
             double dot = y[j];
             for (int64_t i = 0; i < n; ++i) {
@@ -29,7 +31,7 @@ void comp_polybench_gemm(const double *a, const double *b, double *c, int64_t ni
                          int64_t nk, double alpha, int64_t reps)
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
-#pragma omp parallel for collapse(2)
+PAR_FOR(collapse(2))
         for (int64_t i = 0; i < ni; ++i) {
             for (int64_t j = 0; j < nj; ++j) {
                 double dot = 0.0;
@@ -45,7 +47,7 @@ void comp_polybench_gemm(const double *a, const double *b, double *c, int64_t ni
 static void heat_3d_step(const double *src, double *dst, int64_t n)
 {
 #define AT(i, j, k) ((k) + n * ((j) + n * (i)))
-#pragma omp parallel for collapse(2)
+PAR_FOR(collapse(2))
     for (int64_t i = 1; i < n - 1; ++i) {
         for (int64_t j = 1; j < n - 1; ++j) {
             for (int64_t k = 1; k < n - 1; ++k) {
@@ -74,11 +76,11 @@ void comp_polybench_jacobi_1d(double *a, double *b, int64_t n, int64_t tsteps, i
 {
     for (int64_t rep = 0; rep < reps; ++rep) {
         for (int64_t t = 0; t < tsteps; ++t) {
-#pragma omp parallel for
+PAR_FOR()
             for (int64_t i = 1; i < n - 1; ++i) {
                 b[i] = 0.33333 * (a[i - 1] + a[i] + a[i + 1]);
             }
-#pragma omp parallel for
+PAR_FOR()
             for (int64_t i = 1; i < n - 1; ++i) {
                 a[i] = 0.33333 * (b[i - 1] + b[i] + b[i + 1]);
             }
@@ -88,7 +90,7 @@ void comp_polybench_jacobi_1d(double *a, double *b, int64_t n, int64_t tsteps, i
 
 static void jacobi_2d_step(const double *src, double *dst, int64_t n)
 {
-#pragma omp parallel for collapse(2)
+PAR_FOR(collapse(2))
     for (int64_t i = 1; i < n - 1; ++i) {
         for (int64_t j = 1; j < n - 1; ++j) {
             dst[j + i * n] = 0.2 * (src[j + i * n] + src[j - 1 + i * n] + src[j + 1 + i * n] +

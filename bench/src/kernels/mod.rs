@@ -5,6 +5,7 @@
 
 pub mod apps;
 pub mod basic;
+pub(crate) mod c_side;
 pub mod lcals;
 pub mod polybench;
 pub mod stream;
@@ -19,6 +20,11 @@ pub fn all() -> Vec<KernelDef> {
     v.extend(polybench::kernels());
     v.extend(apps::kernels());
     v
+}
+
+/// Whether the `c-omp-target` variant's regions ran on an offload device (GCC's libgomp found one).
+pub fn c_omp_target_on_device() -> bool {
+    c_side::target_on_device()
 }
 
 /// Elements per rayon task in chunked 1D loops: large enough that the inner loop vectorises

@@ -2,12 +2,13 @@
 
 use super::{AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d};
 use crate::kernels::{c_i64, c_len};
+use crate::kernels::c_side::CSide;
 use crate::timer::Timer;
-use crate::variant::{COmp, Outcome};
+use crate::variant::Outcome;
 
 /// ENERGY's arrays and scalars, in the order of the C struct.
 #[repr(C)]
-struct EnergyArgs {
+pub(crate) struct EnergyArgs {
     e_new: *mut f64,
     e_old: *const f64,
     delvc: *const f64,
@@ -29,71 +30,74 @@ struct EnergyArgs {
     q_cut: f64,
 }
 
-extern "C" {
-    fn comp_apps_del_dot_vec_2d(
-        x: *const f64,
-        y: *const f64,
-        xdot: *const f64,
-        ydot: *const f64,
-        div: *mut f64,
-        zones: *const i64,
-        nzones: i64,
-        jp: i64,
-        reps: i64,
-    );
-    fn comp_apps_energy(a: *const EnergyArgs, n: i64, reps: i64);
-    fn comp_apps_fir(
-        input: *const f64,
-        out: *mut f64,
-        coeff: *const f64,
-        ncoeff: i64,
-        n: i64,
-        reps: i64,
-    );
-    fn comp_apps_ltimes(
-        phi: *mut f64,
-        ell: *const f64,
-        psi: *const f64,
-        num_d: i64,
-        num_g: i64,
-        num_m: i64,
-        num_z: i64,
-        reps: i64,
-    );
-    fn comp_apps_matvec_3d_stencil(
-        b: *mut f64,
-        x: *const f64,
-        coefs: *const *const f64,
-        zones: *const i64,
-        nzones: i64,
-        jp: i64,
-        kp: i64,
-        reps: i64,
-    );
-    fn comp_apps_pressure(
-        compression: *const f64,
-        bvc: *mut f64,
-        p_new: *mut f64,
-        e_old: *const f64,
-        vnewc: *const f64,
-        cls: f64,
-        p_cut: f64,
-        pmin: f64,
-        eosvmax: f64,
-        n: i64,
-        reps: i64,
-    );
-    fn comp_apps_vol3d(
-        x: *const f64,
-        y: *const f64,
-        z: *const f64,
-        vol: *mut f64,
-        jp: i64,
-        kp: i64,
-        fpz: i64,
-        lpz: i64,
-        reps: i64,
-    );
+// The entry points of `csrc/omp/apps.c`.
+crate::kernels::c_side::c_fns! {
+    pub(crate) struct Fns {
+        fn comp_apps_del_dot_vec_2d(
+            x: *const f64,
+            y: *const f64,
+            xdot: *const f64,
+            ydot: *const f64,
+            div: *mut f64,
+            zones: *const i64,
+            nzones: i64,
+            jp: i64,
+            reps: i64,
+        );
+        fn comp_apps_energy(a: *const EnergyArgs, n: i64, reps: i64);
+        fn comp_apps_fir(
+            input: *const f64,
+            out: *mut f64,
+            coeff: *const f64,
+            ncoeff: i64,
+            n: i64,
+            reps: i64,
+        );
+        fn comp_apps_ltimes(
+            phi: *mut f64,
+            ell: *const f64,
+            psi: *const f64,
+            num_d: i64,
+            num_g: i64,
+            num_m: i64,
+            num_z: i64,
+            reps: i64,
+        );
+        fn comp_apps_matvec_3d_stencil(
+            b: *mut f64,
+            x: *const f64,
+            coefs: *const *const f64,
+            zones: *const i64,
+            nzones: i64,
+            jp: i64,
+            kp: i64,
+            reps: i64,
+        );
+        fn comp_apps_pressure(
+            compression: *const f64,
+            bvc: *mut f64,
+            p_new: *mut f64,
+            e_old: *const f64,
+            vnewc: *const f64,
+            cls: f64,
+            p_cut: f64,
+            pmin: f64,
+            eosvmax: f64,
+            n: i64,
+            reps: i64,
+        );
+        fn comp_apps_vol3d(
+            x: *const f64,
+            y: *const f64,
+            z: *const f64,
+            vol: *mut f64,
+            jp: i64,
+            kp: i64,
+            fpz: i64,
+            lpz: i64,
+            reps: i64,
+        );
+    }
 }
 
 /// Every zone index must keep all its neighbours inside an array of `len`.
@@ -106,8 +110,10 @@ fn check_zones(zones: &[i64], reach: usize, len: usize) {
 
 // SAFETY (all calls below): lengths and index ranges the C loops use are asserted against
 // the Vecs; outputs are exclusively borrowed for the call.
-impl AppsKernels for COmp {
+impl<V: CSide> AppsKernels for V {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let nn = c_len(&[
             d.x.len(),
             d.y.len(),
@@ -117,14 +123,20 @@ impl AppsKernels for COmp {
         ]);
         check_zones(&d.zones, d.jp + 1, nn as usize);
         let (nz, jp) = (c_i64(d.zones.len()), c_i64(d.jp));
+        let p_x = m.to(&d.x);
+        let p_y = m.to(&d.y);
+        let p_xdot = m.to(&d.xdot);
+        let p_ydot = m.to(&d.ydot);
+        let p_div = m.tofrom(&mut d.div);
+        let p_zones = m.to(&d.zones);
         t.time(|| unsafe {
-            comp_apps_del_dot_vec_2d(
-                d.x.as_ptr(),
-                d.y.as_ptr(),
-                d.xdot.as_ptr(),
-                d.ydot.as_ptr(),
-                d.div.as_mut_ptr(),
-                d.zones.as_ptr(),
+            (f.comp_apps_del_dot_vec_2d)(
+                p_x,
+                p_y,
+                p_xdot,
+                p_ydot,
+                p_div,
+                p_zones,
                 nz,
                 jp,
                 c_i64(reps),
@@ -134,6 +146,8 @@ impl AppsKernels for COmp {
     }
 
     fn energy(&self, d: &mut Energy, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let n = c_len(&[
             d.e_new.len(),
             d.e_old.len(),
@@ -152,39 +166,46 @@ impl AppsKernels for COmp {
             d.vnewc.len(),
         ]);
         let args = EnergyArgs {
-            e_new: d.e_new.as_mut_ptr(),
-            e_old: d.e_old.as_ptr(),
-            delvc: d.delvc.as_ptr(),
-            p_new: d.p_new.as_ptr(),
-            p_old: d.p_old.as_ptr(),
-            q_new: d.q_new.as_mut_ptr(),
-            q_old: d.q_old.as_ptr(),
-            work: d.work.as_ptr(),
-            comp_half_step: d.comp_half_step.as_ptr(),
-            p_half_step: d.p_half_step.as_ptr(),
-            bvc: d.bvc.as_ptr(),
-            pbvc: d.pbvc.as_ptr(),
-            ql_old: d.ql_old.as_ptr(),
-            qq_old: d.qq_old.as_ptr(),
-            vnewc: d.vnewc.as_ptr(),
+            e_new: m.tofrom(&mut d.e_new),
+            e_old: m.to(&d.e_old),
+            delvc: m.to(&d.delvc),
+            p_new: m.to(&d.p_new),
+            p_old: m.to(&d.p_old),
+            q_new: m.tofrom(&mut d.q_new),
+            q_old: m.to(&d.q_old),
+            work: m.to(&d.work),
+            comp_half_step: m.to(&d.comp_half_step),
+            p_half_step: m.to(&d.p_half_step),
+            bvc: m.to(&d.bvc),
+            pbvc: m.to(&d.pbvc),
+            ql_old: m.to(&d.ql_old),
+            qq_old: m.to(&d.qq_old),
+            vnewc: m.to(&d.vnewc),
             rho0: d.rho0,
             e_cut: d.e_cut,
             emin: d.emin,
             q_cut: d.q_cut,
         };
-        t.time(|| unsafe { comp_apps_energy(&args, n, c_i64(reps)) });
+        
+
+        t.time(|| unsafe { (f.comp_apps_energy)(&args, n, c_i64(reps)) });
         Ok(())
     }
 
     fn fir(&self, d: &mut Fir, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let ncoeff = Fir::COEFF.len();
         assert_eq!(ncoeff, 16, "csrc/omp/apps.c has FIR_COEFFLEN 16");
         let n = c_len(&[d.out.len(), d.input.len() + 1 - ncoeff]);
+        let p_input = m.to(&d.input);
+        let p_out = m.tofrom(&mut d.out);
+        let coeff = m.to(&Fir::COEFF);
         t.time(|| unsafe {
-            comp_apps_fir(
-                d.input.as_ptr(),
-                d.out.as_mut_ptr(),
-                Fir::COEFF.as_ptr(),
+            (f.comp_apps_fir)(
+                p_input,
+                p_out,
+                coeff,
                 c_i64(ncoeff),
                 n,
                 c_i64(reps),
@@ -194,15 +215,20 @@ impl AppsKernels for COmp {
     }
 
     fn ltimes(&self, d: &mut Ltimes, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         c_len(&[d.phi.len(), d.num_m * d.num_g * d.num_z]);
         c_len(&[d.ell.len(), d.num_d * d.num_m]);
         c_len(&[d.psi.len(), d.num_d * d.num_g * d.num_z]);
         let dims = [d.num_d, d.num_g, d.num_m, d.num_z].map(c_i64);
+        let p_phi = m.tofrom(&mut d.phi);
+        let p_ell = m.to(&d.ell);
+        let p_psi = m.to(&d.psi);
         t.time(|| unsafe {
-            comp_apps_ltimes(
-                d.phi.as_mut_ptr(),
-                d.ell.as_ptr(),
-                d.psi.as_ptr(),
+            (f.comp_apps_ltimes)(
+                p_phi,
+                p_ell,
+                p_psi,
                 dims[0],
                 dims[1],
                 dims[2],
@@ -214,19 +240,24 @@ impl AppsKernels for COmp {
     }
 
     fn matvec_3d_stencil(&self, d: &mut Matvec3dStencil, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let arrays = d.coefs.arrays();
         let mut lens: Vec<usize> = arrays.iter().map(|a| a.len()).collect();
         lens.extend([d.b.len(), d.x.len()]);
         let len = c_len(&lens);
         check_zones(&d.zones, d.kp + d.jp + 1, len as usize);
-        let ptrs = arrays.map(|a| a.as_ptr());
+        let ptrs = arrays.map(|a| m.to(a));
         let (nz, jp, kp) = (c_i64(d.zones.len()), c_i64(d.jp), c_i64(d.kp));
+        let p_b = m.tofrom(&mut d.b);
+        let p_x = m.to(&d.x);
+        let p_zones = m.to(&d.zones);
         t.time(|| unsafe {
-            comp_apps_matvec_3d_stencil(
-                d.b.as_mut_ptr(),
-                d.x.as_ptr(),
+            (f.comp_apps_matvec_3d_stencil)(
+                p_b,
+                p_x,
                 ptrs.as_ptr(),
-                d.zones.as_ptr(),
+                p_zones,
                 nz,
                 jp,
                 kp,
@@ -237,6 +268,8 @@ impl AppsKernels for COmp {
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let n = c_len(&[
             d.compression.len(),
             d.bvc.len(),
@@ -244,13 +277,18 @@ impl AppsKernels for COmp {
             d.e_old.len(),
             d.vnewc.len(),
         ]);
+        let p_compression = m.to(&d.compression);
+        let p_bvc = m.tofrom(&mut d.bvc);
+        let p_p_new = m.tofrom(&mut d.p_new);
+        let p_e_old = m.to(&d.e_old);
+        let p_vnewc = m.to(&d.vnewc);
         t.time(|| unsafe {
-            comp_apps_pressure(
-                d.compression.as_ptr(),
-                d.bvc.as_mut_ptr(),
-                d.p_new.as_mut_ptr(),
-                d.e_old.as_ptr(),
-                d.vnewc.as_ptr(),
+            (f.comp_apps_pressure)(
+                p_compression,
+                p_bvc,
+                p_p_new,
+                p_e_old,
+                p_vnewc,
                 d.cls,
                 d.p_cut,
                 d.pmin,
@@ -263,15 +301,21 @@ impl AppsKernels for COmp {
     }
 
     fn vol3d(&self, d: &mut Vol3d, reps: usize, t: &mut Timer) -> Outcome {
+        let f = &self.fns()?.apps;
+        let mut m = self.maps();
         let nn = c_len(&[d.x.len(), d.y.len(), d.z.len(), d.vol.len()]);
         assert!(d.lpz + 1 + d.jp + d.kp < nn as usize);
         let v = [d.jp, d.kp, d.fpz, d.lpz].map(c_i64);
+        let p_x = m.to(&d.x);
+        let p_y = m.to(&d.y);
+        let p_z = m.to(&d.z);
+        let p_vol = m.tofrom(&mut d.vol);
         t.time(|| unsafe {
-            comp_apps_vol3d(
-                d.x.as_ptr(),
-                d.y.as_ptr(),
-                d.z.as_ptr(),
-                d.vol.as_mut_ptr(),
+            (f.comp_apps_vol3d)(
+                p_x,
+                p_y,
+                p_z,
+                p_vol,
                 v[0],
                 v[1],
                 v[2],

@@ -5,7 +5,7 @@
 //! `*_BODY` macros), so the Rust variants share one copy of each formula. They are free
 //! `#[omp::declare_target]` functions, so the omp-gpu target regions call the same copy.
 
-mod c_omp;
+pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
 mod rayon;

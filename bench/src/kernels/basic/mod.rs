@@ -1,7 +1,7 @@
 //! Basic group (doc section 2): DAXPY, DAXPY_ATOMIC, IF_QUAD, INIT3, MULADDSUB, NESTED_INIT,
 //! PI_REDUCE, REDUCE3_INT, TRAP_INT. N = target unless noted.
 
-mod c_omp;
+pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
 mod rayon;

@@ -1,6 +1,6 @@
 //! Lcals group (doc section 3): DIFF_PREDICT, EOS, FIRST_DIFF, HYDRO_1D, HYDRO_2D, PLANCKIAN.
 
-mod c_omp;
+pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
 mod rayon;

@@ -1,7 +1,7 @@
 //! Polybench group (doc section 4): ATAX, GEMM, HEAT_3D, JACOBI_1D, JACOBI_2D.
 //! Sizes: n = trunc(sqrt(target) + sqrt(2) - 1) (1000 at the default) unless noted.
 
-mod c_omp;
+pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
 mod rayon;

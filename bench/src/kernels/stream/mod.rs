@@ -1,7 +1,7 @@
 //! Stream group: COPY, MUL, ADD, TRIAD, DOT (doc section 1). N = target; all 1D foralls
 //! except DOT, a sum reduction.
 
-mod c_omp;
+pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
 mod rayon;
