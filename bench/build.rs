@@ -57,7 +57,7 @@ fn main() {
         omp.flag(f);
     }
     omp.compile("ompkernels");
-    gcc_target_library(&omp.get_compiler());
+    gcc_target_libraries(&omp.get_compiler());
 
     // Device images for the omp-gpu target regions (sm_90 unless OMP_RS_OFFLOAD_ARCH says
     // otherwise, e.g. `sm_90,host` to also run them through libomptarget's host plugin).
@@ -72,44 +72,49 @@ fn main() {
     }
 }
 
-/// Builds `$OUT_DIR/libomp_bench_gcc_target.so` (see the crate docs) and tells omp-bench where it is and
-/// whether it offloads (`OMP_BENCH_GCC_TARGET_LIB`, `OMP_BENCH_GCC_TARGET_OFFLOAD` at compile time).
-fn gcc_target_library(cc: &cc::Tool) {
-    let out = std::path::PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR")).join("libomp_bench_gcc_target.so");
-    let build = |offload: &[&str]| {
+/// Builds `$OUT_DIR/libomp_bench_gcc_target.so` and `libomp_bench_gcc_target_simd.so` (see the crate docs)
+/// and tells omp-bench where they are and whether they offload (`OMP_BENCH_GCC_TARGET_DIR`,
+/// `OMP_BENCH_GCC_TARGET_OFFLOAD` at compile time).
+fn gcc_target_libraries(cc: &cc::Tool) {
+    let dir = std::path::PathBuf::from(env::var("OUT_DIR").expect("OUT_DIR"));
+    let build = |file: &str, defines: &[&str], offload: &[&str]| {
         let mut cmd = cc.to_command();
         cmd.args(["-O3", "-std=c99", "-ffp-contract=off", "-fopenmp", "-fPIC", "-shared", "-Icsrc"])
-            .arg("-DOMP_BENCH_TARGET")
+            .args(defines)
             .args(offload)
             .args(OMP_SOURCES)
             .arg("csrc/omp-target/map.c")
             .arg("-o")
-            .arg(&out)
+            .arg(dir.join(file))
             .arg("-lm");
-        cmd.output()
+        match cmd.output() {
+            Ok(o) if o.status.success() => Ok(()),
+            Ok(o) => Err(String::from_utf8_lossy(&o.stderr).into_owned()),
+            Err(e) => Err(e.to_string()),
+        }
     };
     // GCC 12 has no sm_90; sm_80 PTX is JIT-compiled by the driver. -latomic: GCC's team reduction of several
     // variables at once (REDUCE3_INT) uses a 16-byte compare-and-swap.
     let nvptx = ["-foffload=nvptx-none", "-foffload-options=nvptx-none=-misa=sm_80 -lm -latomic"];
-    let offload = match build(&nvptx) {
-        Ok(o) if o.status.success() => "nvptx-none",
-        nvptx_failed => {
-            let why = match nvptx_failed {
-                Ok(o) => String::from_utf8_lossy(&o.stderr).lines().find(|l| l.contains("error")).unwrap_or("").to_owned(),
-                Err(e) => e.to_string(),
-            };
+    let plain = ["-DOMP_BENCH_TARGET"];
+    let simd = ["-DOMP_BENCH_TARGET", "-DOMP_BENCH_TARGET_SIMD"];
+    let offload: &[&str] = match build("libomp_bench_gcc_target.so", &plain, &nvptx) {
+        Ok(()) => &nvptx,
+        Err(why) => {
+            let why = why.lines().find(|l| l.contains("error")).unwrap_or("").trim().to_owned();
             println!(
-                "cargo:warning=c-omp-target built without GPU offloading (its regions run on the host): {} \
-                 (install gcc-12-offload-nvptx for NVIDIA offloading)",
-                why.trim()
+                "cargo:warning=c-omp-target built without GPU offloading (its regions run on the host): {why} \
+                 (install gcc-12-offload-nvptx for NVIDIA offloading)"
             );
-            match build(&["-foffload=disable"]) {
-                Ok(o) if o.status.success() => "disabled",
-                Ok(o) => panic!("building csrc/omp with -DOMP_BENCH_TARGET failed:\n{}", String::from_utf8_lossy(&o.stderr)),
-                Err(e) => panic!("running the C compiler failed: {e}"),
-            }
+            let disabled = &["-foffload=disable"];
+            build("libomp_bench_gcc_target.so", &plain, disabled)
+                .unwrap_or_else(|e| panic!("building libomp_bench_gcc_target.so from csrc/omp failed:\n{e}"));
+            disabled
         }
     };
-    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_LIB={}", out.display());
-    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_OFFLOAD={offload}");
+    build("libomp_bench_gcc_target_simd.so", &simd, offload)
+        .unwrap_or_else(|e| panic!("building libomp_bench_gcc_target_simd.so from csrc/omp failed:\n{e}"));
+    let kind = if offload == nvptx { "nvptx-none" } else { "disabled" };
+    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_DIR={}", dir.display());
+    println!("cargo:rustc-env=OMP_BENCH_GCC_TARGET_OFFLOAD={kind}");
 }

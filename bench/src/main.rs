@@ -129,14 +129,12 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
     } else {
         0
     };
-    // c-omp-target (GCC offload) has its own runtime, libgomp, which says whether it found a device.
-    let gcc_on_device =
-        args.variants.iter().any(|v| v == "c-omp-target") && kernels::c_omp_target_on_device();
+    // The GCC offload variants have their own runtime, libgomp, which says whether it found a device.
     let (host_variants, device_variants): (Vec<String>, Vec<String>) = args
         .variants
         .iter()
         .cloned()
-        .partition(|v| !((devices > 0 && v == "omp-gpu") || (gcc_on_device && v == "c-omp-target")));
+        .partition(|v| !((devices > 0 && v == "omp-gpu") || kernels::gcc_target_on_device(v)));
     let mut ceilings = Vec::new();
     if !host_variants.is_empty() {
         ceilings.push(Ceiling {

@@ -104,6 +104,20 @@ impl Variant for COmpTarget {
     }
 }
 
+/// c-omp-target with `simd` on every loop construct (`target teams distribute parallel for simd`): GCC's NVPTX
+/// runtime runs an OpenMP thread per warp and spreads only `simd` loops over the warp's lanes.
+#[derive(Clone, Copy, Debug)]
+pub struct COmpTargetSimd;
+
+impl Variant for COmpTargetSimd {
+    fn name(&self) -> &'static str {
+        "c-omp-target-simd"
+    }
+    fn description(&self) -> &'static str {
+        "c-omp-target with `parallel for simd` (GCC puts only simd loops on a warp's lanes)"
+    }
+}
+
 /// omp-rs directives on the host: `#[omp::parallel_for]` (with `collapse`, `reduction`,
 /// `#[omp::atomic]`) in the loops of `seq`, RAJAPerf's Base_OpenMP written with omp-rs.
 #[derive(Clone, Copy, Debug)]
@@ -135,7 +149,7 @@ impl Variant for OmpGpu {
 
 /// Every variant, in report order. One line per variant.
 pub fn all() -> Vec<&'static dyn Variant> {
-    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu, &COmpTarget]
+    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu, &COmpTarget, &COmpTargetSimd]
 }
 
 /// Looks a variant up by its `--variants` name.

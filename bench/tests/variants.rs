@@ -13,9 +13,9 @@ const REPS: usize = 3;
 
 /// Variants that must implement every kernel. A variant added later may grow kernel by kernel:
 /// it is checked on the kernels it implements.
-/// c-omp-target's library is always built (build.rs; without GCC's offload compiler its regions run on the
+/// The GCC offload variants' libraries are always built (build.rs; without GCC's offload compiler its regions run on the
 /// host), so a missing library fails here too.
-const COMPLETE: [&str; 6] = ["seq", "rayon", "c-omp", "omp-cpu", "omp-gpu", "c-omp-target"];
+const COMPLETE: [&str; 7] = ["seq", "rayon", "c-omp", "omp-cpu", "omp-gpu", "c-omp-target", "c-omp-target-simd"];
 
 /// Whether `v` runs on the CPU cores here. omp-gpu (c-omp-target) does when there is no offload device (its
 /// target regions fall back to the host under `OMP_TARGET_OFFLOAD=DEFAULT`); on a GPU the
@@ -24,7 +24,7 @@ const COMPLETE: [&str; 6] = ["seq", "rayon", "c-omp", "omp-cpu", "omp-gpu", "c-o
 fn runs_on_host(v: &dyn Variant) -> bool {
     match v.name() {
         "omp-gpu" => omp::get_num_devices() == 0,
-        "c-omp-target" => !kernels::c_omp_target_on_device(),
+        "c-omp-target" | "c-omp-target-simd" => !kernels::gcc_target_on_device(v.name()),
         _ => true,
     }
 }

@@ -11,7 +11,12 @@
 
 #define OMP_PRAGMA(x) _Pragma(#x)
 
-#ifdef OMP_BENCH_TARGET
+#if defined(OMP_BENCH_TARGET) && defined(OMP_BENCH_TARGET_SIMD)
+#define PAR_FOR(...) OMP_PRAGMA(omp target teams distribute parallel for simd __VA_ARGS__)
+#define TARGET_ONLY(...) __VA_ARGS__
+#define PAR_REGION
+#define FOR_IN_REGION OMP_PRAGMA(omp target teams distribute parallel for simd)
+#elif defined(OMP_BENCH_TARGET)
 #define PAR_FOR(...) OMP_PRAGMA(omp target teams distribute parallel for __VA_ARGS__)
 #define TARGET_ONLY(...) __VA_ARGS__
 #define PAR_REGION

@@ -7,8 +7,10 @@
 //!   built by GCC's NVPTX offload into `libomp_bench_gcc_target.so` (build.rs) and loaded at run time, because
 //!   GCC makes its offload images when the gcc driver links, which cargo's link of omp-bench is not. Each kernel's
 //!   arrays are mapped before its timer starts and unmapped (outputs copied back) after it stopped, as RAJAPerf's
-//!   Base_OpenMPTarget keeps its data on the device around the timed rep loop. The library is found through
-//!   `OMP_BENCH_GCC_TARGET_LIB`, else next to the executable, else where build.rs wrote it.
+//!   Base_OpenMPTarget keeps its data on the device around the timed rep loop. The library is found in
+//!   `OMP_BENCH_GCC_TARGET_DIR`, else next to the executable, else where build.rs wrote it.
+//! - `c-omp-target-simd` ([`COmpTargetSimd`]): the same with `simd` added to every loop construct
+//!   (`libomp_bench_gcc_target_simd.so`), see [`Spelling`].
 //!
 //! Each group's `c_omp.rs` declares its entry points with [`c_fns!`] and implements its kernels once, for every
 //! [`CSide`].
@@ -18,7 +20,7 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::{LazyLock, OnceLock};
 
-use crate::variant::{COmp, COmpTarget, Unsupported};
+use crate::variant::{COmp, COmpTarget, COmpTargetSimd, Unsupported};
 
 /// A table of C entry points: the struct, [`linked`](Self) (the symbols linked into omp-bench) and `load` (the
 /// same symbols from the c-omp-target library). Written like an `extern "C"` block.
@@ -104,11 +106,21 @@ impl CSide for COmp {
 
 impl CSide for COmpTarget {
     fn fns(&self) -> Result<&'static CFns, Unsupported> {
-        target_library().map(|l| &l.fns)
+        target_library(Spelling::Loop).map(|l| &l.fns)
     }
 
     fn maps<'a>(&self) -> Maps<'a> {
-        Maps { target: target_library().ok(), mapped: Vec::new(), arrays: PhantomData }
+        Maps { target: target_library(Spelling::Loop).ok(), mapped: Vec::new(), arrays: PhantomData }
+    }
+}
+
+impl CSide for COmpTargetSimd {
+    fn fns(&self) -> Result<&'static CFns, Unsupported> {
+        target_library(Spelling::Simd).map(|l| &l.fns)
+    }
+
+    fn maps<'a>(&self) -> Maps<'a> {
+        Maps { target: target_library(Spelling::Simd).ok(), mapped: Vec::new(), arrays: PhantomData }
     }
 }
 
@@ -122,22 +134,44 @@ struct TargetLibrary {
     _lib: libloading::Library,
 }
 
-/// Where to look for the library, in order.
-fn library_candidates() -> Vec<PathBuf> {
-    const NAME: &str = "libomp_bench_gcc_target.so";
-    let mut v: Vec<PathBuf> = std::env::var_os("OMP_BENCH_GCC_TARGET_LIB").map(PathBuf::from).into_iter().collect();
-    if let Some(dir) = std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())) {
-        v.push(dir.join(NAME));
-    }
-    v.push(PathBuf::from(env!("OMP_BENCH_GCC_TARGET_LIB")));
-    v
+/// The two spellings of the GCC peer: `target teams distribute parallel for` as written (c-omp-target), and
+/// with `simd` added (c-omp-target-simd), which GCC needs to run a loop on every lane of a warp: without it, an
+/// OpenMP thread of GCC's NVPTX runtime is a whole warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spelling {
+    Loop,
+    Simd,
 }
 
-fn target_library() -> Result<&'static TargetLibrary, Unsupported> {
-    static LIB: OnceLock<Result<TargetLibrary, String>> = OnceLock::new();
-    let lib = LIB.get_or_init(|| {
-        let path = library_candidates().into_iter().find(|p| p.is_file()).ok_or_else(|| {
-            format!("libomp_bench_gcc_target.so not found (looked at {:?})", library_candidates())
+impl Spelling {
+    fn variant(self) -> &'static str {
+        match self {
+            Spelling::Loop => "c-omp-target",
+            Spelling::Simd => "c-omp-target-simd",
+        }
+    }
+
+    fn file(self) -> &'static str {
+        match self {
+            Spelling::Loop => "libomp_bench_gcc_target.so",
+            Spelling::Simd => "libomp_bench_gcc_target_simd.so",
+        }
+    }
+
+    /// Where to look for the library, in order: `OMP_BENCH_GCC_TARGET_DIR`, the executable's folder, build.rs's.
+    fn candidates(self) -> Vec<PathBuf> {
+        let mut dirs: Vec<PathBuf> = std::env::var_os("OMP_BENCH_GCC_TARGET_DIR").map(PathBuf::from).into_iter().collect();
+        dirs.extend(std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())));
+        dirs.push(PathBuf::from(env!("OMP_BENCH_GCC_TARGET_DIR")));
+        dirs.into_iter().map(|d| d.join(self.file())).collect()
+    }
+}
+
+fn target_library(spelling: Spelling) -> Result<&'static TargetLibrary, Unsupported> {
+    static LIBS: [OnceLock<Result<TargetLibrary, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let lib = LIBS[spelling as usize].get_or_init(|| {
+        let path = spelling.candidates().into_iter().find(|p| p.is_file()).ok_or_else(|| {
+            format!("{} not found (looked at {:?})", spelling.file(), spelling.candidates())
         })?;
         // SAFETY: the library's initialisers are libgomp's offload-image registration, which runs once.
         let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| format!("{}: {e}", path.display()))?;
@@ -154,22 +188,23 @@ fn target_library() -> Result<&'static TargetLibrary, Unsupported> {
         let on_device = unsafe { on_host() } == 0;
         let where_ = if on_device { "an offload device" } else { "the host (no offload device)" };
         eprintln!(
-            "c-omp-target: {} (GCC offload: {}), target regions run on {where_}",
+            "{}: {} (GCC offload: {}), target regions run on {where_}",
+            spelling.variant(),
             path.display(),
             env!("OMP_BENCH_GCC_TARGET_OFFLOAD")
         );
         Ok(TargetLibrary { fns, on_device, enter, exit, _lib: lib })
     });
     lib.as_ref().map_err(|why| {
-        static SAID: OnceLock<()> = OnceLock::new();
-        SAID.get_or_init(|| eprintln!("c-omp-target unavailable: {why}"));
+        static SAID: [OnceLock<()>; 2] = [OnceLock::new(), OnceLock::new()];
+        SAID[spelling as usize].get_or_init(|| eprintln!("{} unavailable: {why}", spelling.variant()));
         Unsupported
     })
 }
 
-/// Whether c-omp-target's regions run on an offload device (its library loaded, and libgomp found a device).
-pub(crate) fn target_on_device() -> bool {
-    target_library().is_ok_and(|l| l.on_device)
+/// Whether this spelling's regions run on an offload device (its library loaded, and libgomp found a device).
+pub(crate) fn target_on_device(spelling: Spelling) -> bool {
+    target_library(spelling).is_ok_and(|l| l.on_device)
 }
 
 /// The arrays of one kernel run. For c-omp, [`to`](Maps::to) and [`tofrom`](Maps::tofrom) return the host

@@ -22,9 +22,14 @@ pub fn all() -> Vec<KernelDef> {
     v
 }
 
-/// Whether the `c-omp-target` variant's regions ran on an offload device (GCC's libgomp found one).
-pub fn c_omp_target_on_device() -> bool {
-    c_side::target_on_device()
+/// Whether the GCC offload variant `name` (`c-omp-target`, `c-omp-target-simd`) ran its regions on an offload
+/// device (GCC's libgomp found one); false for every other name.
+pub fn gcc_target_on_device(name: &str) -> bool {
+    match name {
+        "c-omp-target" => c_side::target_on_device(c_side::Spelling::Loop),
+        "c-omp-target-simd" => c_side::target_on_device(c_side::Spelling::Simd),
+        _ => false,
+    }
 }
 
 /// Elements per rayon task in chunked 1D loops: large enough that the inner loop vectorises
