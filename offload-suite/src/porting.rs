@@ -16,6 +16,7 @@ pub const CHECKS: &[Check] = &[
     ("port: y[2 * i] and y[2 * i + 1] in one iteration; y[s * i + 2] with a run-time s", check_constant_offsets),
     ("port: a time loop in target_data calling one function per kernel (mapped parameters)", check_mapped_parameters),
     ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
+    ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -305,4 +306,50 @@ fn check_named_planes(rng: &mut StdRng) -> Result<(), String> {
         Ok(()) => Err("planes n - 1 apart overlap the next iteration's elements: must panic".into()),
         Err(_) => Ok(()),
     }
+}
+
+/// A triangular inner loop (`for j in 0..i`, a lower triangle: Cholesky- and LU-style codes): each row writes its
+/// own block; the run time checks the rows apart over the range widened to `0..n`.
+#[omp::target_teams_distribute_parallel_for]
+fn lower_triangle(n: usize, x: &[f64], a: &mut [f64]) {
+    for i in 0..n {
+        for j in 0..i {
+            a[i * n + j] = x[i] * x[j] + a[i * n + j];
+        }
+    }
+}
+
+/// `j` from `i + 1` to `n` (the strict upper triangle), on a matrix with a padded row length.
+#[omp::target_teams_distribute_parallel_for]
+fn upper_triangle(n: usize, ld: usize, x: &[f64], a: &mut [f64]) {
+    for i in 0..n {
+        for j in i + 1..n {
+            a[i * ld + j] = x[j] - x[i];
+        }
+    }
+}
+
+fn check_triangular(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..120);
+    let ld = n + rng.gen_range(0..3);
+    let x = vec_f64(rng, n);
+    let a0 = vec_f64(rng, n * ld);
+    let mut a = a0[..n * n].to_vec();
+    lower_triangle(n, &x, &mut a);
+    let mut want = a0[..n * n].to_vec();
+    for i in 0..n {
+        for j in 0..i {
+            want[i * n + j] = x[i] * x[j] + want[i * n + j];
+        }
+    }
+    same("lower triangle", &a, &want)?;
+    let mut a = a0.clone();
+    upper_triangle(n, ld, &x, &mut a);
+    let mut want = a0;
+    for i in 0..n {
+        for j in i + 1..n {
+            want[i * ld + j] = x[j] - x[i];
+        }
+    }
+    same("upper triangle", &a, &want)
 }

@@ -97,7 +97,7 @@ pub use offload::{
 #[doc(hidden)]
 pub mod __private {
     pub use crate::host::{
-        as_slice, as_slice_mut, atomic, form_product, form_sum, int_bounds, type_bounds, slice_len, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_count_inclusive, range_nth,
+        as_slice, as_slice_mut, atomic, corner_max, corner_min, form_product, form_sum, int_bounds, type_bounds, slice_len, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_count_inclusive, range_nth,
         range_nth_inclusive, reduce, row_span,
         team_size, wrapping,
         Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,

@@ -3999,3 +3999,120 @@ mod element_methods {
         );
     }
 }
+
+// =============================================================================================================
+/// Triangular inner loops (`for j in 0..i`, issue #10): the ownership of a row is computed from a loop-invariant
+/// superset of the inner range (the bounds at the corners of the parallel space). Rows that stay inside their own
+/// block must equal sequential Rust; bounds that reach into the next row must panic, never race; names of the body
+/// in a bound are not widened (a compile error, see the UI tests), and a shadowed parallel variable in a bound means
+/// what it means in sequential Rust.
+mod triangular {
+    use super::*;
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn lower(nt: usize, n: usize, x: &[f64], a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i {
+                a[i * n + j] = x[i] * x[j];
+            }
+        }
+    }
+    fn lower_seq(n: usize, x: &[f64], a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i {
+                a[i * n + j] = x[i] * x[j];
+            }
+        }
+    }
+
+    #[omp::parallel_for(num_threads(nt))]
+    fn upper_inclusive_rev(nt: usize, n: usize, x: &[f64], a: &mut [f64]) {
+        for i in 1..n + 1 {
+            for j in (i..=n).rev() {
+                a[(i - 1) * n + (j - 1)] += x[j - 1] - x[i - 1];
+            }
+        }
+    }
+    fn upper_inclusive_rev_seq(n: usize, x: &[f64], a: &mut [f64]) {
+        for i in 1..n + 1 {
+            for j in (i..=n).rev() {
+                a[(i - 1) * n + (j - 1)] += x[j - 1] - x[i - 1];
+            }
+        }
+    }
+
+    /// Row `i` writes `a[i * w + j]` for `j < i + reach`: its last write is `i * w + i + reach - 1`, the next row
+    /// starts at `(i + 1) * w`.
+    #[omp::parallel_for(num_threads(nt))]
+    fn reach(nt: usize, n: usize, w: usize, reach: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i + reach {
+                a[i * w + j] = (i + j) as f64;
+            }
+        }
+    }
+    fn reach_seq(n: usize, w: usize, reach: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i + reach {
+                a[i * w + j] = (i + j) as f64;
+            }
+        }
+    }
+
+    /// A step and a bound with a coefficient: `j` in `(2 * i..2 * n).step_by(2)`.
+    #[omp::parallel_for(num_threads(nt))]
+    fn stepped(nt: usize, n: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in (2 * i..2 * n).step_by(2) {
+                a[i * 2 * n + j] = j as f64;
+            }
+        }
+    }
+    fn stepped_seq(n: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in (2 * i..2 * n).step_by(2) {
+                a[i * 2 * n + j] = j as f64;
+            }
+        }
+    }
+
+    #[test]
+    fn lower_and_upper_triangles_equal_sequential() {
+        let mut r = rng();
+        let n = r.gen_range(1..90);
+        let x = vf(&mut r, n);
+        let a0 = vf(&mut r, n * n);
+        check("triangular::lower", MustEqual,
+            |nt| { let mut a = a0.clone(); lower(nt, n, &x, &mut a); a },
+            || { let mut a = a0.clone(); lower_seq(n, &x, &mut a); a });
+        check("triangular::upper_inclusive_rev", MustEqual,
+            |nt| { let mut a = a0.clone(); upper_inclusive_rev(nt, n, &x, &mut a); a },
+            || { let mut a = a0.clone(); upper_inclusive_rev_seq(n, &x, &mut a); a });
+        let s0 = vf(&mut r, 2 * n * n);
+        check("triangular::stepped", MustEqual,
+            |nt| { let mut a = s0.clone(); stepped(nt, n, &mut a); a },
+            || { let mut a = s0.clone(); stepped_seq(n, &mut a); a });
+    }
+
+    #[test]
+    fn a_row_reaching_into_the_next_one_panics() {
+        let mut r = rng();
+        let n = r.gen_range(3..60);
+        let w = n + 1;
+        // j < i + 2 stays below w = n + 1 for every i < n: the rows are disjoint.
+        let a0 = vf(&mut r, n * w + 4);
+        check("triangular::reach_inside", MustEqual,
+            |nt| { let mut a = a0.clone(); reach(nt, n, w, 2, &mut a); a },
+            || { let mut a = a0.clone(); reach_seq(n, w, 2, &mut a); a });
+        // j < i + 4: row n - 2 writes the first element of row n - 1, a race.
+        check("triangular::reach_overlaps", MustPanic,
+            |nt| { let mut a = a0.clone(); reach(nt, n, w, 4, &mut a); a },
+            || { let mut a = a0.clone(); reach_seq(n, w, 4, &mut a); a });
+        // j < i + 3: only the last row, which has no successor, reaches w. The ownership of every row is the hull of
+        // the widened range 0..n + 2, which overlaps the next row's block, so the check may refuse a loop whose rows
+        // never meet: conservative, never a race.
+        check("triangular::reach_last_row_only", PanicOrEqual,
+            |nt| { let mut a = a0.clone(); reach(nt, n, w, 3, &mut a); a },
+            || { let mut a = a0.clone(); reach_seq(n, w, 3, &mut a); a });
+    }
+}

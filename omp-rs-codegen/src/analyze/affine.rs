@@ -316,12 +316,18 @@ fn name(id: &syn::Ident, env: &Env, unreliable: &Unreliable) -> Result<Poly, Not
         Some((_, Some(Binding::Parallel(d)))) => Ok(Poly::var(IterVar::Parallel(*d))),
         Some((pos, Some(Binding::InnerLoop(range)))) => {
             let outer = env.before(pos);
-            if !invariant_range(range, &outer, unreliable) {
-                return Err(NotAffine(format!(
-                    "the range of the inner loop over `{key}` may change from iteration to iteration (its bounds must \
-                     be literals or variables from outside the loop that the body does not change)"
-                )));
-            }
+            let range = if invariant_range(range, &outer, unreliable) {
+                range.clone()
+            } else {
+                widened_range(range, &outer, unreliable).ok_or_else(|| {
+                    NotAffine(format!(
+                        "the range of the inner loop over `{key}` may change from iteration to iteration (its bounds \
+                         must be literals, variables from outside the loop that the body does not change, or sums of \
+                         parallel loop variables times such values, as in `for j in 0..i`)"
+                    ))
+                })?
+            };
+            let range = &range;
             let text = range.to_token_stream().to_string();
             let mut p = Poly::var(IterVar::Inner { name: key.clone(), range: text });
             p.inner_ranges.insert(key, range.clone());
@@ -413,6 +419,114 @@ pub fn invariant_range(e: &Expr, env: &Env, unreliable: &Unreliable) -> bool {
             invariant_range(&m.receiver, env, unreliable) && invariant(&m.args[0], env, unreliable)
         }
         _ => false,
+    }
+}
+
+/// A loop-invariant superset of an inner loop's range whose bounds move with the parallel loop variables
+/// (triangular loops: `for j in 0..i`, `for j in i + 1..n`, `(0..=i).rev()`): each bound is an affine form of
+/// the parallel variables (see [`affine`]), so over the box of parallel iterations it is smallest and largest at
+/// corners; the superset runs from the smallest start to the largest end, the bounds evaluated at every corner
+/// (the first and last value of each parallel dimension the bound uses) at run time. `None` when a bound is not
+/// such a form. The ownership built from the superset is only wider than each iteration's real one, and every
+/// access is still checked against it at run time, so a superset never makes a race pass.
+pub fn widened_range(e: &Expr, env: &Env, unreliable: &Unreliable) -> Option<Expr> {
+    match e {
+        Expr::Paren(p) => widened_range(&p.expr, env, unreliable),
+        Expr::Group(g) => widened_range(&g.expr, env, unreliable),
+        Expr::Range(r) => {
+            let (start, end) = (r.start.as_deref()?, r.end.as_deref()?);
+            let rt = crate::lower::names::rt();
+            let lo = corners(start, env, unreliable)?;
+            let hi = corners(end, env, unreliable)?;
+            let limits = &r.limits;
+            Some(syn::parse_quote!((#rt::corner_min([#(#lo),*]) #limits #rt::corner_max([#(#hi),*]))))
+        }
+        Expr::MethodCall(m) if m.method == "rev" && m.args.is_empty() => widened_range(&m.receiver, env, unreliable),
+        Expr::MethodCall(m) if m.method == "step_by" && m.args.len() == 1 && invariant(&m.args[0], env, unreliable) => {
+            let inner = widened_range(&m.receiver, env, unreliable)?;
+            let s = &m.args[0];
+            Some(syn::parse_quote!(#inner.step_by(#s)))
+        }
+        _ => None,
+    }
+}
+
+/// `bound` evaluated at every corner of the parallel dimensions it uses: copies of it with each of those
+/// variables replaced by its dimension's first or last value. `None` unless `bound` is affine in parallel
+/// variables and loop-invariant values only.
+fn corners(bound: &Expr, env: &Env, unreliable: &Unreliable) -> Option<Vec<Expr>> {
+    let form = affine(bound, env, unreliable).ok()?;
+    if form.var_terms().iter().any(|(v, _)| !matches!(v, IterVar::Parallel(_))) {
+        return None;
+    }
+    // Every name must mean the same before the loop: a parallel variable (replaced below) or a variable from
+    // outside the loop. A `let` of the body (`let m = i + 1; for j in 0..m`) would not exist there.
+    let mut names_ok = true;
+    let mut check = |e: &Expr| {
+        if let Expr::Path(p) = e {
+            if let Some(id) = p.path.get_ident() {
+                names_ok &= matches!(env.lookup(&id.to_string()), None | Some(Binding::Parallel(_)));
+            }
+        }
+    };
+    visit_exprs(bound, &mut check);
+    if !names_ok {
+        return None;
+    }
+    let mut dims = form.parallel_dims();
+    dims.dedup();
+    // The names that stand for those dimensions where the bound is written.
+    let names: Vec<(String, usize)> = env
+        .parallel_names()
+        .into_iter()
+        .filter(|(_, d)| dims.contains(d))
+        .collect();
+    let mut out = Vec::new();
+    for corner in 0..(1u32 << dims.len()) {
+        let mut e = bound.clone();
+        let mut sub = Substitute { names: &names, dims: &dims, corner };
+        syn::visit_mut::VisitMut::visit_expr_mut(&mut sub, &mut e);
+        out.push(e);
+    }
+    Some(out)
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit_exprs(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    struct V<'a, F>(&'a mut F);
+    impl<'ast, F: FnMut(&Expr)> syn::visit::Visit<'ast> for V<'_, F> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            (self.0)(e);
+            syn::visit::visit_expr(self, e);
+        }
+    }
+    syn::visit::Visit::visit_expr(&mut V(f), e);
+}
+
+/// Replaces parallel loop variables by their dimension's first (bit clear) or last (bit set) value.
+struct Substitute<'a> {
+    names: &'a [(String, usize)],
+    dims: &'a [usize],
+    corner: u32,
+}
+
+impl syn::visit_mut::VisitMut for Substitute<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Path(p) = e {
+            if let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) {
+                if let Some((_, d)) = self.names.iter().find(|(n, _)| id == n) {
+                    let bit = self.dims.iter().position(|x| x == d).unwrap_or(0);
+                    let dim = crate::lower::names::dim(*d);
+                    *e = if self.corner & (1 << bit) == 0 {
+                        syn::parse_quote!((#dim.first()))
+                    } else {
+                        syn::parse_quote!((#dim.last()))
+                    };
+                    return;
+                }
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
     }
 }
 

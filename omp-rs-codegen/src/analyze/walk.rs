@@ -44,6 +44,19 @@ impl Env {
         self.bindings.iter().rposition(|(n, _)| n == name)
     }
 
+    /// The names that stand for parallel loop variables here (their innermost binding is one), with the dimension.
+    pub fn parallel_names(&self) -> Vec<(String, usize)> {
+        let mut out: Vec<(String, usize)> = Vec::new();
+        for (n, _) in &self.bindings {
+            if let Some(Binding::Parallel(d)) = self.lookup(n) {
+                if !out.iter().any(|(m, _)| m == n) {
+                    out.push((n.clone(), *d));
+                }
+            }
+        }
+        out
+    }
+
     /// The bindings of a loop nest's induction variables alone (for index expressions that use nothing else).
     pub fn for_dims(vars: &[Option<Ident>]) -> Env {
         let bindings = vars.iter().enumerate().filter_map(|(d, v)| v.as_ref().map(|v| (v.to_string(), Binding::Parallel(d)))).collect();

@@ -141,6 +141,12 @@ impl<T: LoopIndex> Dim<T> {
         self.start
     }
 
+    /// The last value (the first when the loop is empty).
+    #[inline]
+    pub fn last(&self) -> T {
+        self.at(self.count.saturating_sub(1))
+    }
+
     /// The first value as kernel ABI v2 passes it (widened to 64 bits, two's complement).
     pub fn slot_first(&self) -> i64 {
         self.start.to_i128() as i64

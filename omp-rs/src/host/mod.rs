@@ -244,6 +244,17 @@ pub fn type_bounds<T: LoopIndex>() -> (i128, i128) {
     T::bounds()
 }
 
+/// The smallest of an inner loop bound's values at the corners of the parallel iteration space (the start of a
+/// triangular loop's widened range, see the macro's `widened_range`).
+pub fn corner_min<T: PartialOrd + Copy, const N: usize>(values: [T; N]) -> T {
+    values.into_iter().reduce(|a, b| if b < a { b } else { a }).expect("at least one corner")
+}
+
+/// The largest of an inner loop bound's values at the corners of the parallel iteration space.
+pub fn corner_max<T: PartialOrd + Copy, const N: usize>(values: [T; N]) -> T {
+    values.into_iter().reduce(|a, b| if b > a { b } else { a }).expect("at least one corner")
+}
+
 /// A loop-invariant factor of an index, as `i128`, for the ownership of written arrays ([`Affine`]).
 pub fn coefficient<T: TryInto<i128> + Copy + std::fmt::Debug>(v: T) -> i128 {
     v.try_into().unwrap_or_else(|_| panic!("omp: index coefficient {v:?} does not fit in i128"))
