@@ -38,7 +38,7 @@ pub(crate) struct Options {
 pub(crate) fn run(exe: &Path, opts: &Options) -> Result<()> {
     if let Some(a) = &opts.arch {
         // fail before installing anything
-        Arch::parse_list(a).map_err(Error::Build)?;
+        Arch::parse_list(a).map_err(|e| Error::Build(e.into()))?;
     }
     let home = omp_rs_home();
     let dir = std::env::temp_dir().join(format!("cargo-omp-setup-{}", std::process::id()));
@@ -121,7 +121,7 @@ fn summary(tc: &Toolchain, home: &Path) -> String {
 /// # Errors
 /// A bad arch list, or any arch failing (the others are still built).
 pub(crate) fn build_sysroots(list: &str) -> Result<()> {
-    let archs = Arch::parse_list(list).map_err(Error::Build)?;
+    let archs = Arch::parse_list(list).map_err(|e| Error::Build(e.into()))?;
     let tc = Toolchain::discover();
     if let Ok(r) = &tc.rustc {
         println!("cargo-omp: device rustc {} ({}), cache {}", r.release, r.path.display(), tc.home.display());

@@ -5,7 +5,11 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+/// An offload architecture name that is not one (its own type, so that this module needs no other of the crate;
+/// [`crate::Error::UnknownArch`] wraps it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown offload arch `{0}`: expected sm_XX (e.g. sm_90), gfxXXX (e.g. gfx90a, gfx942) or host")]
+pub struct UnknownArch(pub String);
 
 /// One image to build.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,8 +48,8 @@ impl Arch {
     /// Parses a comma-separated list (`OMP_RS_OFFLOAD_ARCH` syntax); empty entries are ignored.
     ///
     /// # Errors
-    /// [`Error::UnknownArch`] for the first entry that is not an arch.
-    pub fn parse_list(s: &str) -> Result<Vec<Arch>, Error> {
+    /// [`UnknownArch`] for the first entry that is not an arch.
+    pub fn parse_list(s: &str) -> Result<Vec<Arch>, UnknownArch> {
         let mut v: Vec<Arch> = Vec::new();
         for a in s.split(',').map(str::trim).filter(|a| !a.is_empty()) {
             let a: Arch = a.parse()?;
@@ -120,8 +124,8 @@ impl fmt::Display for Arch {
 }
 
 impl FromStr for Arch {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Arch, Error> {
+    type Err = UnknownArch;
+    fn from_str(s: &str) -> Result<Arch, UnknownArch> {
         let l = s.trim().to_ascii_lowercase();
         if let Some(n) = l.strip_prefix("sm_") {
             if let Ok(sm) = n.parse::<u32>() {
@@ -136,7 +140,7 @@ impl FromStr for Arch {
         } else if l == "host" || l == format!("host-{}", std::env::consts::ARCH) {
             return Ok(Arch::Host);
         }
-        Err(Error::UnknownArch(s.to_string()))
+        Err(UnknownArch(s.to_string()))
     }
 }
 
@@ -153,6 +157,6 @@ mod test {
         assert!(v[3].to_string().starts_with("host-"));
         assert!("sm90".parse::<Arch>().is_err());
         assert!("gfxzz".parse::<Arch>().is_err());
-        assert!(matches!("cuda".parse::<Arch>(), Err(Error::UnknownArch(_))));
+        assert!(matches!("cuda".parse::<Arch>(), Err(UnknownArch(_))));
     }
 }

@@ -42,8 +42,8 @@ pub enum Error {
         stderr: String,
     },
     /// An offload architecture name was not understood.
-    #[error("unknown offload arch `{0}`: expected sm_XX (e.g. sm_90), gfxXXX (e.g. gfx90a, gfx942) or host")]
-    UnknownArch(String),
+    #[error(transparent)]
+    UnknownArch(#[from] crate::arch::UnknownArch),
     /// A build-script environment variable is missing.
     #[error("environment variable {0} is not set: call omp_build::Builder from a build script or set the path explicitly")]
     MissingEnv(&'static str),

@@ -397,7 +397,7 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
                 (None, Expr::Assign(a)) => ((*a.left).clone(), strip(&a.right)),
                 (None, other) => return Err(bad(other)),
             };
-            if crate::analyze::walk::place_root(&source).is_none() {
+            if crate::place::place_root(&source).is_none() {
                 return Err(bad(&source));
             }
             Ok(AtomicStmt { kind, target: source, op: None, value: None, capture_into: Some(into), let_pat, declares_local })

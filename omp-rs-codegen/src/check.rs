@@ -5,7 +5,6 @@ use std::collections::HashMap;
 
 use crate::ctxt::Ctxt;
 use crate::model::{Clause, ClauseName, ClauseValue, Construct, Leaves};
-use crate::parse::clause_list_for;
 
 /// Keeps the clauses that are valid on `construct`, reporting every one that is not.
 pub fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Clause> {
@@ -20,7 +19,7 @@ pub fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Cl
                     "clause `{}` is not allowed on `{}`; allowed: {}",
                     c.name.as_str(),
                     construct.name,
-                    clause_list_for(construct)
+                    construct.allowed_list()
                 ),
             );
             continue;

@@ -21,6 +21,7 @@ pub mod model;
 pub mod nowait;
 pub mod outline;
 pub mod parse;
+pub mod place;
 pub mod standalone;
 pub mod target;
 pub mod types;

@@ -99,6 +99,16 @@ impl Construct {
         [Leaves::FOR, Leaves::DISTRIBUTE, Leaves::LOOP].iter().any(|x| l.contains(*x))
     }
 
+    /// Comma-separated list of the clauses this construct takes, for messages.
+    pub fn allowed_list(&self) -> String {
+        let names: Vec<String> = self.allowed_clauses().iter().map(|c| format!("`{}`", c.as_str())).collect();
+        if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        }
+    }
+
     /// Clauses OpenMP allows on this construct (the union over its leaves).
     pub fn allowed_clauses(&self) -> Vec<ClauseName> {
         use ClauseName::*;

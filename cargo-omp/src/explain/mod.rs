@@ -95,7 +95,7 @@ fn choose_image<'m>(m: &'m Manifest, arch: Option<&str>, path: &Path) -> Result<
         return Ok(m.images.iter().find(|i| i.kind == ImageKind::Cubin));
     };
     // `host` → `host-x86_64`, `SM_90` → `sm_90`
-    let want = a.parse::<Arch>().map_err(Error::Build)?.to_string();
+    let want = a.parse::<Arch>().map_err(|e| Error::Build(e.into()))?.to_string();
     match m.images.iter().find(|i| i.arch == want) {
         Some(i) => Ok(Some(i)),
         None => Err(Error::NoImage {

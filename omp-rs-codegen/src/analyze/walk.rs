@@ -11,6 +11,7 @@ use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
 
 use crate::body::{self, BodyDirective};
+use crate::place::{place_root, Root};
 use crate::model::{AtomicKind, ReductionOp};
 
 /// What an induction or local variable is, for the index analysis.
@@ -450,16 +451,6 @@ impl Walker {
     }
 }
 
-/// The variable a place expression is rooted at, and the index applied directly to it.
-pub struct Root<'a> {
-    /// The variable.
-    pub ident: &'a Ident,
-    /// `x[index]...`: the index applied to `x` itself.
-    pub first_index: Option<&'a Expr>,
-    /// Whether a field access comes between the variable and the first index.
-    pub through_field: bool,
-}
-
 /// Methods of `Vec`, slices, `String` and the collections that take `&mut self`: called on an element
 /// (`v[i].push(x)`), they write it.
 const MUTATING_METHODS: &[&str] = &[
@@ -468,26 +459,6 @@ const MUTATING_METHODS: &[&str] = &[
     "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
     "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
 ];
-
-/// Finds the variable at the root of a place expression (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`).
-pub fn place_root(e: &Expr) -> Option<Root<'_>> {
-    match e {
-        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|ident| Root { ident, first_index: None, through_field: false }),
-        Expr::Paren(p) => place_root(&p.expr),
-        Expr::Group(g) => place_root(&g.expr),
-        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => place_root(&u.expr),
-        Expr::Field(f) => place_root(&f.base).map(|r| Root { through_field: true, ..r }),
-        Expr::Index(ix) => {
-            let base = place_root(&ix.expr)?;
-            if base.first_index.is_none() && !base.through_field {
-                Some(Root { first_index: Some(&ix.index), ..base })
-            } else {
-                Some(base)
-            }
-        }
-        _ => None,
-    }
-}
 
 /// Whether `op` is a compound assignment (`+=`, `<<=`, ...).
 pub(crate) fn is_compound_assign(op: &BinOp) -> bool {

@@ -298,7 +298,7 @@ impl VisitMut for AtomicRewriter {
 }
 
 fn atomic_stmt(a: &AtomicStmt) -> Stmt {
-    let Some(root) = crate::analyze::walk::place_root(&a.target) else {
+    let Some(root) = crate::place::place_root(&a.target) else {
         return syn::parse_quote!(::core::compile_error!("unsupported atomic target"););
     };
     let var = root.ident.clone();

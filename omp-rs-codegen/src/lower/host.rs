@@ -396,7 +396,7 @@ impl VisitMut for BodyRewriter<'_> {
 
 fn atomic_stmt(a: &AtomicStmt) -> Stmt {
     let rt = rt();
-    let root = crate::analyze::walk::place_root(&a.target);
+    let root = crate::place::place_root(&a.target);
     let (var, index) = match &root {
         Some(r) => (r.ident.clone(), r.first_index.cloned()),
         None => return syn::parse_quote!(::core::compile_error!("unsupported atomic target");),

@@ -19,7 +19,7 @@ pub(super) fn parse_one(input: ParseStream, construct: &Construct) -> syn::Resul
         return Err(input.error(format!(
             "expected a clause name; clauses allowed on `{}`: {}",
             construct.name,
-            allowed_list(construct)
+            construct.allowed_list()
         )));
     }
     let ident = Ident::parse_any(input)?;
@@ -28,14 +28,14 @@ pub(super) fn parse_one(input: ParseStream, construct: &Construct) -> syn::Resul
         if keyword::UNSUPPORTED_CLAUSES.contains(&text.as_str()) {
             return Err(syn::Error::new(
                 ident.span(),
-                format!("the OpenMP clause `{text}` is not supported by omp-rs yet; clauses allowed on `{}`: {}", construct.name, allowed_list(construct)),
+                format!("the OpenMP clause `{text}` is not supported by omp-rs yet; clauses allowed on `{}`: {}", construct.name, construct.allowed_list()),
             ));
         }
         let names = construct.allowed_clauses();
         let suggestion = did_you_mean(&text, names.iter().map(|c| c.as_str()));
         return Err(syn::Error::new(
             ident.span(),
-            format!("unknown clause `{text}`{suggestion}; clauses allowed on `{}`: {}", construct.name, allowed_list(construct)),
+            format!("unknown clause `{text}`{suggestion}; clauses allowed on `{}`: {}", construct.name, construct.allowed_list()),
         ));
     };
     let args = if input.peek(syn::token::Paren) {
@@ -47,16 +47,6 @@ pub(super) fn parse_one(input: ParseStream, construct: &Construct) -> syn::Resul
     };
     let value = parse_value(name, &ident, args)?;
     Ok(Some(clause_at(name, ident.span(), value)))
-}
-
-/// Comma-separated list of the clauses a construct takes, for messages.
-pub fn allowed_list(construct: &Construct) -> String {
-    let names: Vec<String> = construct.allowed_clauses().iter().map(|c| format!("`{}`", c.as_str())).collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
 }
 
 fn needs_args(ident: &Ident, args: Option<proc_macro2::TokenStream>, example: &str) -> syn::Result<proc_macro2::TokenStream> {

@@ -16,7 +16,6 @@ use crate::ctxt::Ctxt;
 use crate::keyword;
 use crate::model::{Clause, Construct, ConstructKind, Directive};
 
-pub use clause::allowed_list as clause_list_for;
 pub use map::parse_map_items;
 
 /// Resolves a directive name (`target_teams_distribute_parallel_for`) to its construct.
