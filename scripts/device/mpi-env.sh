@@ -20,6 +20,8 @@ ompi_setup() {
   export LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu/openmpi/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mca_base_component_show_load_errors=0
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # PMIx's compression plugins need a zlib it does not find there; it only warns, once per run.
+  export PMIX_MCA_pcompress_base_silence_warning=1
   orterun --version 2>&1 | head -n 1
 }
 ompi_setup "$@"
