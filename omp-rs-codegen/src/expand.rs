@@ -245,6 +245,25 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
+        // Host loops: field paths (`self.c[i]`) become locals bound before the loop (see `fields`).
+        if !(d.construct.is_target() || self.in_target) {
+            if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {
+                self.types.push();
+                for h in &hoisted {
+                    self.types.bind(&h.local.to_string(), h.declared_type());
+                }
+                let lowered = self.parallel_loop(d, &rewritten);
+                self.types.pop();
+                let lets = hoisted.iter().map(|h| h.binding_stmt());
+                return quote!({ #(#lets)* #lowered });
+            }
+        }
+        self.parallel_loop(d, f)
+    }
+
+    /// A parallel loop (after `for_loop`'s checks): analysis, then the host and, for target regions, device
+    /// lowering.
+    fn parallel_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
         let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
             return sequential(f);
         };

@@ -13,6 +13,7 @@ pub mod body;
 pub mod check;
 pub mod ctxt;
 pub mod expand;
+pub mod fields;
 pub mod keyword;
 pub mod loops;
 pub mod manifest;

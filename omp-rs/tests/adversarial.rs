@@ -4116,3 +4116,113 @@ mod triangular {
             || { let mut a = a0.clone(); reach_seq(n, w, 3, &mut a); a });
     }
 }
+
+// =============================================================================================================
+/// Struct fields in host parallel loops (issue #10): `self.c[i] = self.a[i]`, `s.a[i] = x[i]`, nested paths and
+/// scalar fields read as values. The loop is rewritten to locals bound before it; every case must equal
+/// sequential Rust, and a field path that could mean two things (a root the body rebinds) is left alone.
+mod fields {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Grid {
+        u: Vec<f64>,
+        nx: usize,
+    }
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct Stream {
+        a: Vec<f64>,
+        b: Vec<f64>,
+        c: Vec<f64>,
+        scalar: f64,
+        grid: Grid,
+    }
+
+    impl Stream {
+        #[omp::directives]
+        fn triad(&mut self, nt: usize) {
+            #[omp::parallel_for(num_threads(nt))]
+            for i in 0..self.a.len() {
+                self.a[i] = self.b[i] + self.scalar * self.c[i];
+            }
+        }
+
+        fn triad_seq(&mut self) {
+            for i in 0..self.a.len() {
+                self.a[i] = self.b[i] + self.scalar * self.c[i];
+            }
+        }
+
+        #[omp::directives]
+        fn dot(&self, nt: usize) -> f64 {
+            let mut s: f64 = 0.0;
+            #[omp::parallel_for(num_threads(nt), reduction(+: s))]
+            for i in 0..self.a.len() {
+                s += self.a[i] * self.b[i];
+            }
+            s
+        }
+
+        /// A nested path and a scalar of the nested struct in the loop bound; a stencil reading neighbours.
+        #[omp::directives]
+        fn smooth(&mut self, nt: usize) {
+            #[omp::parallel_for(num_threads(nt))]
+            for i in 1..self.grid.nx - 1 {
+                self.grid.u[i] += 0.25 * (self.c[i - 1] - 2.0 * self.c[i] + self.c[i + 1]);
+            }
+        }
+
+        fn smooth_seq(&mut self) {
+            for i in 1..self.grid.nx - 1 {
+                self.grid.u[i] += 0.25 * (self.c[i - 1] - 2.0 * self.c[i] + self.c[i + 1]);
+            }
+        }
+    }
+
+    /// A struct of arrays passed by reference, written through a field, read through another.
+    #[omp::parallel_for(num_threads(nt))]
+    fn scale(nt: usize, s: &mut Stream, k: f64) {
+        for i in 0..s.c.len() {
+            s.c[i] = k * s.b[i];
+        }
+    }
+
+    /// The root `s` is rebound inside the body: `s.a` there is the local's field, so nothing is hoisted and
+    /// `t` is written through a plain captured array.
+    #[omp::parallel_for(num_threads(nt))]
+    fn rebound_root(nt: usize, s: &Stream, t: &mut [f64]) {
+        for i in 0..t.len() {
+            let s = Grid { u: vec![i as f64; 1], nx: 1 };
+            t[i] = s.u[0] + s.nx as f64;
+        }
+    }
+
+    fn stream(r: &mut StdRng, n: usize) -> Stream {
+        Stream { a: vf(r, n), b: vf(r, n), c: vf(r, n), scalar: r.gen_range(-2.0..2.0), grid: Grid { u: vf(r, n), nx: n } }
+    }
+
+    #[test]
+    fn fields_equal_sequential() {
+        let mut r = rng();
+        let n = r.gen_range(3..3000);
+        let s0 = stream(&mut r, n);
+        check("fields::triad", MustEqual,
+            |nt| { let mut s = s0.clone(); s.triad(nt); s },
+            || { let mut s = s0.clone(); s.triad_seq(); s });
+        check("fields::smooth", MustEqual,
+            |nt| { let mut s = s0.clone(); s.smooth(nt); s },
+            || { let mut s = s0.clone(); s.smooth_seq(); s });
+        let k = r.gen_range(-3.0..3.0);
+        check("fields::scale", MustEqual,
+            |nt| { let mut s = s0.clone(); scale(nt, &mut s, k); s },
+            || { let mut s = s0.clone(); for i in 0..s.c.len() { s.c[i] = k * s.b[i]; } s });
+        check("fields::dot", MustEqual,
+            |nt| Approx(vec![s0.dot(nt)]),
+            || Approx(vec![s0.a.iter().zip(&s0.b).map(|(a, b)| a * b).sum()]));
+        let t0 = vf(&mut r, n);
+        check("fields::rebound_root", MustEqual,
+            |nt| { let mut t = t0.clone(); rebound_root(nt, &s0, &mut t); t },
+            || (0..n).map(|i| i as f64 + 1.0).collect::<Vec<_>>());
+    }
+}

@@ -573,6 +573,10 @@ impl<'ast> Visit<'ast> for Walker {
                     Expr::Index(_) if MUTATING_METHODS.contains(&m.method.to_string().as_str()) => {
                         self.visit_place_write(&m.receiver, None, None)
                     }
+                    // `s.log.push(x)`: writes the field, so its variable, as a whole.
+                    Expr::Field(_) if MUTATING_METHODS.contains(&m.method.to_string().as_str()) => {
+                        self.visit_place_write(&m.receiver, None, None)
+                    }
                     Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() => {
                         let id = p.path.get_ident().cloned();
                         if let Some(id) = id {

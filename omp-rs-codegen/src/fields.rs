@@ -1,0 +1,326 @@
+//! Struct fields in host parallel loops: `self.c[i] = self.a[i]` (BabelStream's class pattern), `s.a[i] = x[i]`
+//! (a struct of arrays).
+//!
+//! The loop is rewritten before it is analysed: every field path it uses (`self.c`, `s.grid.u`) becomes a local
+//! bound just before the loop — `let self_c = &mut self.c;` when the loop writes into it, `let self_a = &self.a;`
+//! when it only indexes or calls methods on it, `let self_n = self.n;` when it reads it as a value — and the
+//! analysis then sees ordinary captured arrays and scalars. Rust's borrow checker keeps the rewrite honest: while
+//! `self_c` borrows `self.c`, nothing else can reach that field (a use the rewrite missed, such as `foo(&self)`,
+//! is a compile error, never a second path to the data), and a field the loop assigns as a whole
+//! (`self.n = 3`) or a root the loop rebinds is left as written, so the analysis reports it as before.
+//!
+//! Roots are `self` and variables whose declared type is a plain struct (`S`, `&S`, `&mut S`): field access
+//! through them is a built-in projection, evaluated once before the loop or once per use alike. Smart pointers
+//! (`Box`, `Rc`, ... whose `Deref` is user code) and roots of unknown type are not rewritten. Target regions keep
+//! today's rule (the kernel needs the fields' types: bind typed locals, see `docs/porting.md`).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, ExprForLoop, Ident, Member};
+
+use crate::types::TypeEnv;
+
+/// How a field path is bound before the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldBinding {
+    /// `let v = &path;`: only indexed or called methods on.
+    Shared,
+    /// `let v = &mut path;`: written through (`path[i] = …`, `path[i] += …`, `&mut path[..]`, `path[i].push(…)`).
+    Mut,
+    /// `let v = path;`: read as a value (a `Copy` scalar such as `self.n`).
+    Value,
+}
+
+/// One hoisted field path.
+#[derive(Debug, Clone)]
+pub struct Hoisted {
+    /// The local that stands for it in the rewritten loop.
+    pub local: Ident,
+    /// The path as written (`self.c`).
+    pub path: Expr,
+    /// How it is bound.
+    pub binding: FieldBinding,
+}
+
+impl Hoisted {
+    /// The `let` that binds it.
+    pub fn binding_stmt(&self) -> TokenStream {
+        let (local, path) = (&self.local, &self.path);
+        match self.binding {
+            FieldBinding::Shared => quote::quote!(let #local = &#path;),
+            FieldBinding::Mut => quote::quote!(let #local = &mut #path;),
+            FieldBinding::Value => quote::quote!(let #local = #path;),
+        }
+    }
+
+    /// The type the lowering should assume for the local (`&mut _` makes writes reborrow it).
+    pub fn declared_type(&self) -> Option<syn::Type> {
+        match self.binding {
+            FieldBinding::Mut => Some(syn::parse_quote!(&mut _)),
+            FieldBinding::Shared => Some(syn::parse_quote!(&_)),
+            FieldBinding::Value => None,
+        }
+    }
+}
+
+/// Methods that change an element they are called on (`v[i].push(x)`), as the capture analysis counts them.
+const MUTATING_METHODS: &[&str] = &[
+    "push", "push_str", "push_back", "push_front", "pop", "pop_back", "pop_front", "insert", "remove", "swap_remove", "clear",
+    "extend", "extend_from_slice", "truncate", "resize", "retain", "dedup", "drain", "append", "sort", "sort_unstable",
+    "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
+    "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
+];
+
+/// The field paths of `f` (range and body) that can be bound before the loop, and the loop with each replaced by
+/// its local; `None` when there is none.
+pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForLoop)> {
+    let mut uses = Uses::default();
+    uses.visit_expr_for_loop(f);
+    let taken = idents_in(f.to_token_stream());
+    let mut hoisted: BTreeMap<String, Hoisted> = BTreeMap::new();
+    for (key, u) in &uses.paths {
+        let root = &u.root;
+        if uses.rebound.contains(root) || uses.in_macros.contains(root) || uses.root_written.contains(root) || !plain_root(root, types) {
+            continue;
+        }
+        if u.whole_write {
+            continue;
+        }
+        let binding = if u.value_use {
+            if u.written {
+                continue;
+            }
+            FieldBinding::Value
+        } else if u.written {
+            FieldBinding::Mut
+        } else {
+            FieldBinding::Shared
+        };
+        let mut name = key.replace('.', "_");
+        while taken.contains(&name) || hoisted.values().any(|h| h.local == name) {
+            name.push('_');
+        }
+        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding });
+    }
+    if hoisted.is_empty() {
+        return None;
+    }
+    let mut out = f.clone();
+    let mut rw = Rewrite { hoisted: &hoisted };
+    rw.visit_expr_mut(&mut out.expr);
+    rw.visit_block_mut(&mut out.body);
+    Some((hoisted.into_values().collect(), out))
+}
+
+/// `self`, or a variable declared as `S`, `&S` or `&mut S` with `S` a one-segment path that is not a standard smart
+/// pointer or cell.
+fn plain_root(root: &str, types: &TypeEnv) -> bool {
+    if root == "self" {
+        return true;
+    }
+    let Some(Some(mut ty)) = types.lookup(root) else { return false };
+    while let syn::Type::Reference(r) = ty {
+        ty = &r.elem;
+    }
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let name = p.path.segments[0].ident.to_string();
+            !["Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Cow", "Vec", "String", "Option"].contains(&name.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// A field path's uses in the loop.
+#[derive(Debug)]
+struct PathUses {
+    root: String,
+    path: Expr,
+    /// Written through: an element assigned, `&mut` taken, a mutating method called on an element.
+    written: bool,
+    /// Assigned (or compound-assigned, or `&mut`-borrowed) as a whole.
+    whole_write: bool,
+    /// Used as a value (not indexed, not a method receiver, not borrowed).
+    value_use: bool,
+}
+
+#[derive(Default)]
+struct Uses {
+    paths: BTreeMap<String, PathUses>,
+    /// Names the loop binds (patterns): a root with such a name may mean something else inside.
+    rebound: BTreeSet<String>,
+    /// Names a macro of the loop mentions: a macro may assign or rebind them.
+    in_macros: BTreeSet<String>,
+    /// Roots assigned or `&mut`-borrowed as a whole (`*s = …`, `s = …`).
+    root_written: BTreeSet<String>,
+}
+
+/// `base.f1.f2…` rooted at a plain variable: (root, key `root.f1.f2`).
+fn field_path(e: &Expr) -> Option<(String, String)> {
+    match e {
+        Expr::Field(f) => {
+            let member = match &f.member {
+                Member::Named(i) => i.to_string(),
+                Member::Unnamed(i) => i.index.to_string(),
+            };
+            let (root, key) = match &*f.base {
+                Expr::Path(p) if p.qself.is_none() => {
+                    let id = p.path.get_ident()?.to_string();
+                    (id.clone(), id)
+                }
+                base @ Expr::Field(_) => field_path(base)?,
+                _ => return None,
+            };
+            Some((root, format!("{key}.{member}")))
+        }
+        _ => None,
+    }
+}
+
+/// The outermost field path at the root of a place (`self.c[i][j]` → `self.c`), and whether the place is the path
+/// itself.
+fn place_path(e: &Expr) -> Option<(String, bool)> {
+    match e {
+        Expr::Paren(p) => place_path(&p.expr),
+        Expr::Index(ix) => place_path(&ix.expr).map(|(k, _)| (k, false)),
+        Expr::Field(_) => match field_path(e) {
+            Some((_, key)) => Some((key, true)),
+            None => None,
+        },
+        _ => None,
+    }
+}
+
+fn root_ident(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+        Expr::Paren(p) => root_ident(&p.expr),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => root_ident(&u.expr),
+        _ => None,
+    }
+}
+
+impl Uses {
+    fn note(&mut self, e: &Expr, value_use: bool) {
+        if let Some((root, key)) = field_path(e) {
+            let entry = self.paths.entry(key).or_insert_with(|| PathUses {
+                root,
+                path: e.clone(),
+                written: false,
+                whole_write: false,
+                value_use: false,
+            });
+            entry.value_use |= value_use;
+        }
+    }
+
+    fn write_to(&mut self, place: &Expr) {
+        if let Some(r) = root_ident(place) {
+            self.root_written.insert(r);
+        }
+        if let Some((key, whole)) = place_path(place) {
+            if let Some(u) = self.paths.get_mut(&key) {
+                u.written = true;
+                u.whole_write |= whole;
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            // The parts below the outermost field are no paths of their own (`self.grid` in `self.grid.u`).
+            Expr::Field(_) if field_path(e).is_some() => self.note(e, true),
+            Expr::Index(ix) if field_path(&ix.expr).is_some() => {
+                self.note(&ix.expr, false);
+                self.visit_expr(&ix.index);
+            }
+            Expr::MethodCall(m) if field_path(&m.receiver).is_some() => {
+                self.note(&m.receiver, false);
+                for a in &m.args {
+                    self.visit_expr(a);
+                }
+            }
+            Expr::Reference(r) if field_path(&r.expr).is_some() => {
+                self.note(&r.expr, false);
+                if r.mutability.is_some() {
+                    // `&mut self.c`: the whole field, mutably (a reborrow of the local would do, but keep it simple).
+                    self.write_to(&r.expr);
+                }
+            }
+            _ => syn::visit::visit_expr(self, e),
+        }
+        // Writes are recorded after the walk above noted the path (so the entry exists).
+        match e {
+            Expr::Assign(a) => self.write_to(&a.left),
+            Expr::Binary(b) if crate::analyze::walk::is_compound_assign(&b.op) => self.write_to(&b.left),
+            Expr::Reference(r) if r.mutability.is_some() => self.write_to(&r.expr),
+            Expr::MethodCall(m) if MUTATING_METHODS.contains(&m.method.to_string().as_str()) => {
+                if let Some((_, key)) = field_path(&m.receiver) {
+                    // `self.v.push(x)` changes the field as a whole: left to the analysis (a race in every
+                    // iteration).
+                    if let Some(u) = self.paths.get_mut(&key) {
+                        u.whole_write = true;
+                    }
+                } else if matches!(&*m.receiver, Expr::Index(_)) {
+                    self.write_to(&m.receiver);
+                } else if let Some(r) = root_ident(&m.receiver) {
+                    // `s.push(x)` on the root itself changes it.
+                    self.root_written.insert(r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.rebound.insert(p.ident.to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.in_macros.extend(idents_in(m.tokens.clone()));
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Every identifier in `tokens`, groups included.
+fn idents_in(tokens: TokenStream) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for t in tokens {
+        match t {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => out.extend(idents_in(g.stream())),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Replaces hoisted field paths by their locals.
+struct Rewrite<'a> {
+    hoisted: &'a BTreeMap<String, Hoisted>,
+}
+
+impl VisitMut for Rewrite<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Some((_, key)) = field_path(e) {
+            if let Some(h) = self.hoisted.get(&key) {
+                let local = &h.local;
+                *e = syn::parse_quote!(#local);
+                return;
+            }
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
