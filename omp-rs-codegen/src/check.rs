@@ -72,6 +72,7 @@ fn check_data_sharing(clauses: &[Clause], cx: &Ctxt) {
             ClauseValue::Firstprivate(v) => ("firstprivate", v.iter().collect()),
             ClauseValue::Shared(v) => ("shared", v.iter().collect()),
             ClauseValue::Reduction(r) => ("reduction", r.vars.iter().collect()),
+            ClauseValue::UnsafeDisjoint { vars, .. } => ("unsafe(disjoint)", vars.iter().collect()),
             _ => continue,
         };
         for v in vars {

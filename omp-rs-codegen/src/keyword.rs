@@ -121,6 +121,7 @@ pub const CLAUSES: &[(&str, ClauseName)] = &[
     ("release", ClauseName::Release),
     ("relaxed", ClauseName::Relaxed),
     ("hint", ClauseName::Hint),
+    ("unsafe", ClauseName::UnsafeDisjoint),
 ];
 
 /// OpenMP clauses that omp-rs recognises but does not implement: a clear "not supported" beats "unknown".

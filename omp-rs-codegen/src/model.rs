@@ -101,7 +101,16 @@ impl Construct {
 
     /// Comma-separated list of the clauses this construct takes, for messages.
     pub fn allowed_list(&self) -> String {
-        let names: Vec<String> = self.allowed_clauses().iter().map(|c| format!("`{}`", c.as_str())).collect();
+        let names: Vec<String> = self
+            .allowed_clauses()
+            .iter()
+            // The escape hatch is parsed on target loops only to say that they do not take it.
+            .filter(|c| !(**c == ClauseName::UnsafeDisjoint && self.is_target()))
+            .map(|c| match c {
+                ClauseName::UnsafeDisjoint => "`unsafe(disjoint(..))`".to_string(),
+                c => format!("`{}`", c.as_str()),
+            })
+            .collect();
         if names.is_empty() {
             "none".to_string()
         } else {
@@ -130,7 +139,7 @@ impl Construct {
                         Leaves::PARALLEL => {
                             add(&[If, NumThreads, Default, Private, Firstprivate, Shared, Reduction, ProcBind])
                         }
-                        Leaves::FOR => add(&[Private, Firstprivate, Reduction, Schedule, Collapse, Order, Nowait]),
+                        Leaves::FOR => add(&[Private, Firstprivate, Reduction, Schedule, Collapse, Order, Nowait, UnsafeDisjoint]),
                         Leaves::SIMD => add(&[Private, Reduction, Collapse, Safelen, Simdlen, If, Order]),
                         Leaves::LOOP => add(&[Collapse, Order, Private, Reduction]),
                         _ => {}
@@ -189,13 +198,15 @@ pub enum ClauseName {
     Release,
     Relaxed,
     Hint,
+    /// `unsafe(disjoint(vars))`: omp-rs's escape hatch (not OpenMP), see [`ClauseValue::UnsafeDisjoint`].
+    UnsafeDisjoint,
 }
 
 impl ClauseName {
     /// Clauses that may appear more than once on one directive.
     pub fn repeatable(self) -> bool {
         use ClauseName::*;
-        matches!(self, Reduction | Map | Depend | IsDevicePtr | Private | Firstprivate | Shared | To | From)
+        matches!(self, Reduction | Map | Depend | IsDevicePtr | Private | Firstprivate | Shared | To | From | UnsafeDisjoint)
     }
 }
 
@@ -405,6 +416,11 @@ pub enum ClauseValue {
     Atomic(AtomicKind),
     MemoryOrder(Ident),
     Hint(Expr),
+    /// `unsafe(disjoint(a, b))` on a host parallel loop: the user asserts that no element of these arrays is
+    /// written by one iteration and read or written by another; the loop reaches them unchecked (bounds still
+    /// checked). `unsafe_token` is the user's `unsafe`, which the expansion's unsafe block carries, so that
+    /// `#![forbid(unsafe_code)]` points at the clause.
+    UnsafeDisjoint { unsafe_token: syn::token::Unsafe, vars: Vec<Ident> },
 }
 
 /// A clause as written.
@@ -476,6 +492,7 @@ impl Directive {
                 ClauseValue::Private(v) | ClauseValue::Firstprivate(v) | ClauseValue::Shared(v) | ClauseValue::IsDevicePtr(v) => {
                     v.iter().collect::<Vec<_>>()
                 }
+                ClauseValue::UnsafeDisjoint { vars, .. } => vars.iter().collect(),
                 _ => Vec::new(),
             })
             .collect()

@@ -101,7 +101,7 @@ pub mod __private {
         range_nth_inclusive, reduce, row_span,
         team_size, wrapping,
         Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
-        Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
+        Dim, DisjointArrays, DisjointMut, UncheckedSlice, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
         RefValue, RegionConfig, Row, RowWindow, RowsWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
         WindowIndex, WindowMut,
     };

@@ -4226,3 +4226,84 @@ mod fields {
             || (0..n).map(|i| i as f64 + 1.0).collect::<Vec<_>>());
     }
 }
+
+// =============================================================================================================
+/// The escape hatch `unsafe(disjoint(u))` (issue #10): accesses the analysis cannot prove disjoint, asserted by the
+/// user. Correct programs equal sequential Rust; indices stay bounds-checked (an out-of-bounds index panics).
+mod escape_hatch {
+    use super::*;
+
+    /// Halo copy in place: each row's border cells get copies of interior cells of the same array.
+    #[omp::parallel_for(num_threads(nt), unsafe(disjoint(u)))]
+    fn halo(nt: usize, n: usize, h: usize, rows: usize, u: &mut [f64]) {
+        for r in 0..rows {
+            for k in 0..h {
+                u[r * (n + 2 * h) + k] = u[r * (n + 2 * h) + n + k];
+                u[r * (n + 2 * h) + n + h + k] = u[r * (n + 2 * h) + h + k];
+            }
+        }
+    }
+    fn halo_seq(n: usize, h: usize, rows: usize, u: &mut [f64]) {
+        for r in 0..rows {
+            for k in 0..h {
+                u[r * (n + 2 * h) + k] = u[r * (n + 2 * h) + n + k];
+                u[r * (n + 2 * h) + n + h + k] = u[r * (n + 2 * h) + h + k];
+            }
+        }
+    }
+
+    /// `c[i][j]` on rows under `collapse(2)`.
+    #[omp::parallel_for(num_threads(nt), collapse(2), unsafe(disjoint(c)))]
+    fn rows(nt: usize, x: &[f64], c: &mut [Vec<f64>]) {
+        for i in 0..c.len() {
+            for j in 0..x.len() {
+                c[i][j] += x[j] * i as f64;
+            }
+        }
+    }
+
+    /// A scatter through a permutation (distinct indices the analysis cannot see).
+    #[omp::parallel_for(num_threads(nt), unsafe(disjoint(y)))]
+    fn scatter(nt: usize, p: &[usize], x: &[f64], y: &mut [f64]) {
+        for i in 0..x.len() {
+            y[p[i]] = 2.0 * x[i];
+        }
+    }
+
+    #[test]
+    fn asserted_disjoint_accesses_equal_sequential() {
+        let mut r = rng();
+        let (n, h, nrows) = (r.gen_range(1..40), r.gen_range(1..4), r.gen_range(1..50));
+        let u0 = vf(&mut r, nrows * (n + 2 * h));
+        check("escape_hatch::halo", MustEqual,
+            |nt| { let mut u = u0.clone(); halo(nt, n, h, nrows, &mut u); u },
+            || { let mut u = u0.clone(); halo_seq(n, h, nrows, &mut u); u });
+        let m = r.gen_range(1..30);
+        let x = vf(&mut r, m);
+        let c0: Vec<Vec<f64>> = (0..r.gen_range(1..30)).map(|_| vf(&mut r, m)).collect();
+        check("escape_hatch::rows", MustEqual,
+            |nt| { let mut c = c0.clone(); rows(nt, &x, &mut c); c },
+            || { let mut c = c0.clone(); for i in 0..c.len() { for j in 0..m { c[i][j] += x[j] * i as f64; } } c });
+        let len = r.gen_range(1..2000);
+        let mut p: Vec<usize> = (0..len).collect();
+        for i in (1..len).rev() {
+            p.swap(i, r.gen_range(0..=i));
+        }
+        let xs = vf(&mut r, len);
+        check("escape_hatch::scatter", MustEqual,
+            |nt| { let mut y = vec![0.0; len]; scatter(nt, &p, &xs, &mut y); y },
+            || { let mut y = vec![0.0; len]; for i in 0..len { y[p[i]] = 2.0 * xs[i]; } y });
+    }
+
+    #[test]
+    fn indices_stay_bounds_checked() {
+        let mut r = rng();
+        let len = r.gen_range(2..500);
+        let mut p: Vec<usize> = (0..len).collect();
+        p[r.gen_range(0..len)] = len + r.gen_range(0..3);
+        let xs = vf(&mut r, len);
+        check("escape_hatch::scatter_out_of_bounds", MustPanic,
+            |nt| { let mut y = vec![0.0; len]; scatter(nt, &p, &xs, &mut y); y },
+            || { let mut y = vec![0.0; len]; for i in 0..len { y[p[i]] = 2.0 * xs[i]; } y });
+    }
+}

@@ -47,12 +47,17 @@ pub enum Class {
         /// The critical section's name (`""` when unnamed).
         name: String,
     },
+    /// Listed in `unsafe(disjoint(..))`: its elements are reached unchecked (the user asserts no conflict).
+    Unchecked {
+        /// The user's `unsafe` keyword (the expansion's unsafe block carries it).
+        unsafe_token: syn::token::Unsafe,
+    },
 }
 
 impl Class {
     /// Whether the loop writes the variable (through a view, an atomic or a lock).
     pub fn writes(&self) -> bool {
-        matches!(self, Class::Disjoint(_) | Class::Atomic { .. } | Class::Critical { .. })
+        matches!(self, Class::Disjoint(_) | Class::Atomic { .. } | Class::Critical { .. } | Class::Unchecked { .. })
     }
 }
 
@@ -165,6 +170,15 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
     }
     let privates: Vec<String> = d.vars_of(ClauseName::Private).iter().map(|i| i.to_string()).collect();
     let firstprivates: Vec<String> = d.vars_of(ClauseName::Firstprivate).iter().map(|i| i.to_string()).collect();
+    let unchecked: BTreeMap<String, syn::token::Unsafe> = d
+        .clauses
+        .iter()
+        .filter_map(|c| match &c.value {
+            crate::model::ClauseValue::UnsafeDisjoint { unsafe_token, vars } => Some((unsafe_token, vars)),
+            _ => None,
+        })
+        .flat_map(|(t, vars)| vars.iter().map(move |v| (v.to_string(), *t)))
+        .collect();
 
     // Group uses by variable, in order of first use.
     let mut order: Vec<String> = Vec::new();
@@ -206,6 +220,9 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
             Class::Private
         } else if firstprivates.contains(&name) {
             Class::Firstprivate
+        } else if let Some(t) = unchecked.get(&name) {
+            unchecked_uses(&name, uses, cx);
+            Class::Unchecked { unsafe_token: *t }
         } else {
             classify_shared(&name, uses, d, nest, &unreliable, cx)
         };
@@ -244,6 +261,24 @@ fn private_uses(name: &str, uses: &[Use], cx: &Ctxt) {
              running total use `reduction(+: {name})`"
         ),
     );
+}
+
+/// An `unsafe(disjoint(..))` array is reached element by element (`u[i]`, `u[i][j]`, `u.len()`): the clause
+/// covers its elements, not the variable as a whole, nor accesses omp-rs cannot see.
+fn unchecked_uses(name: &str, uses: &[Use], cx: &Ctxt) {
+    for u in uses {
+        let what = match &u.access {
+            Access::IndexRead(_) | Access::IndexWrite(_) | Access::Len => continue,
+            Access::Write { .. } => "this writes the variable as a whole",
+            Access::Read | Access::Method(_) | Access::Reduction => "this uses the variable as a whole (only `u[..]` and `u.len()` reach its elements)",
+            Access::Atomic { .. } => "`#[omp::atomic]` on it is not needed: the clause already asserts the accesses do not conflict",
+            Access::InMacro => "it is named inside a macro, whose use of it omp-rs cannot see",
+        };
+        cx.error_spanned_by(
+            &u.ident,
+            format!("`{name}` is listed in `unsafe(disjoint(..))`, which covers its elements: {what}"),
+        );
+    }
 }
 
 /// A reduction variable may only be updated with its operator's statements: any other use would see (or change)

@@ -245,6 +245,14 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
                 per_thread.extend(quote!(#[allow(unused_variables)] let #v = &#h;));
             }
             Class::Critical { name } => critical_vars.entry(name.clone()).or_default().push(v.clone()),
+            Class::Unchecked { unsafe_token } => {
+                // The user's `unsafe` opens the block, so `#![forbid(unsafe_code)]` points at the clause.
+                let h = names::unchecked(v);
+                let slice = writable(v, types);
+                let span = unsafe_token.span;
+                setup.extend(quote_spanned!(span=> let #h = unsafe { #rt::UncheckedSlice::new(#slice) };));
+                per_thread.extend(quote!(#[allow(unused_mut)] let mut #v = #h;));
+            }
         }
     }
     for (name, vars) in &critical_vars {

@@ -38,6 +38,11 @@ pub fn disjoint(var: &Ident) -> Ident {
     format_ident!("__omp_w_{}", var, span = Span::mixed_site())
 }
 
+/// The unchecked handle of `var` (`unsafe(disjoint(var))`).
+pub fn unchecked(var: &Ident) -> Ident {
+    format_ident!("__omp_uc_{}", var, span = Span::mixed_site())
+}
+
 /// The atomic handle of `var`.
 pub fn atomic(var: &Ident) -> Ident {
     format_ident!("__omp_at_{}", var, span = Span::mixed_site())

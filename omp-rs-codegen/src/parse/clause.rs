@@ -110,6 +110,22 @@ fn parse_value(name: ClauseName, ident: &Ident, args: Option<proc_macro2::TokenS
         N::Simdlen => ClauseValue::Simdlen(syn::parse2(needs_args(ident, args, "simdlen(8)")?)?),
         N::Safelen => ClauseValue::Safelen(syn::parse2(needs_args(ident, args, "safelen(8)")?)?),
         N::Hint => ClauseValue::Hint(syn::parse2(needs_args(ident, args, "hint(0)")?)?),
+        N::UnsafeDisjoint => {
+            let a = needs_args(ident, args, "unsafe(disjoint(u))")?;
+            let parser = |input: ParseStream| -> syn::Result<Vec<Ident>> {
+                let kind = Ident::parse_any(input)?;
+                if kind != "disjoint" {
+                    return Err(syn::Error::new(
+                        kind.span(),
+                        format!("`unsafe({kind})` is not an omp-rs clause; the escape hatch is `unsafe(disjoint(arrays))`"),
+                    ));
+                }
+                let content;
+                syn::parenthesized!(content in input);
+                var_list(&content)
+            };
+            ClauseValue::UnsafeDisjoint { unsafe_token: syn::token::Unsafe(ident.span()), vars: parser.parse2(a)? }
+        }
         N::If => {
             let a = needs_args(ident, args, "if(n > 1000)")?;
             let parser = |input: ParseStream| -> syn::Result<ClauseValue> {

@@ -11,10 +11,12 @@ mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
 pub(crate) mod storage;
+pub(crate) mod unchecked; // the escape hatch `unsafe(disjoint(..))`, an audited unsafe module
 mod team; // its few unsafe blocks (the erased job pointer) allow themselves, each with its SAFETY argument
 mod window;
 
 pub use dim::{Dim, LoopIndex};
+pub use unchecked::UncheckedSlice;
 pub use local::{CopyValue, Probe, RefLocal, RefValue, SliceLocal};
 pub use ownership::{form_product, form_sum, Affine, Ownership};
 pub use storage::{as_slice, as_slice_mut, slice_len, SliceStorage, SliceStorageMut};
