@@ -17,6 +17,7 @@ pub const CHECKS: &[Check] = &[
     ("port: a time loop in target_data calling one function per kernel (mapped parameters)", check_mapped_parameters),
     ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
+    ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -352,4 +353,39 @@ fn check_triangular(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("upper triangle", &a, &want)
+}
+
+/// The same function in two modules whose consts differ (issue #12, kernel identity): the plain kernel names
+/// (signature and body) are equal, the kernels are not; the build names both by their location and each region
+/// must launch its own.
+mod identity_a {
+    const K: f64 = 2.0;
+
+    #[omp::target_teams_distribute_parallel_for]
+    pub(super) fn scale(x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            y[i] = K * x[i];
+        }
+    }
+}
+
+mod identity_b {
+    const K: f64 = 3.0;
+
+    #[omp::target_teams_distribute_parallel_for]
+    pub(super) fn scale(x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            y[i] = K * x[i];
+        }
+    }
+}
+
+fn check_kernel_identity(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n);
+    let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+    identity_a::scale(&x, &mut a);
+    identity_b::scale(&x, &mut b);
+    same("module a (K = 2)", &a, &x.iter().map(|v| 2.0 * v).collect::<Vec<_>>())?;
+    same("module b (K = 3)", &b, &x.iter().map(|v| 3.0 * v).collect::<Vec<_>>())
 }

@@ -56,12 +56,12 @@ pub enum Error {
         #[source]
         source: serde_json::Error,
     },
-    /// Two target regions get the same kernel name but compile from different sources (the kernel name hashes the
-    /// function's signature and body; module-level consts copied into the kernel are not part of it).
+    /// Two target regions get the same kernel name but compile from different sources even after the build named
+    /// them by their location (file and line of their `for`): two such regions on one line.
     #[error(
-        "the target regions of `{function}` in {first} and in {second} have the same kernel name `{kernel}` but compile \
-         differently (the same function in two modules whose constants differ): give one of the functions another \
-         name"
+        "the target regions of `{function}` in {first} and in {second} compile differently but have the same kernel \
+         name `{kernel}`, even named by file and line (two regions on one line, e.g. from one macro call): put them \
+         on different lines or give one of the functions another name"
     )]
     KernelClash {
         /// The kernel name.

@@ -39,15 +39,30 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
         return Ok(None);
     }
     // Two regions with the same name and the same source (the same function seen from two targets of the package)
-    // are one kernel. The same name with another source (a function copied into two modules whose consts differ)
-    // would make one region launch the other's kernel: an error.
-    let mut first: std::collections::HashMap<&str, (usize, String)> = std::collections::HashMap::new();
+    // are one kernel. The same name with another source (the same function in two modules whose consts differ)
+    // would make one region launch the other's kernel: every kernel of such a name is named by its location
+    // instead (`abi::located_name`, which the macro computes for its region too).
+    let mut sources: std::collections::HashMap<String, Vec<String>> = std::collections::HashMap::new();
+    for (i, k) in o.kernels.iter().enumerate() {
+        let source = o.kernel_source(i);
+        let seen = sources.entry(k.name.clone()).or_default();
+        if !seen.contains(&source) {
+            seen.push(source);
+        }
+    }
+    for i in 0..o.kernels.len() {
+        if sources.get(&o.kernels[i].name).is_some_and(|s| s.len() > 1) {
+            let line = omp_rs_codegen::abi::region_line(&o.kernels[i]);
+            o.kernels[i].name = omp_rs_codegen::abi::located_name(&o.kernels[i].name, &o.files[i], line);
+        }
+    }
+    let mut first: std::collections::HashMap<String, (usize, String)> = std::collections::HashMap::new();
     let mut keep = Vec::with_capacity(o.kernels.len());
     for (i, k) in o.kernels.iter().enumerate() {
         let source = o.kernel_source(i);
         match first.get(k.name.as_str()) {
             None => {
-                first.insert(&k.name, (i, source));
+                first.insert(k.name.clone(), (i, source));
                 keep.push(true);
             }
             Some((_, same)) if *same == source => keep.push(false),
@@ -164,8 +179,8 @@ mod test {
         assert_eq!(demo().kernels.len(), demo().krate.exports.len());
     }
 
-    /// The same function in two modules: one kernel when it compiles the same, an error naming both files when the
-    /// modules' consts make the kernels differ (it would otherwise launch the first module's kernel for both).
+    /// The same function in two modules: one kernel when it compiles the same; two kernels named by their location
+    /// when the modules' consts make them differ (one name would launch the first module's kernel for both).
     #[test]
     fn same_name_kernels_must_compile_the_same() {
         let module = |k: f64| -> syn::File {
@@ -185,7 +200,17 @@ mod test {
         };
         let same = outline("p", root, &files(1.0, 1.0)).unwrap().unwrap();
         assert_eq!(same.kernels.len(), 1, "identical regions share their kernel");
-        let err = outline("p", root, &files(1.0, 2.0)).unwrap_err().to_string();
-        assert!(err.contains("src/a.rs") && err.contains("src/b.rs") && err.contains("`fill`"), "{err}");
+        let differ = outline("p", root, &files(1.0, 2.0)).unwrap().unwrap();
+        let names: Vec<&str> = differ.kernels.iter().map(|k| k.name.as_str()).collect();
+        let plain = &same.kernels[0].name;
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_ne!(names[0], names[1]);
+        for (name, (file, k)) in names.iter().zip([("src/a.rs", 1.0), ("src/b.rs", 2.0)]) {
+            assert!(name.starts_with(plain.as_str()) && *name != plain, "{name} is not named by its location");
+            let mut o = omp_rs_codegen::outline::Outline::default();
+            o.add_file(&module(k), file);
+            let line = omp_rs_codegen::abi::region_line(&o.kernels[0]);
+            assert_eq!(*name, omp_rs_codegen::abi::located_name(plain, file, line), "the name the macro computes for {file}");
+        }
     }
 }

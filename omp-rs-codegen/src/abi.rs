@@ -121,6 +121,38 @@ pub fn kernel_name(function: &str, region: u32, fn_hash: u64) -> String {
     format!("omp_{function}_{region}_{:08x}", fn_hash as u32)
 }
 
+/// The name of a kernel whose plain name ([`kernel_name`]) is shared by functions that compile to different
+/// kernels: the same function (signature and body) in two modules whose `const`s differ. The build names each such
+/// kernel by where its region is (the file relative to the package, and the line of its `for`), and the macro,
+/// which sees its region's location too, picks the same name (`lower::offload`).
+pub fn located_name(name: &str, file: &str, line: usize) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in format!("{file}:{line}").bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{name}_{:08x}", h as u32)
+}
+
+/// The line of a region's `for` (1-based): in a build script always, in a proc macro on rustc 1.88 and later
+/// (0 before).
+pub fn region_line(plan: &crate::target::KernelPlan) -> usize {
+    plan.nest.dims.first().map_or(0, |d| d.span.start().line)
+}
+
+/// Inside the proc macro: the file of `span` relative to the package being compiled (`CARGO_MANIFEST_DIR`), as the
+/// build names it; `None` when the compiler does not say (rustc before 1.88) or the file is outside the package.
+pub fn package_relative_file(span: proc_macro2::Span) -> Option<String> {
+    let mut file = span.local_file()?;
+    // rustc names files relative to its working directory (the workspace root under cargo).
+    if file.is_relative() {
+        file = std::env::current_dir().ok()?.join(file);
+    }
+    let root = std::env::var_os("CARGO_MANIFEST_DIR")?;
+    let rel = file.strip_prefix(&root).ok()?;
+    Some(rel.to_string_lossy().into_owned())
+}
+
 /// The hash that names a function's kernels: its signature and body, not its attributes (the macro does not
 /// see the attribute it expands).
 pub fn fn_hash(sig: &syn::Signature, block: &syn::Block) -> u64 {
