@@ -382,7 +382,7 @@ pub(crate) fn render(r: &Report, verbose: bool) -> String {
             let how = match via {
                 Via::Env => "from OMP_RS_LIBOMPTARGET",
                 Via::Loader => "via the dynamic loader",
-                Via::LlvmDir => "from the LLVM lib directory",
+                Via::InstallDir => "from an LLVM install directory",
             };
             let ver = version.as_deref().map(|v| format!("{v}, ")).unwrap_or_default();
             let _ = writeln!(s, "  libomptarget   found    {path} ({ver}{how})");

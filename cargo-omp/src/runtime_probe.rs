@@ -7,24 +7,20 @@
 //! stdout as `@@omp-rs-probe {json}` lines, one event at a time and flushed, so the parent knows how
 //! far the child got even when it dies mid-way.
 //!
-//! The search order: `$OMP_RS_LIBOMPTARGET` (and nothing else when it is set), then
-//! `libomptarget.so.22.1` and `libomptarget.so` through the dynamic loader, then
-//! `/usr/lib/llvm-{22,21,20}/lib`. The runtime's own order (`libomptarget_sys::search_candidates`) also tries
-//! `/usr/local/lib` and `/opt/rocm/llvm/lib`; making this probe use that loader is issue 12, item 4.
+//! The child loads through `libomptarget-sys`, the runtime's own loader, in the runtime's search order
+//! (`libomptarget_sys::search_candidates`: `$OMP_RS_LIBOMPTARGET`, then, unless
+//! `OMP_RS_LIBOMPTARGET_NO_SEARCH=1`, the loader's names and the LLVM install directories), so what it reports is
+//! what a program's first target region will find.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 /// The variable that names the library explicitly.
-pub(crate) const ENV: &str = "OMP_RS_LIBOMPTARGET";
-/// Names tried through the dynamic loader, in order.
-const SONAMES: &[&str] = &["libomptarget.so.22.1", "libomptarget.so"];
-/// LLVM versions whose private lib directories are tried last.
-const LLVM_DIRS: &[u32] = &[22, 21, 20];
+pub(crate) const ENV: &str = libomptarget_sys::ENV_PATH;
 /// The hidden subcommand the child runs.
 pub(crate) const CHILD_SUBCOMMAND: &str = "__probe-runtime";
 /// Marks the child's protocol lines (libomptarget may print to stdout too).
@@ -43,8 +39,8 @@ pub(crate) enum Via {
     Env,
     /// A soname resolved by the dynamic loader.
     Loader,
-    /// `/usr/lib/llvm-N/lib`.
-    LlvmDir,
+    /// An LLVM install directory (`/usr/lib/llvm-N/lib`, ...).
+    InstallDir,
 }
 
 /// Which plugin a device belongs to.
@@ -143,20 +139,24 @@ enum Event {
     Done,
 }
 
-/// The places to look, in order.
+/// The places to look, in order: the runtime's ([`libomptarget_sys::search_candidates`]).
 pub(crate) fn candidates() -> Vec<Candidate> {
-    if let Some(p) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
-        // An explicit choice is final: falling back silently would hide a typo.
-        return vec![Candidate { name: p.to_string_lossy().into_owned(), via: Via::Env }];
-    }
-    let mut v: Vec<Candidate> = SONAMES.iter().map(|s| Candidate { name: (*s).to_string(), via: Via::Loader }).collect();
-    for major in LLVM_DIRS {
-        let dir = PathBuf::from(format!("/usr/lib/llvm-{major}/lib"));
-        for file in [format!("libomptarget.so.{major}.1"), "libomptarget.so".to_string()] {
-            v.push(Candidate { name: dir.join(file).display().to_string(), via: Via::LlvmDir });
-        }
-    }
-    v
+    let from_env: Vec<String> = std::env::var_os(ENV)
+        .map(|v| v.to_string_lossy().split(':').filter(|s| !s.is_empty()).map(str::to_owned).collect())
+        .unwrap_or_default();
+    libomptarget_sys::search_candidates()
+        .into_iter()
+        .map(|name| {
+            let via = if from_env.contains(&name) {
+                Via::Env
+            } else if name.contains('/') {
+                Via::InstallDir
+            } else {
+                Via::Loader
+            };
+            Candidate { name, via }
+        })
+        .collect()
 }
 
 /// Runs the probe in a child process (`exe __probe-runtime ...`).
@@ -335,70 +335,50 @@ fn emit(e: &Event) {
     }
 }
 
-/// The child: load the first candidate that opens, initialise, count devices. Everything is
-/// reported through [`emit`]; the return value is the exit code.
+/// The child: load the first candidate that opens (with the runtime's loader), initialise, count devices.
+/// Everything is reported through [`emit`]; the return value is the exit code.
 pub(crate) fn run_child(candidates: &[String]) -> u8 {
-    use libloading::os::unix::{Library, RTLD_GLOBAL, RTLD_NOW};
+    use libomptarget_sys::{Lib, LoadError};
     let mut lib = None;
     for c in candidates {
-        // SAFETY: loading runs libomptarget's initialisers; that is what this process is for,
-        // and a crash here only ends the child.
-        match unsafe { Library::open(Some(c), RTLD_NOW | RTLD_GLOBAL) } {
+        match Lib::load(c) {
             Ok(l) => {
-                emit(&Event::Loaded { candidate: c.clone(), path: mapped_path().unwrap_or_else(|| c.clone()) });
+                emit(&Event::Loaded { candidate: c.clone(), path: mapped_path().unwrap_or_else(|| l.path().display().to_string()) });
                 lib = Some(l);
                 break;
             }
-            Err(e) => emit(&Event::Attempt { candidate: c.clone(), error: e.to_string() }),
+            Err(LoadError::NotFound { searched }) => {
+                let error = searched.into_iter().next().map(|(_, e)| e).unwrap_or_default();
+                emit(&Event::Attempt { candidate: c.clone(), error });
+            }
+            Err(e) => {
+                // It opened, but omp-rs cannot use it (a symbol missing, too old): say so, as the runtime would.
+                emit(&Event::Loaded { candidate: c.clone(), path: mapped_path().unwrap_or_else(|| c.clone()) });
+                emit(&Event::Note { text: e.to_string() });
+                return 3;
+            }
         }
     }
     let Some(lib) = lib else {
         emit(&Event::Done);
         return 0;
     };
-    type VoidFn = unsafe extern "C" fn();
-    type CountFn = unsafe extern "C" fn() -> i32;
-    type UidFn = unsafe extern "C" fn(i32) -> *const std::ffi::c_char;
-    type InfoFn = unsafe extern "C" fn(i64);
-    // SAFETY (all four lookups): the types are the LLVM 22 C signatures (omptarget.h, omp.h).
-    let rtl_init = unsafe { lib.get::<VoidFn>(b"__tgt_rtl_init\0") };
-    let init_all = unsafe { lib.get::<VoidFn>(b"__tgt_init_all_rtls\0") };
-    let count = unsafe { lib.get::<CountFn>(b"omp_get_num_devices\0") };
-    let uid = unsafe { lib.get::<UidFn>(b"omp_get_uid_from_device\0") }.ok();
-    let info = unsafe { lib.get::<InfoFn>(b"__tgt_print_device_info\0") }.ok();
-    let (init_all, count) = match (init_all, count) {
-        (Ok(a), Ok(c)) => (a, c),
-        (a, c) => {
-            let missing: Vec<&str> = [("__tgt_init_all_rtls", a.is_err()), ("omp_get_num_devices", c.is_err())]
-                .iter()
-                .filter(|(_, m)| *m)
-                .map(|(n, _)| *n)
-                .collect();
-            emit(&Event::Note { text: format!("the library lacks {}: not an LLVM ≥ 20 libomptarget", missing.join(", ")) });
-            return 3;
-        }
-    };
     let calling = |f: &str| emit(&Event::Calling { function: f.into() });
-    match rtl_init {
-        Ok(f) => {
-            calling("__tgt_rtl_init");
-            // SAFETY: no arguments; must come first (an API call before it segfaults).
-            unsafe { f() }
-        }
-        Err(_) => emit(&Event::Note { text: "no __tgt_rtl_init (LLVM < 20?): initialising the plugins directly".into() }),
-    }
+    calling("__tgt_rtl_init");
+    // SAFETY: no arguments; must come first (an API call before it segfaults).
+    unsafe { (lib.rtl_init)() };
     calling("__tgt_init_all_rtls");
     // SAFETY: after __tgt_rtl_init; creates the devices of every plugin that finds hardware.
-    unsafe { init_all() };
+    unsafe { (lib.init_all_rtls)() };
     calling("omp_get_num_devices");
     // SAFETY: the plugin manager exists now.
-    let n = unsafe { count() };
+    let n = unsafe { (lib.get_num_devices)() };
     emit(&Event::Initialized { num_devices: n });
-    if uid.is_some() {
+    if lib.get_uid_from_device.is_some() {
         calling("omp_get_uid_from_device");
     }
     for id in 0..n.max(0) {
-        let uid = uid.as_ref().and_then(|f| {
+        let uid = lib.get_uid_from_device.and_then(|f| {
             // SAFETY: `id` is a valid device number; the result is a static NUL-terminated string or null.
             let p = unsafe { f(id) };
             // SAFETY: non-null pointers from libomptarget point to NUL-terminated strings it owns.
@@ -408,7 +388,7 @@ pub(crate) fn run_child(candidates: &[String]) -> u8 {
     }
     emit(&Event::Done);
     // Last: it prints through LLVM's buffered stdout, which only reaches the pipe at exit.
-    if let Some(f) = info {
+    if let Some(f) = lib.print_device_info {
         for id in 0..n.max(0) {
             // SAFETY: a valid device number.
             unsafe { f(i64::from(id)) };
@@ -484,10 +464,12 @@ mod test {
         // (only when the variable is unset here; tests must not change the process environment)
         if std::env::var_os(ENV).is_none() {
             let c = candidates();
-            assert_eq!(c[0].name, "libomptarget.so.22.1");
-            assert_eq!(c[1].name, "libomptarget.so");
-            assert!(c[2].name.starts_with("/usr/lib/llvm-22/lib/"));
-            assert!(c.last().is_some_and(|c| c.name.starts_with("/usr/lib/llvm-20/lib/")));
+            // The runtime's order, classified.
+            let names: Vec<String> = c.iter().map(|c| c.name.clone()).collect();
+            assert_eq!(names, libomptarget_sys::search_candidates());
+            assert_eq!((c[0].name.as_str(), c[0].via), ("libomptarget.so.22.1", Via::Loader));
+            assert_eq!((c[1].name.as_str(), c[1].via), ("libomptarget.so", Via::Loader));
+            assert!(c[2].name.starts_with("/usr/lib/llvm-22/lib/") && c[2].via == Via::InstallDir);
         }
         assert_eq!(version_of("/usr/lib/x86_64-linux-gnu/libomptarget.so.22.1").as_deref(), Some("22.1"));
         assert_eq!(version_of("/usr/lib/libomptarget.so"), None);

@@ -23,7 +23,8 @@ fn info_json(env: &[(&str, &str)]) -> Value {
 
 #[test]
 fn json_without_libomptarget_says_not_found() {
-    let j = info_json(&[("OMP_RS_LIBOMPTARGET", "/nonexistent")]);
+    // The runtime's search: the variable first, and nothing else with OMP_RS_LIBOMPTARGET_NO_SEARCH=1.
+    let j = info_json(&[("OMP_RS_LIBOMPTARGET", "/nonexistent"), ("OMP_RS_LIBOMPTARGET_NO_SEARCH", "1")]);
     assert_eq!(j["runtime"]["status"], "not_found", "{j:#}");
     assert_eq!(j["runtime"]["searched"][0]["candidate"], "/nonexistent");
     assert!(j["runtime"]["fix"].as_str().unwrap().contains("liboffload-22"));
@@ -47,7 +48,7 @@ fn json_without_libomptarget_says_not_found() {
     assert!(j["omp_rs_home"].is_string());
 
     // the text form says the same
-    let out = cargo_omp(&["info"], &[("OMP_RS_LIBOMPTARGET", "/nonexistent")]);
+    let out = cargo_omp(&["info"], &[("OMP_RS_LIBOMPTARGET", "/nonexistent"), ("OMP_RS_LIBOMPTARGET_NO_SEARCH", "1")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(text.contains("libomptarget   not found") && text.contains("/nonexistent"), "{text}");
@@ -70,18 +71,29 @@ fn json_with_the_installed_runtime() {
     }
 }
 
-/// Builds a fake libomptarget from C source with `cc`, or `None` without a C compiler.
-fn fake_runtime(name: &str, body: &str) -> Option<PathBuf> {
+/// Builds a fake libomptarget from C source with `cc`, or `None` without a C compiler. Every entry point the
+/// runtime's loader requires (`libomptarget_sys::SYMBOLS`) that `body` does not define gets an empty stub, unless
+/// `complete` is false.
+fn fake_runtime_with(name: &str, body: &str, complete: bool) -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cargo-omp-fake-runtime");
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join(format!("{name}.c"));
     let so = dir.join(format!("libomptarget-{name}.so"));
-    std::fs::write(&c, format!("#include <stdlib.h>\n{body}\n")).unwrap();
+    let stubs: String = if complete {
+        libomptarget_sys::SYMBOLS.iter().filter(|s| !body.contains(&format!(" {s}("))).map(|s| format!("void {s}(void) {{}}\n")).collect()
+    } else {
+        String::new()
+    };
+    std::fs::write(&c, format!("#include <stdlib.h>\n{stubs}{body}\n")).unwrap();
     let ok = Command::new("cc").args(["-shared", "-fPIC", "-o"]).arg(&so).arg(&c).status().is_ok_and(|s| s.success());
     if !ok {
         eprintln!("SKIPPED: no C compiler for the fake libomptarget");
     }
     ok.then_some(so)
+}
+
+fn fake_runtime(name: &str, body: &str) -> Option<PathBuf> {
+    fake_runtime_with(name, body, true)
 }
 
 #[test]
@@ -139,4 +151,16 @@ fn gpus_and_host_devices_are_told_apart() {
     let out = cargo_omp(&["info"], &[("OMP_RS_LIBOMPTARGET", so.to_str().unwrap())]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("3 devices: 1 GPU, and 2 virtual CPU devices") && text.contains("device 0: GPU-fake-0"), "{text}");
+}
+
+#[test]
+fn a_library_the_runtime_cannot_use_is_reported_as_such() {
+    // It opens, but lacks entry points omp-rs needs: the probe says what the runtime would.
+    let Some(so) = fake_runtime_with("partial", "void __tgt_rtl_init(void) {}\nint omp_get_num_devices(void) { return 1; }", false) else {
+        return;
+    };
+    let out = cargo_omp(&["info"], &[("OMP_RS_LIBOMPTARGET", so.to_str().unwrap()), ("OMP_RS_LIBOMPTARGET_NO_SEARCH", "1")]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("__tgt_register_lib"), "the missing entry point is named:\n{text}");
 }

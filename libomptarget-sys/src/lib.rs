@@ -76,6 +76,10 @@ pub type TargetKernelFn = unsafe extern "C" fn(
     host_ptr: *mut c_void,
     args: *mut KernelArgsTy,
 ) -> c_int;
+/// `const char *(*)(int)`: `omp_get_uid_from_device`.
+pub type UidFn = unsafe extern "C" fn(c_int) -> *const std::ffi::c_char;
+/// `void (*)(int64_t)`: `__tgt_print_device_info`.
+pub type DeviceInfoFn = unsafe extern "C" fn(i64);
 /// `int (*)(void)`: `omp_get_num_devices`, `omp_get_initial_device`, `omp_get_default_device`.
 pub type IntFn = unsafe extern "C" fn() -> c_int;
 /// `omp_target_is_present`.
@@ -138,6 +142,10 @@ pub struct Lib {
     pub alloc_host: AllocFn,
     /// `llvm_omp_target_free_host`.
     pub free_host: FreeFn,
+    /// `omp_get_uid_from_device` (OpenMP 5.2), when the library exports it: a device's stable identifier.
+    pub get_uid_from_device: Option<UidFn>,
+    /// `__tgt_print_device_info`, when exported: prints a device's properties to stdout.
+    pub print_device_info: Option<DeviceInfoFn>,
     /// `ompx_dump_mapping_tables`: prints the present table to stderr.
     pub dump_mapping_tables: VoidFn,
     path: PathBuf,
@@ -330,6 +338,10 @@ impl Lib {
         let alloc_host = sym!("llvm_omp_target_alloc_host");
         let free_host = sym!("llvm_omp_target_free_host");
         let dump_mapping_tables: VoidFn = sym!("ompx_dump_mapping_tables");
+        // SAFETY: optional entry points with the documented signatures (omp.h, omptarget.h); valid while `library`.
+        let get_uid_from_device = unsafe { library.get::<UidFn>(b"omp_get_uid_from_device\0") }.ok().map(|s| *s);
+        // SAFETY: as above.
+        let print_device_info = unsafe { library.get::<DeviceInfoFn>(b"__tgt_print_device_info\0") }.ok().map(|s| *s);
 
         let path = resolved_path(register_lib as *const c_void).unwrap_or_else(|| PathBuf::from(cand));
         let version = parse_version(&path);
@@ -359,6 +371,8 @@ impl Lib {
             alloc_host,
             free_host,
             dump_mapping_tables,
+            get_uid_from_device,
+            print_device_info,
             path,
             version,
             _library: library,
