@@ -29,10 +29,12 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("reduce.rs", include_str!("../device/omp_device/src/reduce.rs")),
     ("team.rs", include_str!("../device/omp_device/src/team.rs")),
     ("view.rs", include_str!("../device/omp_device/src/view.rs")),
+    // The kernel ABI's shared definitions, the same file the host crates compile (`omp-rs-abi`).
+    ("abi_shared.rs", omp_rs_abi::SHARED_SOURCE),
 ];
 
 /// Device globals defined by `omp_device` that every image exports (name, size in bytes).
-pub const DEVICE_GLOBALS: &[(&str, u64)] = &[("__omp_rs_panic_record", 8)];
+pub const DEVICE_GLOBALS: &[(&str, u64)] = omp_rs_abi::DEVICE_GLOBALS;
 
 const RECIPE: &str = "omp_device v1: opt3";
 

@@ -27,7 +27,7 @@ use crate::compile::KernelResources;
 use crate::error::{Error, Result};
 
 /// Current `format_version`.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = omp_rs_abi::MANIFEST_FORMAT_VERSION;
 /// Directory under `OUT_DIR` holding the manifest and the images.
 pub const DIR: &str = "omp-rs";
 /// The manifest's file name.
@@ -38,6 +38,9 @@ pub const FILE: &str = "manifest.json";
 pub struct Manifest {
     /// [`FORMAT_VERSION`] of the writer.
     pub format_version: u32,
+    /// The kernel ABI the images were built for (`omp_rs_abi::ABI_VERSION`); the macros refuse another.
+    #[serde(default)]
+    pub abi_version: u32,
     /// Every kernel of the device crate.
     pub kernels: Vec<KernelEntry>,
     /// Every image built (arches whose toolchain is missing are absent).
@@ -94,6 +97,7 @@ impl Manifest {
     pub fn new() -> Manifest {
         Manifest {
             format_version: FORMAT_VERSION,
+            abi_version: omp_rs_abi::ABI_VERSION,
             kernels: Vec::new(),
             images: Vec::new(),
             globals: crate::device_lib::DEVICE_GLOBALS

@@ -219,19 +219,8 @@ fn warm_build_time_per_arch() {
 mod host {
     use super::*;
 
-    /// Mirror of `omp_device::PanicRecord` (repr(C), 8 × u64).
-    #[repr(C)]
-    #[derive(Debug, Default, Clone, Copy)]
-    struct PanicRecord {
-        count: u64,
-        line: u64,
-        column: u64,
-        file_ptr: u64,
-        file_len: u64,
-        block: u64,
-        thread: u64,
-        reserved: u64,
-    }
+    /// The record the device writes (the same definition, from `omp-rs-abi`).
+    use omp_rs_abi::PanicRecord;
 
     // kernel ABI v1 on the host plugin: dyn_ptr + N integer-class 8-byte slots
     type S6 = unsafe extern "C" fn(*mut u8, u64, u64, u64, u64, u64, u64);

@@ -6,6 +6,10 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../device/omp_device/src/launch.rs"]
 mod launch;
+/// What `launch.rs` finds as `crate::abi_shared` in `omp_device`.
+mod abi_shared {
+    pub use omp_rs_abi::*;
+}
 
 use launch::{Walk, TILE_COLUMNS};
 

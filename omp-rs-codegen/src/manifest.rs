@@ -1,7 +1,7 @@
 //! The macros' view of `$OUT_DIR/omp-rs/manifest.json`, which `omp-rs-build` writes before the crate compiles:
 //! which kernels have device images, and where the images are. Only the fields the expansion needs are read
-//! (the writer is `omp_build::manifest::Manifest`; the two are kept in step by hand until one crate holds the
-//! ABI, issue 12).
+//! (the writer is `omp_build::manifest::Manifest`). Its format and kernel ABI versions must be this crate's
+//! (`omp-rs-abi`): a manifest of another version makes the region a compile error ([`ManifestView::mismatch`]).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -29,6 +29,12 @@ pub struct ImageView {
 /// The part of the manifest the macros read.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ManifestView {
+    /// The writer's manifest format.
+    #[serde(default)]
+    pub format_version: u32,
+    /// The kernel ABI the images were built for.
+    #[serde(default)]
+    pub abi_version: u32,
     /// Kernels with images.
     pub kernels: Vec<KernelView>,
     /// Images.
@@ -42,6 +48,20 @@ impl ManifestView {
     /// Whether a kernel has images.
     pub fn has_kernel(&self, name: &str) -> bool {
         !self.images.is_empty() && self.kernels.iter().any(|k| k.name == name)
+    }
+
+    /// Why the manifest cannot be used with this version of the macros, if it cannot: the build helper and the
+    /// macros must come from one omp-rs release.
+    pub fn mismatch(&self) -> Option<String> {
+        let (f, a) = (omp_rs_abi::MANIFEST_FORMAT_VERSION, omp_rs_abi::ABI_VERSION);
+        (self.format_version != f || self.abi_version != a).then(|| {
+            format!(
+                "omp-rs: the device images were built by omp-rs-build for manifest format {} and kernel ABI {}, these \
+                 macros expect format {f} and ABI {a}: use one omp-rs version for omp-rs, omp-rs-build and the macros \
+                 (cargo update), then rebuild",
+                self.format_version, self.abi_version
+            )
+        })
     }
 
     /// Reads `<out_dir>/omp-rs/manifest.json`.
@@ -59,4 +79,24 @@ impl ManifestView {
 pub fn current() -> Option<&'static ManifestView> {
     static M: OnceLock<Option<ManifestView>> = OnceLock::new();
     M.get_or_init(|| std::env::var_os("OUT_DIR").and_then(|d| ManifestView::read(std::path::Path::new(&d)))).as_ref()
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    fn view(format_version: u32, abi_version: u32) -> ManifestView {
+        ManifestView { format_version, abi_version, kernels: Vec::new(), images: Vec::new(), dir: PathBuf::new() }
+    }
+
+    #[test]
+    fn another_abi_or_format_is_refused() {
+        let (f, a) = (omp_rs_abi::MANIFEST_FORMAT_VERSION, omp_rs_abi::ABI_VERSION);
+        assert!(view(f, a).mismatch().is_none());
+        let m = view(f, a + 1).mismatch().expect("another ABI");
+        assert!(m.contains(&format!("kernel ABI {}", a + 1)) && m.contains("one omp-rs version"), "{m}");
+        assert!(view(f + 1, a).mismatch().is_some(), "another manifest format");
+        // A manifest from before the ABI was recorded (abi_version missing, read as 0).
+        assert!(view(f, 0).mismatch().is_some());
+    }
 }

@@ -46,7 +46,13 @@ fn image_set(m: &ManifestView) -> TokenStream {
         quote!(#off::Image { kind: #off::ImageKind::#kind, arch: #arch, bytes: ::core::include_bytes!(#path) })
     });
     let kernels = m.kernels.iter().map(|k| &k.name);
+    let abi = omp_rs_abi::ABI_VERSION;
     quote! {
+        // The runtime must launch with the ABI these kernels were generated for (one omp-rs version throughout).
+        const _: () = ::core::assert!(
+            #off::ABI_VERSION == #abi,
+            "omp-rs: the omp runtime and omp-rs-macros speak different kernel ABIs; use one omp-rs version for both"
+        );
         static __OMP_IMAGES: #off::ImageSet = #off::ImageSet::new(&[#(#images),*], &[#(#kernels),*], &[]);
     }
 }
@@ -87,6 +93,9 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         _ => plan.name.clone(),
     };
     let name = &name;
+    if let Some(why) = manifest::current().and_then(|m| m.mismatch()) {
+        return quote!(::core::compile_error!(#why));
+    }
     let Some(m) = manifest::current().filter(|m| m.has_kernel(name)) else {
         return quote!({
             #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));

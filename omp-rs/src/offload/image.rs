@@ -57,7 +57,7 @@ pub struct DeviceGlobal {
 }
 
 /// Name of the device global through which kernels report panics (ARCHITECTURE.md, "Panics").
-pub const PANIC_RECORD_GLOBAL: &str = "__omp_rs_panic_record";
+pub const PANIC_RECORD_GLOBAL: &str = omp_rs_abi::PANIC_RECORD_GLOBAL;
 
 /// One build's device images, kernel names and globals; registered once per process on first use.
 #[derive(Debug)]

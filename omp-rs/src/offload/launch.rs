@@ -409,8 +409,8 @@ pub(crate) struct KernelShape {
 /// ceiling), where the usual cap already gives each thread 30 iterations (bench/RESULTS.md).
 const REDUCTION_ITERATIONS_PER_THREAD: u64 = 8;
 
-/// Columns of a tile (`omp_device::launch::TILE_COLUMNS`).
-const TILE_COLUMNS: u64 = 32;
+/// Columns of a tile (the kernels locate their iterations with the same constant).
+use omp_rs_abi::TILE_COLUMNS;
 
 /// The tiles a team of `threads` walks an `iterations`-long collapsed nest in, whose innermost loop runs `inner`
 /// times; rows 0 for the flat walk (see [`Geometry`]). The kernel tiles in 32 bits only.

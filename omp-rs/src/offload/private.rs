@@ -21,4 +21,4 @@ pub use super::scope::{
 };
 
 /// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 2)").
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = omp_rs_abi::ABI_VERSION;

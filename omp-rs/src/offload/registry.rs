@@ -91,29 +91,8 @@ impl Runtime {
     }
 }
 
-/// `#[repr(C)]` panic record, ARCHITECTURE.md "Panics".
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PanicRecord {
-    /// Number of threads that panicked (the first one fills the rest).
-    pub count: u64,
-    /// Source line.
-    pub line: u64,
-    /// Source column.
-    pub column: u64,
-    /// Device address of the file name bytes.
-    pub file_ptr: u64,
-    /// File name length in bytes.
-    pub file_len: u64,
-    /// Block (team) number.
-    pub block: u64,
-    /// Thread number within the block.
-    pub thread: u64,
-    /// Reserved, 0.
-    pub reserved: u64,
-}
-
-const _: () = assert!(std::mem::size_of::<PanicRecord>() == 64);
+/// `#[repr(C)]` panic record, ARCHITECTURE.md "Panics" (defined once, in `omp-rs-abi`).
+pub use omp_rs_abi::PanicRecord;
 
 /// Per-device state of one registered image set.
 #[derive(Debug, Clone, Copy)]

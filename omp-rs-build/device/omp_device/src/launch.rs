@@ -72,8 +72,9 @@ pub fn team_size() -> u32 {
     return 1;
 }
 
-/// Columns of a tile: one warp (NVIDIA) or half a wavefront (AMD) along the innermost loop.
-pub const TILE_COLUMNS: u64 = 32;
+/// Columns of a tile: one warp (NVIDIA) or half a wavefront (AMD) along the innermost loop (the runtime tiles
+/// with the same constant).
+pub use crate::abi_shared::TILE_COLUMNS;
 
 /// How the threads of a kernel walk its loop nest's iteration space, flattened to `outer × inner` (`inner` is the
 /// innermost loop's trip count, `outer` the product of the others; 1-deep nests have `inner = 1`).

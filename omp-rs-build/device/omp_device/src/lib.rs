@@ -55,6 +55,8 @@
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
+/// The kernel ABI's definitions shared with the host crates (`omp-rs-abi`'s `shared.rs`, written here by the build).
+pub mod abi_shared;
 pub mod affine;
 pub mod atomic;
 pub mod launch;
@@ -76,8 +78,8 @@ pub mod prelude {
     pub use crate::view::View;
 }
 
-/// Names of the device globals this library defines; `omp-rs-build` keeps them exported.
-pub const DEVICE_GLOBALS: &[&str] = &["__omp_rs_panic_record"];
+/// The device globals this library defines (name, size); `omp-rs-build` keeps them exported.
+pub use crate::abi_shared::DEVICE_GLOBALS;
 
 /// Defines one kernel for every target from a single body.
 ///

@@ -11,27 +11,10 @@
 //! `file_ptr` is the address of the file name *in the image's memory*: a device address on GPUs
 //! (read it back with a device-to-host copy of `file_len` bytes), a host address in the `.so`.
 
-/// Where a kernel panic is recorded (`#[repr(C)]`, 64 bytes, all fields `u64`).
-#[repr(C)]
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PanicRecord {
-    /// Number of threads that panicked.
-    pub count: u64,
-    /// Line of the first recorded panic (1-based; 0 if unknown).
-    pub line: u64,
-    /// Column of the first recorded panic (1-based; 0 if unknown).
-    pub column: u64,
-    /// Address of the file name bytes (UTF-8, not NUL-terminated) in the image's memory.
-    pub file_ptr: u64,
-    /// Length of the file name in bytes.
-    pub file_len: u64,
-    /// Team (block) of the first recorded panic.
-    pub block: u64,
-    /// Thread within the team of the first recorded panic.
-    pub thread: u64,
-    /// Zero.
-    pub reserved: u64,
-}
+pub use crate::abi_shared::PanicRecord;
+
+// The global below must carry the name the runtime looks up.
+const _: () = assert!(crate::abi_shared::same_name(crate::abi_shared::PANIC_RECORD_GLOBAL, "__omp_rs_panic_record"));
 
 /// Device global through which panics are recorded; null means "just end the thread".
 ///
