@@ -58,3 +58,111 @@ pub const fn same_name(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// What an 8-byte argument slot carries (after libomptarget's leading `dyn_ptr`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
+pub enum SlotKind {
+    /// A device pointer to one value.
+    Pointer,
+    /// An integer widened to 64 bits (`bool` as 0/1).
+    Int,
+    /// `f64::to_bits`.
+    Float64,
+    /// `f32::to_bits` in the low 32 bits.
+    Float32,
+    /// Base pointer of an array capture.
+    ArrayBase,
+    /// Length in elements of an array capture.
+    ArrayLen,
+    /// First value of a loop dimension.
+    LoopFirst,
+    /// Trip count of a loop dimension.
+    LoopTrips,
+    /// Step of a loop dimension.
+    LoopStep,
+    /// Pointer to `num_teams` partial values of a reduction variable.
+    ReductionPartials,
+    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned.
+    OwnerMode,
+    /// Ownership: the lowest element owned by iteration 0 (i64).
+    OwnerOrigin,
+    /// Ownership, hull mode: how far an iteration's interval spans above its base.
+    OwnerWidth,
+    /// Ownership: how far one iteration of a parallel dimension moves the base (i64).
+    OwnerStride,
+    /// Ownership, lattice mode: stride of a sequential-loop term.
+    OwnerInnerStride,
+    /// Ownership, lattice mode: iteration count of a sequential-loop term.
+    OwnerInnerCount,
+    /// Collapsed nests, after the dimensions: rows of the tiles the threads walk the nest in (0: flat), set by the
+    /// runtime with the launch geometry.
+    WalkTileRows,
+    /// Collapsed nests: tiles side by side along the innermost loop.
+    WalkTilesPerRow,
+    /// Collapsed nests: tiles in all.
+    WalkTiles,
+}
+
+/// A scalar passed by value in one 8-byte slot: integers widened to 64 bits (sign- or zero-extended), `bool` as
+/// 0/1, floats as their bit pattern (`f32` in the low 32 bits). The host encodes with `to_slot`, kernels decode
+/// with `from_slot`.
+pub trait Scalar: Copy {
+    /// The slot's 64 bits.
+    fn to_slot(self) -> u64;
+    /// The value back from its slot.
+    fn from_slot(bits: u64) -> Self;
+}
+
+macro_rules! scalar_int {
+    ($wide:ty: $($t:ty),*) => {$(
+        impl Scalar for $t {
+            #[inline(always)]
+            fn to_slot(self) -> u64 {
+                self as $wide as u64
+            }
+            #[inline(always)]
+            fn from_slot(bits: u64) -> Self {
+                // Truncating the widened value restores it (two's complement).
+                bits as $t
+            }
+        }
+    )*};
+}
+scalar_int!(u64: u8, u16, u32, u64, usize);
+scalar_int!(i64: i8, i16, i32, i64, isize);
+
+impl Scalar for bool {
+    #[inline(always)]
+    fn to_slot(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_slot(bits: u64) -> Self {
+        bits != 0
+    }
+}
+
+impl Scalar for f64 {
+    #[inline(always)]
+    fn to_slot(self) -> u64 {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_slot(bits: u64) -> Self {
+        f64::from_bits(bits)
+    }
+}
+
+impl Scalar for f32 {
+    #[inline(always)]
+    fn to_slot(self) -> u64 {
+        self.to_bits() as u64
+    }
+    #[inline(always)]
+    fn from_slot(bits: u64) -> Self {
+        f32::from_bits(bits as u32)
+    }
+}

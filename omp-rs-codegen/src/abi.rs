@@ -5,51 +5,7 @@ use std::fmt::Write;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-/// What an 8-byte argument slot carries (after libomptarget's leading `dyn_ptr`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum SlotKind {
-    /// A device pointer to one value.
-    Pointer,
-    /// An integer widened to 64 bits (`bool` as 0/1).
-    Int,
-    /// `f64::to_bits`.
-    Float64,
-    /// `f32::to_bits` in the low 32 bits.
-    Float32,
-    /// Base pointer of an array capture.
-    ArrayBase,
-    /// Length in elements of an array capture.
-    ArrayLen,
-    /// First value of a loop dimension.
-    LoopFirst,
-    /// Trip count of a loop dimension.
-    LoopTrips,
-    /// Step of a loop dimension.
-    LoopStep,
-    /// Pointer to `num_teams` partial values of a reduction variable.
-    ReductionPartials,
-    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned.
-    OwnerMode,
-    /// Ownership: the lowest element owned by iteration 0 (i64).
-    OwnerOrigin,
-    /// Ownership, hull mode: how far an iteration's interval spans above its base.
-    OwnerWidth,
-    /// Ownership: how far one iteration of a parallel dimension moves the base (i64).
-    OwnerStride,
-    /// Ownership, lattice mode: stride of a sequential-loop term.
-    OwnerInnerStride,
-    /// Ownership, lattice mode: iteration count of a sequential-loop term.
-    OwnerInnerCount,
-    /// Collapsed nests, after the dimensions: rows of the tiles the threads walk the nest in (0: flat), set by the
-    /// runtime with the launch geometry.
-    WalkTileRows,
-    /// Collapsed nests: tiles side by side along the innermost loop.
-    WalkTilesPerRow,
-    /// Collapsed nests: tiles in all.
-    WalkTiles,
-}
+pub use omp_rs_abi::SlotKind;
 
 /// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms
 /// (kernel ABI v2), after its base and length.

@@ -18,37 +18,8 @@ pod!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
 // SAFETY: an array of `Pod` has no padding between elements and inherits the element's properties.
 unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
 
-/// A value passed by value in one 8-byte `LITERAL` slot: integers widened to 64 bits (sign- or zero-extended),
-/// `bool` as 0/1, floats as their bit pattern (`f32` in the low 32 bits).
-pub trait Scalar: Copy {
-    /// The slot's 64 bits.
-    fn to_slot(self) -> u64;
-}
-
-macro_rules! scalar_unsigned {
-    ($($t:ty),*) => { $( impl Scalar for $t { fn to_slot(self) -> u64 { self as u64 } } )* };
-}
-macro_rules! scalar_signed {
-    ($($t:ty),*) => { $( impl Scalar for $t { fn to_slot(self) -> u64 { self as i64 as u64 } } )* };
-}
-scalar_unsigned!(u8, u16, u32, u64, usize);
-scalar_signed!(i8, i16, i32, i64, isize);
-
-impl Scalar for bool {
-    fn to_slot(self) -> u64 {
-        u64::from(self)
-    }
-}
-impl Scalar for f64 {
-    fn to_slot(self) -> u64 {
-        self.to_bits()
-    }
-}
-impl Scalar for f32 {
-    fn to_slot(self) -> u64 {
-        u64::from(self.to_bits())
-    }
-}
+/// A value passed by value in one 8-byte `LITERAL` slot (the encoding is `omp-rs-abi`'s, which kernels decode).
+pub use omp_rs_abi::Scalar;
 
 #[cfg(test)]
 mod test {
@@ -62,5 +33,8 @@ mod test {
         assert_eq!(1.5f64.to_slot(), 1.5f64.to_bits());
         assert_eq!(1.5f32.to_slot(), u64::from(1.5f32.to_bits()));
         assert_eq!((1.5f32.to_slot() >> 32), 0);
+        // What the kernels decode.
+        assert_eq!(i32::from_slot((-7i32).to_slot()), -7);
+        assert_eq!(f32::from_slot(1.5f32.to_slot()), 1.5);
     }
 }

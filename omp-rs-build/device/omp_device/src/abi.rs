@@ -1,45 +1,8 @@
 //! Decoding kernel ABI v2 slots (ARCHITECTURE.md): every argument arrives as one 8-byte integer-class slot.
 //! Generated kernels convert them back with [`from_slot`] and [`loop_value`].
 
-/// Types a scalar slot can carry.
-pub trait Slot: Copy {
-    /// The value from its 8-byte slot.
-    fn from_slot(bits: u64) -> Self;
-}
-
-macro_rules! int_slot {
-    ($($t:ty),*) => {$(
-        impl Slot for $t {
-            #[inline(always)]
-            fn from_slot(bits: u64) -> Self {
-                // Integers are widened to 64 bits on the host; truncating restores them (two's complement).
-                bits as $t
-            }
-        }
-    )*};
-}
-int_slot!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
-
-impl Slot for f64 {
-    #[inline(always)]
-    fn from_slot(bits: u64) -> Self {
-        f64::from_bits(bits)
-    }
-}
-
-impl Slot for f32 {
-    #[inline(always)]
-    fn from_slot(bits: u64) -> Self {
-        f32::from_bits(bits as u32)
-    }
-}
-
-impl Slot for bool {
-    #[inline(always)]
-    fn from_slot(bits: u64) -> Self {
-        bits != 0
-    }
-}
+/// Types a scalar slot can carry, with the host's encoding (`omp-rs-abi`).
+pub use crate::abi_shared::Scalar as Slot;
 
 /// A scalar argument from its slot.
 #[inline(always)]
