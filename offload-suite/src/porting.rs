@@ -18,6 +18,7 @@ pub const CHECKS: &[Check] = &[
     ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
+    ("escape hatch: unsafe(disjoint(..)) in target regions, an in-place halo copy and a permutation scatter", check_escape_hatch),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -388,4 +389,44 @@ fn check_kernel_identity(rng: &mut StdRng) -> Result<(), String> {
     identity_b::scale(&x, &mut b);
     same("module a (K = 2)", &a, &x.iter().map(|v| 2.0 * v).collect::<Vec<_>>())?;
     same("module b (K = 3)", &b, &x.iter().map(|v| 3.0 * v).collect::<Vec<_>>())
+}
+
+/// The escape hatch in a target region: an in-place halo copy (border cells get copies of interior cells of the same
+/// array) and a scatter through a permutation, which the analysis cannot prove disjoint; the user promises it with
+/// `unsafe(disjoint(..))`. Indices stay bounds-checked on the device.
+#[omp::directives]
+fn halo_and_scatter(n: usize, rows: usize, u: &mut [f64], p: &[usize], x: &[f64], y: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for(unsafe(disjoint(u)))]
+    for r in 0..rows {
+        u[r * (n + 2)] = u[r * (n + 2) + n];
+        u[r * (n + 2) + n + 1] = u[r * (n + 2) + 1];
+    }
+    #[omp::target_teams_distribute_parallel_for(unsafe(disjoint(y)))]
+    for i in 0..x.len() {
+        y[p[i]] = 2.0 * x[i];
+    }
+}
+
+fn check_escape_hatch(rng: &mut StdRng) -> Result<(), String> {
+    let (n, rows) = (rng.gen_range(1..40), rng.gen_range(1..300));
+    let u0 = vec_f64(rng, rows * (n + 2));
+    let len = rng.gen_range(1..3000);
+    let mut p: Vec<usize> = (0..len).collect();
+    for i in (1..len).rev() {
+        p.swap(i, rng.gen_range(0..=i));
+    }
+    let x = vec_f64(rng, len);
+    let (mut u, mut y) = (u0.clone(), vec![0.0; len]);
+    halo_and_scatter(n, rows, &mut u, &p, &x, &mut y);
+    let mut want = u0;
+    for r in 0..rows {
+        want[r * (n + 2)] = want[r * (n + 2) + n];
+        want[r * (n + 2) + n + 1] = want[r * (n + 2) + 1];
+    }
+    same("u (halo copy)", &u, &want)?;
+    let mut want_y = vec![0.0; len];
+    for i in 0..len {
+        want_y[p[i]] = 2.0 * x[i];
+    }
+    same("y (scatter)", &y, &want_y)
 }

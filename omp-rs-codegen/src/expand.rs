@@ -245,17 +245,6 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
-        if d.construct.is_target() || self.in_target {
-            if let Some(c) = d.clauses.iter().find(|c| c.name == crate::model::ClauseName::UnsafeDisjoint) {
-                self.cx.error_at(
-                    c.span,
-                    "`unsafe(disjoint(..))` is for host parallel loops; target regions do not take it yet (write the \
-                     conflicting accesses with `#[omp::atomic]`, or split the loop so each array is written at the \
-                     loop's own index)",
-                );
-                return sequential(f);
-            }
-        }
         // Host loops: field paths (`self.c[i]`) become locals bound before the loop (see `fields`).
         if !(d.construct.is_target() || self.in_target) {
             if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {

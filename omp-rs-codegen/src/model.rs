@@ -104,8 +104,6 @@ impl Construct {
         let names: Vec<String> = self
             .allowed_clauses()
             .iter()
-            // The escape hatch is parsed on target loops only to say that they do not take it.
-            .filter(|c| !(**c == ClauseName::UnsafeDisjoint && self.is_target()))
             .map(|c| match c {
                 ClauseName::UnsafeDisjoint => "`unsafe(disjoint(..))`".to_string(),
                 c => format!("`{}`", c.as_str()),

@@ -23,6 +23,8 @@ pub enum ArrayUse {
     Disjoint,
     /// Updated by `#[omp::atomic]`.
     Atomic,
+    /// Listed in `unsafe(disjoint(..))`: a bounds-checked view without ownership (the user's promise).
+    Unchecked,
 }
 
 /// A captured variable of a kernel.
@@ -304,6 +306,7 @@ pub fn plan(
         let usage = match &cap.class {
             Class::Disjoint(_) => ArrayUse::Disjoint,
             Class::Atomic { .. } => ArrayUse::Atomic,
+            Class::Unchecked { .. } => ArrayUse::Unchecked,
             _ => ArrayUse::Read,
         };
         let owner = match &cap.class {

@@ -115,6 +115,17 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         ));
                         per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name = #h.at(__omp_ks);));
                     }
+                    ArrayUse::Unchecked => {
+                        params.push(quote!(#b: *mut #elem));
+                        params.push(quote!(#n: u64));
+                        setup.extend(quote!(
+                            // SAFETY: the runtime passes the device base and length; that no element is written by
+                            // one iteration and touched by another is the user's `unsafe(disjoint(..))` promise
+                            // (spelled with `unsafe` in the user's crate, where `forbid(unsafe_code)` refuses it).
+                            #[allow(unused_mut)]
+                            let mut #name = unsafe { omp_device::View::<#elem>::from_raw_parts(#b, #n as usize) };
+                        ));
+                    }
                     ArrayUse::Atomic => {
                         params.push(quote!(#b: *mut #elem));
                         params.push(quote!(#n: u64));
