@@ -22,7 +22,8 @@ struct Matrix {
     start: Vec<usize>,
     nnz: Vec<usize>,
     vals: Vec<f64>,
-    inds: Vec<usize>,
+    /// Column indices, `int` as in the original.
+    inds: Vec<i32>,
 }
 
 /// `generate_matrix`: the 27-point stencil with 27 on the diagonal and -1 elsewhere; `b` makes all-ones the exact
@@ -44,7 +45,7 @@ fn generate_matrix(nx: usize, ny: usize, nz: usize) -> (Matrix, Vec<f64>, Vec<f6
                             let inside = ix + sx >= 0 && ix + sx < nx as i64 && iy + sy >= 0 && iy + sy < ny as i64;
                             if inside && col >= 0 && col < nrow as i64 {
                                 m.vals.push(if col as usize == row { 27.0 } else { -1.0 });
-                                m.inds.push(col as usize);
+                                m.inds.push(col as i32);
                                 nnzrow += 1;
                             }
                         }
@@ -111,7 +112,7 @@ fn sparsemv(
     start: &MappedRef<'_, '_, usize>,
     nnz: &MappedRef<'_, '_, usize>,
     vals: &MappedRef<'_, '_, f64>,
-    inds: &MappedRef<'_, '_, usize>,
+    inds: &MappedRef<'_, '_, i32>,
     x: &MappedRef<'_, '_, f64>,
     y: &mut MappedMut<'_, '_, f64>,
 ) {
@@ -121,7 +122,7 @@ fn sparsemv(
         let mut sum = 0.0;
         let (s, cur_nnz) = (start[i], nnz[i]);
         for j in 0..cur_nnz {
-            sum += vals[s + j] * x[inds[s + j]];
+            sum += vals[s + j] * x[inds[s + j] as usize];
         }
         y[i] = sum;
     }
