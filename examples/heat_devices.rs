@@ -30,23 +30,9 @@ fn sweep(dev: i32, nx: usize, rows: usize, u: &[f64], v: &mut [f64]) -> f64 {
     resid
 }
 
-/// The initial value of global cell (row, col): hot top edge, a warm spot inside, cold elsewhere.
-fn initial(row: usize, col: usize, nx: usize, ny: usize) -> f64 {
-    if row == 0 {
-        100.0
-    } else if (row * 3 / ny, col * 3 / nx) == (1, 1) {
-        (row * nx + col) as f64 % 17.0
-    } else {
-        0.0
-    }
-}
-
-/// The interior rows (first global row, count) of band `b` of `bands` (as even as possible).
-fn band(ny: usize, b: usize, bands: usize) -> (usize, usize) {
-    let interior = ny - 2;
-    let (base, extra) = (interior / bands, interior % bands);
-    (1 + b * base + b.min(extra), base + usize::from(b < extra))
-}
+#[path = "heat_common.rs"]
+mod heat_common;
+use heat_common::{band, initial};
 
 /// Where the bands leave their edge rows for their neighbours, and the barrier that separates publishing from
 /// reading.

@@ -43,24 +43,9 @@ fn device_count() -> i32 {
     omp::get_num_devices()
 }
 
-/// The initial value of global cell (row, col): hot top edge, a warm spot inside, cold elsewhere.
-fn initial(row: usize, col: usize, nx: usize, ny: usize) -> f64 {
-    if row == 0 {
-        100.0
-    } else if (row * 3 / ny, col * 3 / nx) == (1, 1) {
-        (row * nx + col) as f64 % 17.0
-    } else {
-        0.0
-    }
-}
-
-/// The rows of interior row range `1..ny - 1` that `rank` of `size` owns (as even as possible).
-fn band(ny: usize, rank: usize, size: usize) -> (usize, usize) {
-    let interior = ny - 2;
-    let (base, extra) = (interior / size, interior % size);
-    let first = 1 + rank * base + rank.min(extra);
-    (first, base + usize::from(rank < extra))
-}
+#[path = "../../heat_common.rs"]
+mod heat_common;
+use heat_common::{band, initial};
 
 /// Returns the residual of the last sweep, rank 0's time loop in seconds and, on rank 0, the whole grid.
 #[omp::directives]
