@@ -316,7 +316,7 @@ fn check_named_planes(rng: &mut StdRng) -> Result<(), String> {
 fn lower_triangle(n: usize, x: &[f64], a: &mut [f64]) {
     for i in 0..n {
         for j in 0..i {
-            a[i * n + j] = x[i] * x[j] + a[i * n + j];
+            a[i * n + j] += x[i] * x[j];
         }
     }
 }
@@ -341,7 +341,7 @@ fn check_triangular(rng: &mut StdRng) -> Result<(), String> {
     let mut want = a0[..n * n].to_vec();
     for i in 0..n {
         for j in 0..i {
-            want[i * n + j] = x[i] * x[j] + want[i * n + j];
+            want[i * n + j] += x[i] * x[j];
         }
     }
     same("lower triangle", &a, &want)?;

@@ -8,7 +8,7 @@
 mod launch;
 /// What `launch.rs` finds as `crate::abi_shared` in `omp_device`.
 mod abi_shared {
-    pub use omp_rs_abi::*;
+    pub(crate) use omp_rs_abi::*;
 }
 
 use launch::{Walk, TILE_COLUMNS};

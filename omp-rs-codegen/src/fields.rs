@@ -187,10 +187,7 @@ fn place_path(e: &Expr) -> Option<(String, bool)> {
     match e {
         Expr::Paren(p) => place_path(&p.expr),
         Expr::Index(ix) => place_path(&ix.expr).map(|(k, _)| (k, false)),
-        Expr::Field(_) => match field_path(e) {
-            Some((_, key)) => Some((key, true)),
-            None => None,
-        },
+        Expr::Field(_) => field_path(e).map(|(_, key)| (key, true)),
         _ => None,
     }
 }
