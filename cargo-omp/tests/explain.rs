@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use omp_build::manifest::{ImageEntry, KernelEntry, MapDecision, SlotKind::*};
+use omp_build::manifest::{ImageEntry, KernelEntry, Location, MapDecision, SlotKind::*};
 use omp_build::{Builder, ImageKind, KernelResources, Manifest, Toolchain};
 
 fn cargo_omp(args: &[&str]) -> Output {
@@ -84,8 +84,9 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
             MapDecision { var: "x".into(), map: "to".into(), why: "&[f64] parameter".into() },
             MapDecision { var: "y".into(), map: "tofrom".into(), why: "&mut [f64] parameter".into() },
         ],
+        location: Some(Location { file: "src/lib.rs".into(), line: 3 }),
     });
-    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![] });
+    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None });
     m.images.push(ImageEntry {
         arch: "sm_90".into(),
         file: "demo_kernels.sm_90.cubin".into(),
@@ -124,7 +125,7 @@ fn explain_a_written_build() {
     // one kernel, every section; by its fn name too
     let s = ok(&["explain", "saxpy", "--target-dir", td]);
     for want in [
-        "kernel omp_saxpy_0_1a2b3c4d  (fn saxpy, region 0",
+        "kernel omp_saxpy_0_1a2b3c4d  (fn saxpy, region 0 at src/lib.rs:3;",
         "dyn_ptr",
         "float64              a",
         "array_base           x",

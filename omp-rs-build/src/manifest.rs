@@ -64,6 +64,19 @@ pub struct KernelEntry {
     /// How each captured variable is mapped, and why (for `cargo omp explain`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub maps: Vec<MapDecision>,
+    /// Where the region is in the user's source (for `cargo omp explain`, which needs no re-reading of the
+    /// generated crate to say it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+/// A region's place in the user's source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// The file, relative to the package (`src/lib.rs`).
+    pub file: String,
+    /// The line of the region's `for` (1-based).
+    pub line: usize,
 }
 
 pub use omp_rs_codegen::abi::SlotKind;
@@ -160,6 +173,7 @@ mod test {
             region: 0,
             slots: vec![SlotKind::Float64, SlotKind::ArrayBase, SlotKind::ArrayLen],
             maps: vec![MapDecision { var: "x".into(), map: "to".into(), why: "`&[f64]` (read only)".into() }],
+            location: Some(Location { file: "src/lib.rs".into(), line: 7 }),
         });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));

@@ -83,12 +83,14 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
     let kernels: Vec<KernelEntry> = o
         .kernels
         .iter()
-        .map(|k| KernelEntry {
+        .zip(&o.files)
+        .map(|(k, file)| KernelEntry {
             name: k.name.clone(),
             function: k.function.clone(),
             region: k.region,
             slots: k.slots(),
             maps: k.maps.clone(),
+            location: Some(crate::manifest::Location { file: file.clone(), line: omp_rs_codegen::abi::region_line(k) }),
         })
         .collect();
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
@@ -122,6 +124,7 @@ pub fn demo() -> Outlined {
         region: 0,
         slots,
         maps: Vec::new(),
+        location: None,
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![

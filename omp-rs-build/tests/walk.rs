@@ -6,9 +6,10 @@
 #[allow(dead_code, unreachable_pub)]
 #[path = "../device/omp_device/src/launch.rs"]
 mod launch;
-/// What `launch.rs` finds as `crate::abi_shared` in `omp_device`.
+/// What `launch.rs` finds as `crate::abi_shared` in `omp_device` (re-exported from there, so `pub`).
+#[allow(unreachable_pub)]
 mod abi_shared {
-    pub(crate) use omp_rs_abi::*;
+    pub use omp_rs_abi::*;
 }
 
 use launch::{Walk, TILE_COLUMNS};

@@ -302,7 +302,8 @@ fn explain_kernel(found: &Found, m: &Manifest, k: &KernelEntry, image: Option<&I
     let all = !(opts.ptx || opts.source || opts.resources);
     let dir = found.dir();
     let mut s = String::new();
-    let _ = writeln!(s, "kernel {}  (fn {}, region {}; package `{}`)", k.name, k.function, k.region, found.package);
+    let at = k.location.as_ref().map(|l| format!(" at {}:{}", l.file, l.line)).unwrap_or_default();
+    let _ = writeln!(s, "kernel {}  (fn {}, region {}{at}; package `{}`)", k.name, k.function, k.region, found.package);
     let _ = writeln!(s, "manifest: {} (written {})", found.manifest.display(), ago(found.modified));
     let _ = writeln!(s, "images: {}", images_line(m));
     let src = find_source(dir, image.map(|i| i.arch.as_str()), &k.name);
@@ -426,7 +427,7 @@ mod test {
 
     fn manifest() -> Manifest {
         let mut m = Manifest::new();
-        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![] };
+        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
         m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::So, resources: vec![] });
         m
