@@ -4180,6 +4180,21 @@ mod fields {
         }
     }
 
+    /// A collapsed nest over two scalar fields, an index using a field, and a local named like the rewrite's
+    /// local for `self.c` (which must then pick another name, not capture this one).
+    impl Stream {
+        #[omp::directives]
+        fn blocks(&mut self, nt: usize, rows: usize, cols: usize) {
+            let self_c = 0.5;
+            #[omp::parallel_for(num_threads(nt), collapse(2))]
+            for i in 0..rows {
+                for j in 0..cols {
+                    self.c[i * cols + j] = self.a[i * cols + j] * self.scalar + self_c;
+                }
+            }
+        }
+    }
+
     /// A struct of arrays passed by reference, written through a field, read through another.
     #[omp::parallel_for(num_threads(nt))]
     fn scale(nt: usize, s: &mut Stream, k: f64) {
@@ -4220,6 +4235,10 @@ mod fields {
         check("fields::dot", MustEqual,
             |nt| Approx(vec![s0.dot(nt)]),
             || Approx(vec![s0.a.iter().zip(&s0.b).map(|(a, b)| a * b).sum()]));
+        let (rows, cols) = (n / 3, 3);
+        check("fields::blocks", MustEqual,
+            |nt| { let mut s = s0.clone(); s.blocks(nt, rows, cols); s },
+            || { let mut s = s0.clone(); for k in 0..rows * cols { s.c[k] = s.a[k] * s.scalar + 0.5; } s });
         let t0 = vf(&mut r, n);
         check("fields::rebound_root", MustEqual,
             |nt| { let mut t = t0.clone(); rebound_root(nt, &s0, &mut t); t },
