@@ -1,5 +1,7 @@
 //! What the two heat solvers share (`heat_devices.rs`, one band per device; `mpi-heat`, one band per MPI rank):
-//! the initial grid and the split into bands. Plain functions, included with `#[path]` by both.
+//! the initial grid and the split into bands. Plain functions, included with `#[path]` by both. The sweep stays in
+//! each solver: it is a target region, and the build of `mpi-heat` (its own package) outlines regions from its own
+//! files only, so a region here would get no device image there.
 
 /// The initial value of global cell (row, col): hot top edge, a warm spot inside, cold elsewhere.
 pub(crate) fn initial(row: usize, col: usize, nx: usize, ny: usize) -> f64 {
