@@ -1,7 +1,6 @@
 //! What the two heat solvers share (`heat_devices.rs`, one band per device; `mpi-heat`, one band per MPI rank):
-//! the initial grid and the split into bands. Plain functions, included with `#[path]` by both. The sweep stays in
-//! each solver: it is a target region, and the build of `mpi-heat` (its own package) outlines regions from its own
-//! files only, so a region here would get no device image there.
+//! the initial grid, the split into bands and the sweep, included with `#[path]` by both (omp-rs-build follows
+//! `#[path]` as rustc does, so the sweep's target region gets device images in both packages).
 
 /// The initial value of global cell (row, col): hot top edge, a warm spot inside, cold elsewhere.
 pub(crate) fn initial(row: usize, col: usize, nx: usize, ny: usize) -> f64 {
@@ -20,4 +19,20 @@ pub(crate) fn band(ny: usize, b: usize, bands: usize) -> (usize, usize) {
     let interior = ny - 2;
     let (base, extra) = (interior / bands, interior % bands);
     (1 + b * base + b.min(extra), base + usize::from(b < extra))
+}
+
+/// One Jacobi sweep over the owned rows `1..=rows` of a band of `rows + 2` rows of `nx` cells, on device `dev`;
+/// returns the largest change.
+#[omp::directives]
+pub(crate) fn sweep(dev: i32, nx: usize, rows: usize, u: &[f64], v: &mut [f64]) -> f64 {
+    let mut resid: f64 = 0.0;
+    #[omp::target_teams_distribute_parallel_for(collapse(2), reduction(max: resid), device(dev))]
+    for i in 1..rows + 1 {
+        for j in 1..nx - 1 {
+            let new = 0.25 * (u[(i - 1) * nx + j] + u[(i + 1) * nx + j] + u[i * nx + j - 1] + u[i * nx + j + 1]);
+            resid = resid.max((new - u[i * nx + j]).abs());
+            v[i * nx + j] = new;
+        }
+    }
+    resid
 }

@@ -14,25 +14,9 @@
 use std::sync::{Barrier, Mutex};
 use std::time::Instant;
 
-/// One Jacobi sweep over the owned rows `1..=rows` of a band of `rows + 2` rows of `nx` cells, on device `dev`;
-/// returns the largest change.
-#[omp::directives]
-fn sweep(dev: i32, nx: usize, rows: usize, u: &[f64], v: &mut [f64]) -> f64 {
-    let mut resid: f64 = 0.0;
-    #[omp::target_teams_distribute_parallel_for(collapse(2), reduction(max: resid), device(dev))]
-    for i in 1..rows + 1 {
-        for j in 1..nx - 1 {
-            let new = 0.25 * (u[(i - 1) * nx + j] + u[(i + 1) * nx + j] + u[i * nx + j - 1] + u[i * nx + j + 1]);
-            resid = resid.max((new - u[i * nx + j]).abs());
-            v[i * nx + j] = new;
-        }
-    }
-    resid
-}
-
 #[path = "heat_common.rs"]
 mod heat_common;
-use heat_common::{band, initial};
+use heat_common::{band, initial, sweep};
 
 /// Where the bands leave their edge rows for their neighbours, and the barrier that separates publishing from
 /// reading.

@@ -17,22 +17,6 @@ use mpi::collective::SystemOperation;
 use mpi::point_to_point as p2p;
 use mpi::traits::*;
 
-/// One Jacobi sweep over the owned rows `1..=rows` of a band of `rows + 2` rows of `nx` cells; returns the largest
-/// change.
-#[omp::directives]
-fn sweep(nx: usize, rows: usize, u: &[f64], v: &mut [f64]) -> f64 {
-    let mut resid: f64 = 0.0;
-    #[omp::target_teams_distribute_parallel_for(collapse(2), reduction(max: resid))]
-    for i in 1..rows + 1 {
-        for j in 1..nx - 1 {
-            let new = 0.25 * (u[(i - 1) * nx + j] + u[(i + 1) * nx + j] + u[i * nx + j - 1] + u[i * nx + j + 1]);
-            resid = resid.max((new - u[i * nx + j]).abs());
-            v[i * nx + j] = new;
-        }
-    }
-    resid
-}
-
 /// Offload devices this process can use. A data region registers the crate's device images first (a clang program
 /// does that before `main`; omp-rs on first use), after which `omp::get_num_devices` counts the devices they fit.
 #[omp::directives]
@@ -45,7 +29,7 @@ fn device_count() -> i32 {
 
 #[path = "../../heat_common.rs"]
 mod heat_common;
-use heat_common::{band, initial};
+use heat_common::{band, initial, sweep};
 
 /// Returns the residual of the last sweep, rank 0's time loop in seconds and, on rank 0, the whole grid.
 #[omp::directives]
@@ -75,7 +59,7 @@ fn run(nx: usize, ny: usize, steps: usize, world: &mpi::topology::SimpleCommunic
             p2p::send_receive_into(&send_bottom[..], &p, &mut u[ghost_bottom.clone()], &p);
         }
         omp::target_update!(to: u[0..nx], u[(rows + 1) * nx..(rows + 2) * nx]);
-        let local = sweep(nx, rows, &u, &mut v);
+        let local = sweep(omp::get_default_device(), nx, rows, &u, &mut v);
         world.all_reduce_into(&local, &mut resid, SystemOperation::max());
         std::mem::swap(&mut u, &mut v);
     }
