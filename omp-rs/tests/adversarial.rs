@@ -4094,6 +4094,35 @@ mod triangular {
             || { let mut a = s0.clone(); stepped_seq(n, &mut a); a });
     }
 
+    /// `0..i - 1` underflows at `i = 0`: debug builds panic on the subtraction, release builds wrap to an endless
+    /// range that indexes out of bounds. The widened range is evaluated from the same expression before the loop,
+    /// so the parallel loop must panic as well, never write.
+    #[omp::parallel_for(num_threads(nt))]
+    fn below_zero(nt: usize, n: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i - 1 {
+                a[i * n + j] = 1.0;
+            }
+        }
+    }
+    fn below_zero_seq(n: usize, a: &mut [f64]) {
+        for i in 0..n {
+            for j in 0..i - 1 {
+                a[i * n + j] = 1.0;
+            }
+        }
+    }
+
+    #[test]
+    fn a_bound_that_underflows_panics_as_sequential_rust_does() {
+        let mut r = rng();
+        let n = r.gen_range(1..40);
+        let a0 = vf(&mut r, n * n);
+        check("triangular::below_zero", PanicOrEqual,
+            |nt| { let mut a = a0.clone(); below_zero(nt, n, &mut a); a },
+            || { let mut a = a0.clone(); below_zero_seq(n, &mut a); a });
+    }
+
     #[test]
     fn a_row_reaching_into_the_next_one_panics() {
         let mut r = rng();
