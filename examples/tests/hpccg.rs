@@ -6,8 +6,10 @@
 //! host plugin's) changes, so there both must simply have converged. The port also checks its solution against the
 //! exact one (all ones) to 1e-9.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod common;
+use common::example;
 
 /// The original's lines (residual trace, iteration count).
 const ORIGINAL_16: &[&str] = &[
@@ -24,14 +26,6 @@ const ORIGINAL_16: &[&str] = &[
     "Iteration = 149   Residual = 1.32164e-60",
     "Number of iterations: 149",
 ];
-
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe.parent().and_then(Path::parent).expect("target dir");
-    let p = dir.join("examples").join(name);
-    assert!(p.is_file(), "example binary {} not built (cargo test builds examples)", p.display());
-    p
-}
 
 fn residual(line: &str) -> Option<f64> {
     line.rsplit("= ").next()?.trim().parse().ok()

@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::example;
+
 fn manifest() -> Option<String> {
     std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).ok()
 }
@@ -67,15 +70,6 @@ fn every_region_has_every_image() {
     }
     let so = std::fs::read(out_file("omp_kernels_omp_examples.host-x86_64.so")).expect("host .so");
     assert_eq!(elf_machine(&so), 62, "EM_X86_64");
-}
-
-fn example(name: &str) -> PathBuf {
-    // cargo test builds the examples next to the test binaries' directory.
-    let exe = std::env::current_exe().expect("test binary path");
-    let dir = exe.parent().and_then(Path::parent).expect("target dir");
-    let p = dir.join("examples").join(name);
-    assert!(p.is_file(), "example binary {} not built (cargo test builds examples)", p.display());
-    p
 }
 
 #[test]

@@ -33,12 +33,7 @@ pub fn scalar_slot(ty: &str) -> SlotKind {
 pub fn token_hash(tokens: &TokenStream) -> u64 {
     let mut text = String::new();
     canonical(tokens.clone(), &mut text);
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    fnv1a(text.as_bytes())
 }
 
 fn canonical(tokens: TokenStream, out: &mut String) {
@@ -82,12 +77,17 @@ pub fn kernel_name(function: &str, region: u32, fn_hash: u64) -> String {
 /// kernel by where its region is (the file relative to the package, and the line of its `for`), and the macro,
 /// which sees its region's location too, picks the same name (`lower::offload`).
 pub fn located_name(name: &str, file: &str, line: usize) -> String {
+    format!("{name}_{:08x}", fnv1a(format!("{file}:{line}").as_bytes()) as u32)
+}
+
+/// 64-bit FNV-1a.
+fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in format!("{file}:{line}").bytes() {
+    for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
-    format!("{name}_{:08x}", h as u32)
+    h
 }
 
 /// The line of a region's `for` (1-based): in a build script always, in a proc macro on rustc 1.88 and later

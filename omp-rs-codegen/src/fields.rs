@@ -22,6 +22,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Member};
 
+use crate::analyze::walk::MUTATING_METHODS;
 use crate::types::TypeEnv;
 
 /// How a field path is bound before the loop.
@@ -67,13 +68,6 @@ impl Hoisted {
     }
 }
 
-/// Methods that change an element they are called on (`v[i].push(x)`), as the capture analysis counts them.
-const MUTATING_METHODS: &[&str] = &[
-    "push", "push_str", "push_back", "push_front", "pop", "pop_back", "pop_front", "insert", "remove", "swap_remove", "clear",
-    "extend", "extend_from_slice", "truncate", "resize", "retain", "dedup", "drain", "append", "sort", "sort_unstable",
-    "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
-    "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
-];
 
 /// The field paths of `f` (range and body) that can be bound before the loop, and the loop with each replaced by
 /// its local; `None` when there is none.

@@ -170,9 +170,11 @@ impl Spelling {
 fn target_library(spelling: Spelling) -> Result<&'static TargetLibrary, Unsupported> {
     static LIBS: [OnceLock<Result<TargetLibrary, String>>; 2] = [OnceLock::new(), OnceLock::new()];
     let lib = LIBS[spelling as usize].get_or_init(|| {
-        let path = spelling.candidates().into_iter().find(|p| p.is_file()).ok_or_else(|| {
-            format!("{} not found (looked at {:?})", spelling.file(), spelling.candidates())
-        })?;
+        let candidates = spelling.candidates();
+        let path = candidates
+            .iter()
+            .find(|p| p.is_file())
+            .ok_or_else(|| format!("{} not found (looked at {candidates:?})", spelling.file()))?;
         // SAFETY: the library's initialisers are libgomp's offload-image registration, which runs once.
         let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| format!("{}: {e}", path.display()))?;
         let fns = CFns::load(&lib).map_err(|e| format!("{}: {e}", path.display()))?;

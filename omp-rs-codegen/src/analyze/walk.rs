@@ -453,7 +453,7 @@ impl Walker {
 
 /// Methods of `Vec`, slices, `String` and the collections that take `&mut self`: called on an element
 /// (`v[i].push(x)`), they write it.
-const MUTATING_METHODS: &[&str] = &[
+pub(crate) const MUTATING_METHODS: &[&str] = &[
     "push", "push_str", "push_back", "push_front", "pop", "pop_back", "pop_front", "insert", "remove", "swap_remove", "clear",
     "extend", "extend_from_slice", "truncate", "resize", "retain", "dedup", "drain", "append", "sort", "sort_unstable",
     "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
