@@ -83,20 +83,22 @@ fn slice_of(name: &Ident, section: Option<&crate::model::Section>, mutable: bool
 /// A target loop region: the kernel launch when the build produced an image for it, else the host path.
 pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -> TokenStream {
     let off = off();
+    let manifest = manifest::current();
+    if let Some(why) = manifest.and_then(|m| m.mismatch()) {
+        return quote!(::core::compile_error!(#why));
+    }
     // A kernel the build had to name by its location (the same function in two modules, see `abi::located_name`)
-    // is found under that name.
-    let located = plan.nest.dims.first().and_then(|d| crate::abi::package_relative_file(d.span)).map(|file| {
-        crate::abi::located_name(&plan.name, &file, crate::abi::region_line(plan))
-    });
-    let name = match (manifest::current(), located) {
-        (Some(m), Some(l)) if !m.has_kernel(&plan.name) && m.has_kernel(&l) => l,
+    // is found under that name; the location is only worked out when the plain name is missing.
+    let located = || {
+        let file = plan.nest.dims.first().and_then(|d| crate::abi::package_relative_file(d.span))?;
+        Some(crate::abi::located_name(&plan.name, &file, crate::abi::region_line(plan)))
+    };
+    let name = match manifest {
+        Some(m) if !m.has_kernel(&plan.name) => located().filter(|l| m.has_kernel(l)).unwrap_or_else(|| plan.name.clone()),
         _ => plan.name.clone(),
     };
     let name = &name;
-    if let Some(why) = manifest::current().and_then(|m| m.mismatch()) {
-        return quote!(::core::compile_error!(#why));
-    }
-    let Some(m) = manifest::current().filter(|m| m.has_kernel(name)) else {
+    let Some(m) = manifest.filter(|m| m.has_kernel(name)) else {
         return quote!({
             #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
             #host
