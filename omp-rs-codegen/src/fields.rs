@@ -11,7 +11,9 @@
 //!
 //! Roots are `self` and variables whose declared type is a plain struct (`S`, `&S`, `&mut S`): field access
 //! through them is a built-in projection, evaluated once before the loop or once per use alike. Smart pointers
-//! (`Box`, `Rc`, ... whose `Deref` is user code) and roots of unknown type are not rewritten. Target regions keep
+//! (`Box`, `Rc`, ... whose `Deref` is user code) and roots of unknown type are not rewritten; a type alias is taken
+//! for the struct it names (an alias of a pointer with a side-effecting `Deref` would see it run once, not per
+//! access). Target regions keep
 //! today's rule (the kernel needs the fields' types: bind typed locals, see `docs/porting.md`).
 
 use std::collections::{BTreeMap, BTreeSet};
