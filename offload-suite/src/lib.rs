@@ -5,6 +5,7 @@
 pub mod adversarial;
 pub mod devices;
 pub mod porting;
+pub mod structs;
 pub mod queued;
 pub mod regions;
 
@@ -15,7 +16,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(structs::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
 }
 
 /// A random vector.

@@ -24,6 +24,16 @@ pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStrea
     let ident = Ident::new(name, Span::call_site());
     let Some(construct) = parse::construct(&ident, &cx) else { return with_errors(item, cx) };
     let directive = parse::directive(construct, args, &cx);
+    if let (ConstructKind::DeclareTarget, Ok(s)) = (&directive.construct.kind, syn::parse2::<syn::ItemStruct>(item.clone())) {
+        let out = crate::device_struct::host(s, &cx);
+        return match cx.check() {
+            Ok(()) => out,
+            Err(e) => {
+                let errors = e.to_compile_error();
+                quote!(#errors #item)
+            }
+        };
+    }
     if let Ok(f) = syn::parse2::<ItemFn>(item.clone()) {
         let original = f.clone();
         let mut kernels = Vec::new();
@@ -220,9 +230,9 @@ impl<'a> Lowerer<'a> {
             Stmt::Local(l) => {
                 // An unannotated `let x = <expr>;` gets its type when the initialiser makes it evident.
                 let inferred = match (&l.pat, &l.init) {
-                    (syn::Pat::Ident(_), Some(init)) => {
-                        types::scalar_type_of(&init.expr, &self.types).and_then(|t| syn::parse_str::<syn::Type>(&t).ok())
-                    }
+                    (syn::Pat::Ident(_), Some(init)) => types::scalar_type_of(&init.expr, &self.types)
+                        .or_else(|| types::is_float_literal(&init.expr).then(|| "f64".to_string()))
+                        .and_then(|t| syn::parse_str::<syn::Type>(&t).ok()),
                     _ => None,
                 };
                 self.types.bind_pattern(&l.pat, inferred.as_ref())

@@ -12,6 +12,7 @@ pub mod analyze;
 pub mod body;
 pub mod check;
 pub mod ctxt;
+pub mod device_struct;
 pub mod expand;
 pub mod fields;
 pub mod keyword;

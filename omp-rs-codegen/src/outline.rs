@@ -66,6 +66,11 @@ impl Outline {
                         }
                     }
                 }
+                Item::Struct(s) if declare_target(&s.attrs) => {
+                    let mut s = s.clone();
+                    s.attrs.retain(|a| !is_omp(a));
+                    self.items.push(Item::Verbatim(crate::device_struct::device(s)));
+                }
                 Item::Struct(_) | Item::Enum(_) | Item::Static(_) | Item::Const(_) | Item::Type(_) => {
                     if declare_target(item_attrs(item)) {
                         self.items.push(strip_omp(item.clone()));

@@ -58,6 +58,9 @@ pub enum KernelArg {
         /// A `private` / `firstprivate` array of this length (`[T; N]`): passed like a read-only array, and each
         /// iteration works on its own copy of it (the same per-iteration copy as the host path).
         private_len: Option<syn::Expr>,
+        /// A plain-data struct captured by value (`p: Params`): passed like a read-only one-element array, and the
+        /// kernel works on its own copy; `Some(true)` when the body changes that copy (`firstprivate` / `private`).
+        by_value: Option<bool>,
     },
     /// `is_device_ptr(b)` with `b: omp::DeviceBuffer<T>`: device pointer and length slots.
     DeviceBuffer {
@@ -328,7 +331,7 @@ pub fn plan(
             (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
                 let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
-                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None, private_len: None });
+                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None, private_len: None, by_value: None });
             }
             (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Scalar(t)) => {
                 let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
@@ -342,8 +345,30 @@ pub fn plan(
             (Class::Private | Class::Firstprivate, DeviceType::Array { elem, .. }) if fixed_len(&ty).is_some() => {
                 maps.push(MapDecision { var: key, map: "to".into(), why: "private array: each iteration works on a copy".into() });
                 let private_len = fixed_len(&ty);
-                args.push(KernelArg::Array { name, elem, usage: ArrayUse::Read, map: MapKind::To, explicit: None, scalar: false, owner: None, private_len });
+                args.push(KernelArg::Array { name, elem, usage: ArrayUse::Read, map: MapKind::To, explicit: None, scalar: false, owner: None, private_len, by_value: None });
             }
+            (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Value(elem)) => {
+                let changed = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
+                maps.push(MapDecision { var: key, map: "firstprivate".into(), why: format!("`{}` passed by value", ty.to_token_stream()) });
+                args.push(KernelArg::Array {
+                    name,
+                    elem,
+                    usage: ArrayUse::Read,
+                    map: MapKind::To,
+                    explicit: None,
+                    scalar: false,
+                    owner: None,
+                    private_len: None,
+                    by_value: Some(changed),
+                });
+            }
+            (_, DeviceType::Value(_)) => cx.error_spanned_by(
+                &name,
+                format!(
+                    "`{key}` is passed to the target region by value: the region may read it, or change its own copy \
+                     with `firstprivate({key})`; to write results back, use an array (`&mut [T]`)"
+                ),
+            ),
             (Class::Private | Class::Firstprivate, _) => cx.error_spanned_by(
                 &name,
                 format!(
@@ -367,7 +392,9 @@ pub fn plan(
                 let (map, why) = match explicit.iter().find(|(n, _, _)| *n == key) {
                     Some((_, kind, _)) => (*kind, "explicit map clause".to_string()),
                     None if written => (MapKind::ToFrom, "written by the region".to_string()),
-                    None if mutable => (MapKind::ToFrom, format!("`{}` (mutable)", ty.to_token_stream())),
+                    // `&mut` maps `tofrom` (DESIGN.md: mappings come from the types); an owned array or `Vec` the
+                    // region only reads is copied in only.
+                    None if mutable && is_reference(&ty) => (MapKind::ToFrom, format!("`{}` (mutable)", ty.to_token_stream())),
                     None => (MapKind::To, format!("`{}` (read only)", ty.to_token_stream())),
                 };
                 if written && !mutable {
@@ -375,7 +402,7 @@ pub fn plan(
                 }
                 let ex = explicit.iter().find(|(n, _, _)| *n == key).map(|(_, _, e)| e.clone());
                 maps.push(MapDecision { var: key, map: map_name(map).into(), why });
-                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner, private_len: None });
+                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner, private_len: None, by_value: None });
             }
             (_, DeviceType::Scalar(_)) => {}
         }
@@ -452,4 +479,14 @@ pub fn op_symbol(op: ReductionOp) -> &'static str {
 /// Span of the first dimension (for messages about the whole region).
 pub fn region_span(nest: &LoopNest) -> Span {
     nest.dims.first().map_or_else(Span::call_site, |d| d.span)
+}
+
+/// Whether a declared type is a borrow (`&T`, `&mut T`), seen through parentheses.
+fn is_reference(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(_) => true,
+        Type::Paren(p) => is_reference(&p.elem),
+        Type::Group(g) => is_reference(&g.elem),
+        _ => false,
+    }
 }

@@ -174,6 +174,9 @@ pub enum DeviceType {
         /// The element type.
         elem: Type,
     },
+    /// Any other named type by value: a `#[omp::declare_target]` plain-data struct, copied to the device as one
+    /// element. Whether it is one is the compiler's to say (the launch maps it with an `omp::Pod` bound), not ours.
+    Value(Type),
 }
 
 /// Classifies a captured variable's declared type, or says why it cannot go to the device.
@@ -187,6 +190,10 @@ pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
             inner => match device_type(inner)? {
                 DeviceType::Array { elem, .. } => Ok(DeviceType::Array { elem, mutable: r.mutability.is_some() }),
                 DeviceType::DeviceBuffer { elem } => Ok(DeviceType::DeviceBuffer { elem }),
+                DeviceType::Value(_) => Err(format!(
+                    "a reference to a value (`{}`) cannot be captured by a target region; pass the value (`*x`) or a slice",
+                    ty.to_token_stream()
+                )),
                 DeviceType::Scalar(s) => Err(format!(
                     "a reference to a scalar (`{}`) cannot be captured by a target region; pass the value (`{s}`)",
                     ty.to_token_stream()
@@ -215,6 +222,7 @@ pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
                 // A mapping token passed down from a caller's `target_data` block.
                 ("MappedMut", Some(elem)) => Ok(DeviceType::Array { elem, mutable: true }),
                 ("MappedRef", Some(elem)) => Ok(DeviceType::Array { elem, mutable: false }),
+                (_, None) if !matches!(last.arguments, PathArguments::Parenthesized(_)) => Ok(DeviceType::Value(ty.clone())),
                 _ => Err(format!(
                     "the type `{}` cannot cross to the device: target regions take primitive scalars, slices, arrays, \
                      `Vec`s of them and `omp::DeviceBuffer`",
@@ -234,6 +242,17 @@ pub fn is_primitive(ty: &Type) -> bool {
 /// The integer type of a loop variable, inferred from its range bounds: [`scalar_type_of`] when that is an integer.
 pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
     scalar_type_of(e, env).filter(|t| INTEGERS.contains(&t.as_str()))
+}
+
+/// Whether an initialiser is an unsuffixed float literal (`let mut total = 0.0;`): Rust's fallback type for it is
+/// `f64`, which a declaration may assume. Another type that later uses demand (`total += x_f32`) is then a type
+/// error at the launch (`scalar::<f64>(total)`), never a silent conversion.
+pub fn is_float_literal(e: &Expr) -> bool {
+    match e {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => f.suffix().is_empty(),
+        Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | Expr::Paren(syn::ExprParen { expr, .. }) => is_float_literal(expr),
+        _ => false,
+    }
 }
 
 /// The primitive scalar type of an expression when it is evident (an unannotated `let`'s initialiser, a range

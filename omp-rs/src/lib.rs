@@ -106,4 +106,6 @@ pub mod __private {
         WindowIndex, WindowMut,
     };
     pub use crate::offload::private as offload;
+    /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).
+    pub use bytemuck;
 }

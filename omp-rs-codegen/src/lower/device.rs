@@ -56,6 +56,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let mut params = vec![quote!(_dyn: *mut u8)];
     let mut setup = TokenStream::new();
     let mut per_iteration = TokenStream::new();
+    // By-value structs, read from their one mapped element once the slices are set up.
+    let mut value_copies = TokenStream::new();
     let mut atomics: Vec<Ident> = Vec::new();
     let depth = plan.dim_types.len();
     for arg in &plan.args {
@@ -77,6 +79,13 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 if let KernelArg::Array { private_len: Some(len), .. } = arg {
                     // Each iteration's own copy of the private array (the host passes an array of this very type).
                     per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name: [#elem; #len] = core::array::from_fn(|__omp_k| #name[__omp_k]);));
+                }
+                if let KernelArg::Array { by_value: Some(changed), .. } = arg {
+                    // The value is the one element the host mapped; a body that changes it changes its own copy.
+                    value_copies.extend(quote!(let #name: #elem = #name[0];));
+                    if *changed {
+                        per_iteration.extend(quote!(let mut #name: #elem = #name;));
+                    }
                 }
                 // The kernel's own unsafe: rebuilding the host runtime's (pointer, length, ownership) slots. The loop
                 // body itself stays safe code (`deny(unsafe_op_in_unsafe_fn)` in the crate header).
@@ -143,6 +152,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             }
         }
     }
+    setup.extend(value_copies);
     let (firsts, trips, steps): (Vec<Ident>, Vec<Ident>, Vec<Ident>) = (
         (0..depth).map(|k| format_ident!("__omp_f{}", k)).collect(),
         (0..depth).map(|k| format_ident!("__omp_t{}", k)).collect(),
@@ -227,7 +237,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     AtomicRewriter.visit_block_mut(&mut body);
     // Read-only captures are plain slices in the kernel (private arrays are per-iteration copies, not slices).
     let read_only = plan.args.iter().filter_map(|a| match a {
-        KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, .. } | KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => {
+        KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, by_value: None, .. }
+        | KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => {
             Some(fresh(name).to_string())
         }
         _ => None,

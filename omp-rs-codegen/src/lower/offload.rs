@@ -98,8 +98,18 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         _ => plan.name.clone(),
     };
     let name = &name;
+    // Array elements and by-value structs must be plain data (`omp::Pod`), whether or not this build has an image.
+    let plain_data: TokenStream = plan
+        .args
+        .iter()
+        .filter_map(|a| match a {
+            KernelArg::Array { elem, scalar: false, .. } => Some(quote!(#off::crosses_to_device::<#elem>();)),
+            _ => None,
+        })
+        .collect();
     let Some(m) = manifest.filter(|m| m.has_kernel(name)) else {
         return quote!({
+            #plain_data
             #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
             #host
         });
@@ -120,6 +130,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
                 quote!(#pack.scalar::<#ty>(#name))
             }
             KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
+            KernelArg::Array { name, by_value: Some(_), .. } => quote!(#pack.to(::core::slice::from_ref(&#name))),
             KernelArg::Array { name, map, explicit, usage, .. } => {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());
                 // Inside `target_data` the variable is a mapping token, mutable only when the block writes it; the
@@ -223,6 +234,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let launch = quote_spanned!(at=> ::omp::__private::offload::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry));
     let decide = quote_spanned!(at=> ::omp::__private::offload::should_offload(&__OMP_KERNEL, #device, #cond));
     quote!({
+        #plain_data
         #images
         static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #name, #body_lines);
         let __omp_offloaded = match #decide {

@@ -22,3 +22,9 @@ pub use super::scope::{
 
 /// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 2)").
 pub const ABI_VERSION: u32 = omp_rs_abi::ABI_VERSION;
+
+/// Compiles only for types a target region may copy to the device: every region states it for its arrays' elements
+/// and by-value structs, with or without a device image, so a program does not start failing to build once the
+/// device toolchain is installed.
+#[inline(always)]
+pub fn crosses_to_device<T: Pod>() {}

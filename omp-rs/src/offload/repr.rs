@@ -4,19 +4,23 @@
 /// Types whose values may be copied to and from device memory byte for byte: no padding, no pointers, every bit
 /// pattern valid (so reading back device memory, possibly uninitialised, is never undefined behaviour).
 ///
+/// These are exactly `bytemuck`'s `Pod` types that may be shared between threads: the primitive numbers, arrays of
+/// them, and `#[omp::declare_target]` structs (whose attribute derives `bytemuck::Pod`, which checks `repr(C)`, no
+/// padding and `Pod` fields at compile time).
+///
 /// # Safety
-/// Implement only for types with those three properties.
-pub unsafe trait Pod: Copy + Send + Sync + 'static {}
+/// Implemented only by the blanket impl below.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be copied to the device",
+    label = "not plain data",
+    note = "target regions take numbers, arrays of them and `#[omp::declare_target]` structs (`#[derive(Clone, Copy)]`, \
+            fields of those types; no `bool`, references or pointers)"
+)]
+pub unsafe trait Pod: bytemuck::Pod + Send + Sync {}
 
-macro_rules! pod {
-    ($($t:ty),*) => { $(
-        // SAFETY: primitive numeric type: no padding, no pointers, every bit pattern valid.
-        unsafe impl Pod for $t {}
-    )* };
-}
-pod!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64);
-// SAFETY: an array of `Pod` has no padding between elements and inherits the element's properties.
-unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
+// SAFETY: `bytemuck::Pod` promises no padding, no pointers (raw pointers only under a feature omp-rs does not
+// enable, and they are not `Send`) and every bit pattern valid: the three properties of `Pod`.
+unsafe impl<T: bytemuck::Pod + Send + Sync> Pod for T {}
 
 /// A value passed by value in one 8-byte `LITERAL` slot (the encoding is `omp-rs-abi`'s, which kernels decode).
 pub use omp_rs_abi::Scalar;

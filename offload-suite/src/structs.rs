@@ -1,0 +1,187 @@
+//! Plain-data structs on the device (issue #10): `#[omp::declare_target]` structs in slices, by value, nested,
+//! read and written field by field, each region next to its sequential reference.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{close, same, Check};
+
+/// Every struct check.
+pub const CHECKS: &[Check] = &[
+    ("structs: slices of declare_target structs written field by field, a struct by value", check_particles),
+    ("structs: nested structs and arrays in structs, a reduction over a field", check_nested),
+    ("structs: a table of structs searched in a helper function (XSBench's grid lookup)", check_grid_lookup),
+];
+
+/// A particle, as an array-of-structs code stores it: mixed field sizes, no padding (8 + 8 + 4 + 4 bytes).
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Particle {
+    /// Position.
+    pub x: f64,
+    /// Velocity.
+    pub v: f64,
+    /// Mass.
+    pub m: f32,
+    /// Identifier.
+    pub id: u32,
+}
+
+/// Run parameters passed by value (firstprivate): larger than one 8-byte kernel slot.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Time step.
+    pub dt: f64,
+    /// Force scale.
+    pub scale: f64,
+    /// Damping per step.
+    pub damping: f64,
+}
+
+#[omp::directives]
+fn push_particles(parts: &mut [Particle], forces: &[f64], p: Params) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..parts.len() {
+        let a = forces[i] * p.scale / parts[i].m as f64;
+        parts[i].v = parts[i].v * p.damping + a * p.dt;
+        parts[i].x += parts[i].v * p.dt;
+        parts[i].id += 1;
+    }
+}
+
+fn push_sequential(parts: &mut [Particle], forces: &[f64], p: Params) {
+    for (part, f) in parts.iter_mut().zip(forces) {
+        let a = f * p.scale / part.m as f64;
+        part.v = part.v * p.damping + a * p.dt;
+        part.x += part.v * p.dt;
+        part.id += 1;
+    }
+}
+
+fn random_particles(rng: &mut StdRng, n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|i| Particle { x: rng.gen_range(-1.0..1.0), v: rng.gen_range(-1.0..1.0), m: rng.gen_range(0.5..2.0), id: i as u32 })
+        .collect()
+}
+
+fn check_particles(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let mut parts = random_particles(rng, n);
+    let forces = crate::vec_f64(rng, n);
+    let p = Params { dt: rng.gen_range(0.001..0.1), scale: rng.gen_range(0.5..2.0), damping: 0.99 };
+    let mut want = parts.clone();
+    push_particles(&mut parts, &forces, p);
+    push_sequential(&mut want, &forces, p);
+    same("parts", &parts, &want)
+}
+
+/// A cell holding a particle and a fixed-size array: nested `declare_target` structs.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cell {
+    /// Corner coordinates.
+    pub corner: [f64; 3],
+    /// Its particle.
+    pub p: Particle,
+    /// Neighbour count.
+    pub neighbours: i64,
+}
+
+#[omp::directives]
+fn cell_mass(cells: &mut Vec<Cell>, shift: [f64; 3]) -> f64 {
+    let mut total = 0.0;
+    #[omp::target_teams_distribute_parallel_for(reduction(+: total))]
+    for i in 0..cells.len() {
+        let mut c = cells[i];
+        for k in 0..3 {
+            c.corner[k] += shift[k];
+        }
+        c.neighbours -= 1;
+        cells[i] = c;
+        total += c.p.m as f64 * c.corner[0];
+    }
+    total
+}
+
+fn check_nested(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let parts = random_particles(rng, n);
+    let mut cells: Vec<Cell> = parts
+        .iter()
+        .map(|&p| Cell { corner: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], p, neighbours: rng.gen_range(0..27) })
+        .collect();
+    let shift = [rng.gen_range(-1.0..1.0), 0.5, -0.25];
+    let mut want = cells.clone();
+    let mut want_total = 0.0;
+    for c in &mut want {
+        for k in 0..3 {
+            c.corner[k] += shift[k];
+        }
+        c.neighbours -= 1;
+        want_total += c.p.m as f64 * c.corner[0];
+    }
+    let total = cell_mass(&mut cells, shift);
+    same("cells", &cells, &want)?;
+    close("total", total, want_total, n, 4.0)
+}
+
+/// One energy point of a cross-section table (XSBench's `NuclideGridPoint`).
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug)]
+pub struct GridPoint {
+    /// Energy of this point (the table is sorted by it).
+    pub energy: f64,
+    /// Total cross section.
+    pub total: f64,
+    /// Elastic cross section.
+    pub elastic: f64,
+}
+
+/// The last point with energy at or below `e` (binary search), as a helper function the kernel calls.
+fn lower_point(grid: &[GridPoint], e: f64) -> usize {
+    let (mut lo, mut hi) = (0usize, grid.len() - 1);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if grid[mid].energy > e {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    lo
+}
+
+/// Linear interpolation of the total cross section between a point and the next.
+fn interpolate(grid: &[GridPoint], e: f64) -> f64 {
+    let lo = lower_point(grid, e);
+    let (a, b) = (grid[lo], grid[lo + 1]);
+    let f = (b.energy - e) / (b.energy - a.energy);
+    b.total - f * (b.total - a.total) + 0.0 * a.elastic
+}
+
+#[omp::directives]
+fn lookups(grid: &[GridPoint], energies: &[f64], xs: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..xs.len() {
+        xs[i] = interpolate(grid, energies[i]);
+    }
+}
+
+fn check_grid_lookup(rng: &mut StdRng) -> Result<(), String> {
+    let points = rng.gen_range(2..2000);
+    let mut energies: Vec<f64> = (0..points).map(|_| rng.gen_range(0.0..1.0)).collect();
+    energies.sort_by(f64::total_cmp);
+    energies.dedup();
+    if energies.len() < 2 {
+        energies = vec![0.0, 1.0];
+    }
+    let grid: Vec<GridPoint> =
+        energies.iter().map(|&energy| GridPoint { energy, total: rng.gen_range(0.0..10.0), elastic: rng.gen_range(0.0..1.0) }).collect();
+    let (lo, hi) = (energies[0], energies[energies.len() - 1]);
+    let queries: Vec<f64> = (0..rng.gen_range(1..4000)).map(|_| rng.gen_range(lo..=hi)).collect();
+    let mut xs = vec![0.0; queries.len()];
+    lookups(&grid, &queries, &mut xs);
+    let want: Vec<f64> = queries.iter().map(|&e| interpolate(&grid, e)).collect();
+    same("xs", &xs, &want)
+}

@@ -1,0 +1,14 @@
+// A struct without `#[omp::declare_target]` is not known to be plain data: it cannot be copied to the device.
+#[derive(Clone, Copy)]
+struct Params {
+    dt: f64,
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn f(p: Params, y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] += p.dt;
+    }
+}
+
+fn main() {}
