@@ -296,17 +296,11 @@ fn calculate_macro_xs(
 #[omp::directives]
 fn run_event_based_simulation(inp: &Inputs, sd: &SimulationData) -> u64 {
     println!("Beginning event based simulation...");
-    // The original maps `SD.num_nucs[:SD.length_num_nucs]` and so on: here each array of `sd` by name (target
-    // regions take struct fields through typed locals, see docs/porting.md).
-    let (num_nucs, concs, mats): (&[i32], &[f64], &[i32]) = (&sd.num_nucs, &sd.concs, &sd.mats);
-    let (unionized_energy_array, index_grid): (&[f64], &[i32]) = (&sd.unionized_energy_array, &sd.index_grid);
-    let nuclide_grid: &[NuclideGridPoint] = &sd.nuclide_grid;
-    let (n_isotopes, n_gridpoints, grid_type, hash_bins, max_num_nucs): (i64, i64, i32, i32, i32) =
-        (inp.n_isotopes, inp.n_gridpoints, inp.grid_type, inp.hash_bins, sd.max_num_nucs);
-    let lookups = inp.lookups as usize;
-    let mut verification: Vec<u64> = vec![0; lookups];
+    let mut verification: Vec<u64> = vec![0; inp.lookups as usize];
+    // The original's `map(to: SD.num_nucs[:SD.length_num_nucs], ...)`: the fields of `sd` the loop uses are mapped
+    // `to` (read only), `verification` comes back.
     #[omp::target_teams_distribute_parallel_for(map(from: verification))]
-    for i in 0..lookups {
+    for i in 0..inp.lookups as usize {
         // Set the initial seed value, then forward it to this lookup (two samples per lookup).
         let mut seed: u64 = STARTING_SEED;
         seed = fast_forward_lcg(seed, 2 * i as u64);
@@ -315,20 +309,20 @@ fn run_event_based_simulation(inp: &Inputs, sd: &SimulationData) -> u64 {
         let mat = pick_mat(&mut seed);
         let mut macro_xs_vector = [0.0f64; 5];
         calculate_macro_xs(
-            p_energy,
-            mat,
-            n_isotopes,
-            n_gridpoints,
-            num_nucs,
-            concs,
-            unionized_energy_array,
-            index_grid,
-            nuclide_grid,
-            mats,
-            &mut macro_xs_vector,
-            grid_type,
-            hash_bins,
-            max_num_nucs,
+            p_energy,        // Sampled neutron energy (in lethargy)
+            mat,             // Sampled material type index neutron is in
+            inp.n_isotopes,  // Total number of isotopes in simulation
+            inp.n_gridpoints, // Number of gridpoints per isotope in simulation
+            &sd.num_nucs,    // 1-D array with number of nuclides per material
+            &sd.concs,       // Flattened 2-D array with concentration of each nuclide in each material
+            &sd.unionized_energy_array, // 1-D Unionized energy array
+            &sd.index_grid,  // Flattened 2-D grid holding indices into nuclide grid for each unionized energy level
+            &sd.nuclide_grid, // Flattened 2-D grid holding energy levels and XS_data for all nuclides in simulation
+            &sd.mats,        // Flattened 2-D array with nuclide indices defining composition of each type of material
+            &mut macro_xs_vector, // 1-D array with result of the macroscopic cross section (5 different reaction channels)
+            inp.grid_type,   // Lookup type (nuclide, hash, or unionized)
+            inp.hash_bins,   // Number of hash bins used (if using hash lookup type)
+            sd.max_num_nucs, // Maximum number of nuclides present in any material
         );
         // The index of the largest cross section, plus one, is this lookup's verification value.
         let mut max = -1.0;

@@ -85,8 +85,9 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
             MapDecision { var: "y".into(), map: "tofrom".into(), why: "&mut [f64] parameter".into() },
         ],
         location: Some(Location { file: "src/lib.rs".into(), line: 3 }),
+        fields: vec![],
     });
-    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None });
+    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![] });
     m.images.push(ImageEntry {
         arch: "sm_90".into(),
         file: "demo_kernels.sm_90.cubin".into(),

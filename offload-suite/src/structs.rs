@@ -11,6 +11,8 @@ pub const CHECKS: &[Check] = &[
     ("structs: slices of declare_target structs written field by field, a struct by value", check_particles),
     ("structs: nested structs and arrays in structs, a reduction over a field", check_nested),
     ("structs: a table of structs searched in a helper function (XSBench's grid lookup)", check_grid_lookup),
+    ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
+    ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
 ];
 
 /// A particle, as an array-of-structs code stores it: mixed field sizes, no padding (8 + 8 + 4 + 4 bytes).
@@ -184,4 +186,91 @@ fn check_grid_lookup(rng: &mut StdRng) -> Result<(), String> {
     lookups(&grid, &queries, &mut xs);
     let want: Vec<f64> = queries.iter().map(|&e| interpolate(&grid, e)).collect();
     same("xs", &xs, &want)
+}
+
+/// A grid inside a struct of arrays.
+pub struct Grid {
+    /// Values.
+    pub u: Vec<f64>,
+}
+
+/// A struct of arrays, as a C code's `struct { double *a, *b, *c; double scalar; }`.
+pub struct Soa {
+    /// Input.
+    pub a: Vec<f64>,
+    /// Input.
+    pub b: Vec<f64>,
+    /// Output.
+    pub c: Vec<f64>,
+    /// Triad scalar.
+    pub scalar: f64,
+    /// A nested struct.
+    pub grid: Grid,
+}
+
+#[omp::directives]
+fn soa_triad(s: &mut Soa, n: usize) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..n {
+        s.c[i] = s.a[i] + s.scalar * s.b[i];
+        s.grid.u[i] += s.c[i] * 0.5;
+    }
+}
+
+fn random_soa(rng: &mut StdRng, n: usize) -> Soa {
+    Soa {
+        a: crate::vec_f64(rng, n),
+        b: crate::vec_f64(rng, n),
+        c: vec![0.0; n],
+        scalar: rng.gen_range(-2.0..2.0),
+        grid: Grid { u: crate::vec_f64(rng, n) },
+    }
+}
+
+fn check_fields(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let mut s = random_soa(rng, n);
+    let want_c: Vec<f64> = (0..n).map(|i| s.a[i] + s.scalar * s.b[i]).collect();
+    let want_u: Vec<f64> = (0..n).map(|i| s.grid.u[i] + want_c[i] * 0.5).collect();
+    soa_triad(&mut s, n);
+    same("c", &s.c, &want_c)?;
+    same("grid.u", &s.grid.u, &want_u)
+}
+
+/// BabelStream's class: arrays and the scalar are members, each kernel a method.
+pub struct Stream {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+    scalar: f64,
+}
+
+impl Stream {
+    #[omp::directives]
+    fn triad(&mut self) {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..self.a.len() {
+            self.a[i] = self.b[i] + self.scalar * self.c[i];
+        }
+    }
+
+    #[omp::directives]
+    fn dot(&self) -> f64 {
+        let mut sum = 0.0;
+        #[omp::target_teams_distribute_parallel_for(reduction(+: sum))]
+        for i in 0..self.a.len() {
+            sum += self.a[i] * self.b[i];
+        }
+        sum
+    }
+}
+
+fn check_method_fields(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let mut s = Stream { a: vec![0.0; n], b: crate::vec_f64(rng, n), c: crate::vec_f64(rng, n), scalar: rng.gen_range(-2.0..2.0) };
+    let want: Vec<f64> = (0..n).map(|i| s.b[i] + s.scalar * s.c[i]).collect();
+    s.triad();
+    same("a", &s.a, &want)?;
+    let want_dot: f64 = (0..n).map(|i| s.a[i] * s.b[i]).sum();
+    close("dot", s.dot(), want_dot, n, 8.0)
 }

@@ -68,6 +68,9 @@ pub struct KernelEntry {
     /// generated crate to say it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// The types of the struct field paths the region uses, which the macro binds its locals with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldType>,
 }
 
 /// A region's place in the user's source.
@@ -80,6 +83,7 @@ pub struct Location {
 }
 
 pub use omp_rs_codegen::abi::SlotKind;
+pub use omp_rs_codegen::manifest::FieldView as FieldType;
 pub use omp_rs_codegen::target::MapDecision;
 
 /// One image file.
@@ -174,6 +178,7 @@ mod test {
             slots: vec![SlotKind::Float64, SlotKind::ArrayBase, SlotKind::ArrayLen],
             maps: vec![MapDecision { var: "x".into(), map: "to".into(), why: "`&[f64]` (read only)".into() }],
             location: Some(Location { file: "src/lib.rs".into(), line: 7 }),
+            fields: vec![FieldType { local: "s_x".into(), ty: "Vec < f64 >".into() }],
         });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));

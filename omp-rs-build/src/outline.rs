@@ -30,6 +30,10 @@ pub struct Outlined {
 /// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
 pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<Option<Outlined>> {
     let mut o = omp_rs_codegen::outline::Outline::default();
+    // Every struct first: a region in one file may use the fields of a struct defined in another.
+    for f in files {
+        o.structs.add_file(&f.ast);
+    }
     for f in files {
         // Panic locations name the file as the user does: relative to the package.
         let shown = f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string();
@@ -91,6 +95,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             slots: k.slots(),
             maps: k.maps.clone(),
             location: Some(crate::manifest::Location { file: file.clone(), line: omp_rs_codegen::abi::region_line(k) }),
+            fields: k.field_types.iter().map(|(local, ty)| crate::manifest::FieldType { local: local.clone(), ty: ty.clone() }).collect(),
         })
         .collect();
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
@@ -125,6 +130,7 @@ pub fn demo() -> Outlined {
         slots,
         maps: Vec::new(),
         location: None,
+        fields: Vec::new(),
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![

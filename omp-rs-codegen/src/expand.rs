@@ -16,6 +16,7 @@ use crate::lower::{host, offload};
 use crate::model::{Construct, ConstructKind, Directive};
 use crate::parse;
 use crate::target::{self, FnInfo, KernelPlan};
+use crate::struct_table::StructTable;
 use crate::types::{self, TypeEnv};
 
 /// `#[omp::<name>(args)]` on a `fn` (or, on nightly, directly on a statement).
@@ -37,7 +38,7 @@ pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStrea
     if let Ok(f) = syn::parse2::<ItemFn>(item.clone()) {
         let original = f.clone();
         let mut kernels = Vec::new();
-        let out = fn_directive(&directive, f, &cx, &mut kernels);
+        let out = fn_directive(&directive, f, &cx, &mut kernels, None);
         return finish(out, &original, cx);
     }
     match syn::parse2::<Stmt>(item.clone()) {
@@ -91,6 +92,21 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
 /// build helper to outline exactly what the macro launches. Regions with errors are left out (the macro
 /// reports them).
 pub fn collect_kernels(f: &ItemFn, attr: Option<(&Ident, TokenStream)>) -> Vec<KernelPlan> {
+    collect_kernels_in(f, attr, None)
+}
+
+/// What the build helper knows beyond the function it outlines: the package's structs (the types of field paths in
+/// target regions) and, for a method, its `Self` type.
+#[derive(Debug, Clone, Copy)]
+pub struct Package<'a> {
+    /// Every struct of the package.
+    pub structs: &'a StructTable,
+    /// The `Self` type of the `impl` the function is a method of.
+    pub self_ty: Option<&'a syn::Type>,
+}
+
+/// [`collect_kernels`] with the package's view (the build helper's entry point).
+pub fn collect_kernels_in(f: &ItemFn, attr: Option<(&Ident, TokenStream)>, package: Option<Package<'_>>) -> Vec<KernelPlan> {
     // Regions with errors are left out; the macros report them.
     let cx = Ctxt::scratch();
     let mut kernels = Vec::new();
@@ -98,12 +114,13 @@ pub fn collect_kernels(f: &ItemFn, attr: Option<(&Ident, TokenStream)>) -> Vec<K
         Some((name, args)) => {
             if let Some(construct) = parse::construct(name, &cx) {
                 let d = parse::directive(construct, args, &cx);
-                fn_directive(&d, f.clone(), &cx, &mut kernels);
+                fn_directive(&d, f.clone(), &cx, &mut kernels, package);
             }
         }
         None => {
             let mut f = f.clone();
             let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
+            lowerer.package = package;
             lowerer.visit_block_mut(&mut f.block);
         }
     }
@@ -134,9 +151,10 @@ fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
 }
 
 /// A directive on a whole function.
-fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<KernelPlan>) -> TokenStream {
+fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<KernelPlan>, package: Option<Package<'_>>) -> TokenStream {
     let info = fn_info(&f);
     let mut lowerer = Lowerer::new(cx, Some(info), kernels);
+    lowerer.package = package;
     lowerer.types.bind_params(&f.sig);
     match d.construct.kind {
         ConstructKind::Executable(_) if d.construct.is_loop() => {
@@ -211,11 +229,24 @@ struct Lowerer<'a> {
     written: Vec<String>,
     /// Variables that updates lowered so far copy back to the host (`target_update!(from: x)`, exit data).
     copied_back: Vec<String>,
+    /// The build helper's view of the package (`None` in the macros, which read field types from the manifest).
+    package: Option<Package<'a>>,
 }
 
 impl<'a> Lowerer<'a> {
     fn new(cx: &'a Ctxt, func: Option<FnInfo>, kernels: &'a mut Vec<KernelPlan>) -> Self {
-        Lowerer { cx, func, types: TypeEnv::default(), items: Vec::new(), in_target: false, region: 0, kernels, written: Vec::new(), copied_back: Vec::new() }
+        Lowerer {
+            cx,
+            func,
+            types: TypeEnv::default(),
+            items: Vec::new(),
+            in_target: false,
+            region: 0,
+            kernels,
+            written: Vec::new(),
+            copied_back: Vec::new(),
+            package: None,
+        }
     }
 
     fn for_fn(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>) -> Self {
@@ -267,13 +298,99 @@ impl<'a> Lowerer<'a> {
                 let lets = hoisted.iter().map(|h| h.binding_stmt());
                 return quote!({ #(#lets)* #lowered });
             }
+        } else if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {
+            return self.target_loop_with_fields(d, f, &hoisted, &rewritten);
         }
         self.parallel_loop(d, f)
+    }
+
+    /// A target loop whose body uses struct fields (`sd.num_nucs[j]`, `self.c[i]`): each field path becomes a local
+    /// of the field's type, bound before the region. The build reads the types from the package's structs and
+    /// records them in the manifest; the macro binds the locals with the manifest's types (a wrong one is a type
+    /// error). Without a device build there is no kernel to type: the region runs on the host.
+    fn target_loop_with_fields(&mut self, d: &Directive, f: &ExprForLoop, hoisted: &[crate::fields::Hoisted], rewritten: &ExprForLoop) -> TokenStream {
+        let Some(func) = self.func.clone() else { return self.parallel_loop(d, f) };
+        let name = abi::kernel_name(func.name.trim_start_matches("r#"), self.region, func.hash);
+        let types: Option<Vec<syn::Type>> = match self.package {
+            Some(p) => hoisted
+                .iter()
+                .map(|h| {
+                    let (root, members) = h.root_and_members()?;
+                    let root_ty = if root == "self" { p.self_ty.cloned() } else { self.types.lookup(&root).flatten().cloned() }?;
+                    p.structs.field_type(&root_ty, &members)
+                })
+                .collect(),
+            None => crate::manifest::current().and_then(|m| {
+                let located = || {
+                    let file = abi::package_relative_file(f.for_token.span)?;
+                    Some(abi::located_name(&name, &file, f.for_token.span.start().line))
+                };
+                let recorded = m.field_types(&name).or_else(|| m.field_types(&located()?))?;
+                hoisted
+                    .iter()
+                    .map(|h| recorded.iter().find(|r| r.local == h.local.to_string()).and_then(|r| syn::parse_str(&r.ty).ok()))
+                    .collect()
+            }),
+        };
+        let Some(types) = types else {
+            if self.package.is_some() || crate::manifest::current().is_some() {
+                // The build could not type a field path (its struct is not defined in this package, or twice): say
+                // what to write instead of running the region on the host unannounced.
+                let h = &hoisted[0];
+                let path = h.path.to_token_stream().to_string().replace(' ', "");
+                self.cx.error_spanned_by(
+                    &h.path,
+                    format!(
+                        "the device kernel of this target region needs the type of `{path}`, and the device build                          found no single struct definition for it in this package: bind it to a typed local before                          the loop (e.g. `let {}: &[f64] = &{path};`) and use that",
+                        h.local
+                    ),
+                );
+                return sequential(f);
+            }
+            // No device build: the host runs the region, as any region without an image.
+            self.types.push();
+            for h in hoisted {
+                self.types.bind(&h.local.to_string(), h.declared_type());
+            }
+            self.region += 1;
+            let lowered = self.host_loop(d, rewritten);
+            self.types.pop();
+            let lets = hoisted.iter().map(|h| h.binding_stmt());
+            let off = quote!(::omp::__private::offload);
+            return quote!({
+                #(#lets)*
+                #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+                #lowered
+            });
+        };
+        self.types.push();
+        for (h, ty) in hoisted.iter().zip(&types) {
+            self.types.bind(&h.local.to_string(), Some(h.typed(ty)));
+        }
+        let planned = self.kernels.len();
+        let lowered = self.parallel_loop(d, rewritten);
+        self.types.pop();
+        let field_types: Vec<(String, String)> =
+            hoisted.iter().zip(&types).map(|(h, ty)| (h.local.to_string(), ty.to_token_stream().to_string())).collect();
+        if let Some(plan) = self.kernels.get_mut(planned) {
+            plan.field_types = field_types;
+        }
+        let lets = hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty));
+        quote!({ #(#lets)* #lowered })
     }
 
     /// A parallel loop (after `for_loop`'s checks): analysis, then the host and, for target regions, device
     /// lowering.
     fn parallel_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
+        self.lower_loop(d, f, true)
+    }
+
+    /// A target loop's host path only (no kernel to plan: see `target_loop_with_fields`).
+    fn host_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
+        self.lower_loop(d, f, false)
+    }
+
+    fn lower_loop(&mut self, d: &Directive, f: &ExprForLoop, plan_kernel: bool) -> TokenStream {
         let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
             return sequential(f);
         };
@@ -284,7 +401,7 @@ impl<'a> Lowerer<'a> {
         let types = types::CaptureTypes::of(analysis.captures.iter().map(|c| &c.name), &self.types);
         self.written.extend(analysis.captures.iter().filter(|c| c.class.writes()).map(|c| c.name.to_string()));
         let host = host::parallel_loop(d, &nest, &analysis, &types);
-        if !(d.construct.is_target() || self.in_target) {
+        if !plan_kernel || !(d.construct.is_target() || self.in_target) {
             return host;
         }
         // A target region: plan its kernel (the build helper compiles the same plan).

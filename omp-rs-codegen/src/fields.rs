@@ -13,8 +13,11 @@
 //! through them is a built-in projection, evaluated once before the loop or once per use alike. Smart pointers
 //! (`Box`, `Rc`, ... whose `Deref` is user code) and roots of unknown type are not rewritten; a type alias is taken
 //! for the struct it names (an alias of a pointer with a side-effecting `Deref` would see it run once, not per
-//! access). Target regions keep
-//! today's rule (the kernel needs the fields' types: bind typed locals, see `docs/porting.md`).
+//! access).
+//!
+//! Target regions are rewritten the same way, but the kernel needs each local's type: the build helper reads the
+//! fields' types from the package's struct definitions (`struct_table`), records them in the manifest, and the
+//! macro binds each local with that type (`Hoisted::typed_binding_stmt`), so that a wrong entry is a type error.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -58,6 +61,32 @@ impl Hoisted {
             FieldBinding::Mut => quote::quote!(let #local = &mut #path;),
             FieldBinding::Value => quote::quote!(let #local = #path;),
         }
+    }
+
+    /// The `let` that binds it with the field's type (`field`), for target regions: the kernel decodes the local as
+    /// that type, and this binding makes any other a type error.
+    pub fn typed_binding_stmt(&self, field: &syn::Type) -> TokenStream {
+        let (local, path, ty) = (&self.local, &self.path, self.typed(field));
+        match self.binding {
+            FieldBinding::Shared => quote::quote!(let #local: #ty = &#path;),
+            FieldBinding::Mut => quote::quote!(let #local: #ty = &mut #path;),
+            FieldBinding::Value => quote::quote!(let #local: #ty = #path;),
+        }
+    }
+
+    /// The local's type when the field's is `field`.
+    pub fn typed(&self, field: &syn::Type) -> syn::Type {
+        match self.binding {
+            FieldBinding::Shared => syn::parse_quote!(&#field),
+            FieldBinding::Mut => syn::parse_quote!(&mut #field),
+            FieldBinding::Value => field.clone(),
+        }
+    }
+
+    /// The root variable and the field names of the path (`sd.grid.u` → `sd`, [`grid`, `u`]).
+    pub fn root_and_members(&self) -> Option<(String, Vec<String>)> {
+        let (root, key) = field_path(&self.path)?;
+        Some((root, key.split('.').skip(1).map(str::to_string).collect()))
     }
 
     /// The type the lowering should assume for the local (`&mut _` makes writes reborrow it).

@@ -25,5 +25,6 @@ pub mod outline;
 pub mod parse;
 pub mod place;
 pub mod standalone;
+pub mod struct_table;
 pub mod target;
 pub mod types;

@@ -13,6 +13,18 @@ use serde::Deserialize;
 pub struct KernelView {
     /// Symbol name.
     pub name: String,
+    /// The types of the struct field paths the region uses (`KernelPlan::field_types`).
+    #[serde(default)]
+    pub fields: Vec<FieldView>,
+}
+
+/// The type of one struct field path of a region, by the local that stands for it.
+#[derive(Debug, Clone, serde::Serialize, Deserialize, PartialEq, Eq)]
+pub struct FieldView {
+    /// The local (`sd_num_nucs`).
+    pub local: String,
+    /// The field's type as declared (`Vec<i32>`).
+    pub ty: String,
 }
 
 /// An image file listed in the manifest.
@@ -45,6 +57,11 @@ pub struct ManifestView {
 }
 
 impl ManifestView {
+    /// The field types recorded for kernel `name` (`None`: the manifest does not list the kernel).
+    pub fn field_types(&self, name: &str) -> Option<&[FieldView]> {
+        self.kernels.iter().find(|k| k.name == name).map(|k| k.fields.as_slice())
+    }
+
     /// Whether a kernel has images.
     pub fn has_kernel(&self, name: &str) -> bool {
         !self.images.is_empty() && self.kernels.iter().any(|k| k.name == name)

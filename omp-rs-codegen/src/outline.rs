@@ -13,6 +13,7 @@ use crate::expand;
 use crate::keyword;
 use crate::lower::device;
 use crate::model::ConstructKind;
+use crate::struct_table::StructTable;
 use crate::target::KernelPlan;
 
 /// What the build helper compiles for one package.
@@ -24,6 +25,9 @@ pub struct Outline {
     pub files: Vec<String>,
     /// `#[omp::declare_target]` items, copied to the device crate's root.
     pub items: Vec<Item>,
+    /// The package's structs (the types of field paths in target regions): fill it from every file before
+    /// [`Outline::add_file`].
+    pub structs: StructTable,
 }
 
 /// One source file of the generated device crate.
@@ -49,20 +53,19 @@ impl Outline {
     fn add_items(&mut self, items: &[Item], scope: &[Item]) {
         for item in items {
             match item {
-                Item::Fn(f) => self.add_fn(f, scope),
+                Item::Fn(f) => self.add_fn(f, scope, None),
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         self.add_items(inner, &module_scope(inner, scope));
                     }
                 }
                 Item::Impl(imp) => {
+                    // Methods too: a target region in a `&mut self` method reaches the struct's fields
+                    // (`self.c[i] = self.a[i]`), typed from `Self`'s definition.
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
-                            let has_self = m.sig.receiver().is_some();
-                            if !has_self {
-                                let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
-                                self.add_fn(&f, scope);
-                            }
+                            let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+                            self.add_fn(&f, scope, Some(&imp.self_ty));
                         }
                     }
                 }
@@ -81,18 +84,21 @@ impl Outline {
         }
     }
 
-    fn add_fn(&mut self, f: &ItemFn, scope: &[Item]) {
+    fn add_fn(&mut self, f: &ItemFn, scope: &[Item], self_ty: Option<&syn::Type>) {
         let Some(attr) = find_omp_attr(&f.attrs) else { return };
         let name = attr.name.to_string();
         let mut plain = f.clone();
         plain.attrs.remove(attr.index);
+        let package = Some(expand::Package { structs: &self.structs, self_ty });
         let mut kernels = match (name.as_str(), keyword::construct(&name)) {
-            ("directives", _) => expand::collect_kernels(&plain, None),
+            ("directives", _) => expand::collect_kernels_in(&plain, None, package),
+            // A method with a receiver has no free-function form for the device crate.
+            (_, Some(ConstructKind::DeclareTarget)) if plain.sig.receiver().is_some() => return,
             (_, Some(ConstructKind::DeclareTarget)) => {
                 self.items.push(Item::Fn(strip_omp_fn(plain)));
                 return;
             }
-            (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels(&plain, Some((&attr.name, attr.args.clone()))),
+            (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels_in(&plain, Some((&attr.name, attr.args.clone())), package),
             _ => Vec::new(),
         };
         // The module's consts and plain functions the kernel names, and those they name in turn, are copied into the
@@ -331,5 +337,46 @@ mod test {
         let consts: Vec<String> = k.local_items.iter().map(|i| i.to_token_stream().to_string()).collect();
         assert_eq!(consts.len(), 1, "{consts:?}");
         assert!(consts[0].contains('7'), "{consts:?}");
+    }
+
+    /// Field paths in target regions are typed from the package's structs, in free functions and `&mut self`
+    /// methods; a struct defined twice (or not at all) types nothing, so the region gets no kernel (the macro then
+    /// asks for a typed local).
+    #[test]
+    fn field_paths_are_typed_from_the_package_structs() {
+        let file: syn::File = syn::parse_quote! {
+            struct Soa { a: Vec<f64>, c: Vec<f64>, k: f64 }
+            mod one { pub struct Twice { pub x: Vec<f64> } }
+            mod two { pub struct Twice { pub x: Vec<f32> } }
+            #[omp::directives]
+            fn free(s: &mut Soa) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..s.a.len() { s.c[i] = s.k * s.a[i]; }
+            }
+            impl Soa {
+                #[omp::directives]
+                fn method(&mut self) {
+                    #[omp::target_teams_distribute_parallel_for]
+                    for i in 0..self.a.len() { self.c[i] = self.a[i]; }
+                }
+            }
+            #[omp::directives]
+            fn ambiguous(t: &mut Twice) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..t.x.len() { t.x[i] = 1.0; }
+            }
+        };
+        let mut o = Outline::default();
+        o.structs.add_file(&file);
+        o.add_file(&file, "src/lib.rs");
+        let typed: Vec<(String, Vec<(String, String)>)> = o.kernels.iter().map(|k| (k.function.clone(), k.field_types.clone())).collect();
+        let pair = |l: &str, t: &str| (l.to_string(), t.to_string());
+        assert_eq!(
+            typed,
+            vec![
+                ("free".to_string(), vec![pair("s_a", "Vec < f64 >"), pair("s_c", "Vec < f64 >"), pair("s_k", "f64")]),
+                ("method".to_string(), vec![pair("self_a", "Vec < f64 >"), pair("self_c", "Vec < f64 >")]),
+            ]
+        );
     }
 }

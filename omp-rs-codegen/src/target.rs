@@ -176,6 +176,10 @@ pub struct KernelPlan {
     pub local_items: Vec<syn::Item>,
     /// Mapping decisions.
     pub maps: Vec<MapDecision>,
+    /// Struct field paths the region uses, as (local, type of the field): the build resolves them from the package's
+    /// struct definitions (`struct_table`), the manifest hands them to the macro, which binds each local with that
+    /// type before the launch.
+    pub field_types: Vec<(String, String)>,
 }
 
 impl KernelPlan {
@@ -293,6 +297,14 @@ pub fn plan(
                          does not show: annotate it (e.g. `let {key}: f64 = ...`, `let {key}: usize = ...`, \
                          `let {key}: Vec<f64> = ...`)"
                     ),
+                );
+                continue;
+            }
+            None if key == "self" => {
+                cx.error_spanned_by(
+                    &name,
+                    "a target region cannot take `self` as a whole (a method call on it, `&self`): use its fields \
+                     (`self.a[i]`), which become arrays and values of the kernel",
                 );
                 continue;
             }
@@ -432,6 +444,7 @@ pub fn plan(
         reductions,
         local_items,
         maps,
+        field_types: Vec::new(),
     }
 }
 

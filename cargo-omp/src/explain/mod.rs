@@ -427,7 +427,7 @@ mod test {
 
     fn manifest() -> Manifest {
         let mut m = Manifest::new();
-        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None };
+        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![] };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
         m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::So, resources: vec![] });
         m
