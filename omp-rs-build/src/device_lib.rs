@@ -25,6 +25,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("atomic.rs", include_str!("../device/omp_device/src/atomic.rs")),
     ("launch.rs", include_str!("../device/omp_device/src/launch.rs")),
     ("math.rs", include_str!("../device/omp_device/src/math.rs")),
+    ("nd.rs", include_str!("../device/omp_device/src/nd.rs")),
     ("panic.rs", include_str!("../device/omp_device/src/panic.rs")),
     ("reduce.rs", include_str!("../device/omp_device/src/reduce.rs")),
     ("team.rs", include_str!("../device/omp_device/src/team.rs")),

@@ -286,6 +286,17 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
+        // ndarray variables (`a[[i, j]]`) become a flat slice and extents bound before the loop (see `ndarrays`).
+        if let Some((arrays, rewritten)) = crate::ndarrays::rewrite(f, &self.types) {
+            self.types.push();
+            for (name, ty) in arrays.iter().flat_map(|a| a.types()) {
+                self.types.bind(&name, Some(ty));
+            }
+            let lowered = self.for_loop(d, &rewritten);
+            self.types.pop();
+            let lets = arrays.iter().map(|a| a.bindings());
+            return quote!({ #(#lets)* #lowered });
+        }
         // Host loops: field paths (`self.c[i]`) become locals bound before the loop (see `fields`).
         if !(d.construct.is_target() || self.in_target) {
             if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {

@@ -20,6 +20,7 @@ pub mod loops;
 pub mod manifest;
 pub mod lower;
 pub mod model;
+pub mod ndarrays;
 pub mod nowait;
 pub mod outline;
 pub mod parse;

@@ -105,7 +105,13 @@ pub mod __private {
         RefValue, RegionConfig, Row, RowWindow, RowsWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
         WindowIndex, WindowMut,
     };
+    pub use crate::host::nd;
     pub use crate::offload::private as offload;
     /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).
     pub use bytemuck;
 }
+
+/// `docs/porting.md`, whose every snippet compiles and runs as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/porting.md")]
+mod porting_guide {}

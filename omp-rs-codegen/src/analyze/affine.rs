@@ -293,6 +293,8 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => Poly::default().add(affine(&u.expr, env, unreliable)?, -1),
         Expr::Cast(c) => cast(c, env, unreliable),
         Expr::Index(_) => Err(NotAffine("it reads another array (an indirect index)".into())),
+        // ndarray's per-axis check (`ndarrays`): its value is its index, or it panics.
+        Expr::Call(c) if crate::ndarrays::is_below(&c.func) && c.args.len() == 2 => affine(&c.args[0], env, unreliable),
         Expr::Call(_) => Err(NotAffine("it calls a function (its value may change from one iteration to the next)".into())),
         Expr::MethodCall(m) => Err(NotAffine(format!(
             "it calls `.{}()` (compute the value before the loop, e.g. `let n = x.len();`)",

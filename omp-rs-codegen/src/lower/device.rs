@@ -235,6 +235,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let var_lets: Vec<TokenStream> = var_lets.collect();
     let mut body = plan.nest.body.clone();
     AtomicRewriter.visit_block_mut(&mut body);
+    crate::ndarrays::DeviceBelow.visit_block_mut(&mut body);
     // Read-only captures are plain slices in the kernel (private arrays are per-iteration copies, not slices).
     let read_only = plan.args.iter().filter_map(|a| match a {
         KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, by_value: None, .. }

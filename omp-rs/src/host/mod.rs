@@ -5,6 +5,7 @@
 pub mod atomic;
 mod dim;
 mod local;
+pub mod nd;
 pub(crate) mod ownership;
 pub mod reduce;
 mod schedule;

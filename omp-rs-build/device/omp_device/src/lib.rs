@@ -61,6 +61,7 @@ pub mod affine;
 pub mod atomic;
 pub mod launch;
 pub mod math;
+pub mod nd;
 pub mod panic;
 pub mod reduce;
 pub mod team;

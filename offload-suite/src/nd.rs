@@ -1,0 +1,132 @@
+//! ndarray arrays in target regions and parallel loops (issue #10): `a[[i, j]]` on `Array1/2/3`, views, `f32` and
+//! `f64`, each region next to its sequential reference written with ndarray's own indexing.
+
+use ndarray::{Array1, Array2, Array3, ArrayViewMut1};
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{close, same, Check};
+
+/// Every ndarray check.
+pub const CHECKS: &[Check] = &[
+    ("ndarray: a 2-D stencil a[[i, j]] under collapse(2) in a target region and a parallel loop", check_stencil),
+    ("ndarray: Array3<f32> under collapse(3), a view, a reduction over Array1", check_3d_view_reduction),
+    ("ndarray: an index past its axis panics as ndarray's does; a transposed view is refused", check_bounds_and_layout),
+];
+
+fn random2(rng: &mut StdRng, n: usize, m: usize) -> Array2<f64> {
+    Array2::from_shape_fn((n, m), |_| rng.gen_range(-1.0..1.0))
+}
+
+#[omp::directives]
+fn stencil(a: &Array2<f64>, b: &mut Array2<f64>, host: &mut Array2<f64>) {
+    #[omp::target_teams_distribute_parallel_for(collapse(2))]
+    for i in 1..a.nrows() - 1 {
+        for j in 1..a.ncols() - 1 {
+            b[[i, j]] = 0.25 * (a[[i - 1, j]] + a[[i + 1, j]] + a[[i, j - 1]] + a[[i, j + 1]]);
+        }
+    }
+    #[omp::parallel_for]
+    for i in 0..a.nrows() {
+        for j in 0..a.ncols() {
+            host[(i, j)] = 2.0 * a[(i, j)];
+        }
+    }
+}
+
+fn check_stencil(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(3..80), rng.gen_range(3..80));
+    let a = random2(rng, n, m);
+    let (mut b, mut host) = (Array2::zeros((n, m)), Array2::zeros((n, m)));
+    stencil(&a, &mut b, &mut host);
+    let mut want = Array2::zeros((n, m));
+    for i in 1..n - 1 {
+        for j in 1..m - 1 {
+            want[[i, j]] = 0.25 * (a[[i - 1, j]] + a[[i + 1, j]] + a[[i, j - 1]] + a[[i, j + 1]]);
+        }
+    }
+    same("b", b.as_slice().unwrap_or(&[]), want.as_slice().unwrap_or(&[]))?;
+    let want_host = &a * 2.0;
+    same("host", host.as_slice().unwrap_or(&[]), want_host.as_slice().unwrap_or(&[]))
+}
+
+#[omp::directives]
+fn scale3(c: &mut Array3<f32>, s: f32) {
+    #[omp::target_teams_distribute_parallel_for(collapse(3))]
+    for i in 0..c.dim().0 {
+        for j in 0..c.dim().1 {
+            for k in 0..c.dim().2 {
+                c[[i, j, k]] = c[[i, j, k]] * s + (i + j + k) as f32;
+            }
+        }
+    }
+}
+
+#[omp::directives]
+fn shift_and_sum(mut v: ArrayViewMut1<'_, f64>, w: &Array1<f64>) -> f64 {
+    let mut total = 0.0;
+    #[omp::target_teams_distribute_parallel_for(reduction(+: total))]
+    for i in 0..v.len() {
+        v[i] += w[[i]];
+        total += v[i];
+    }
+    total
+}
+
+fn check_3d_view_reduction(rng: &mut StdRng) -> Result<(), String> {
+    let (n0, n1, n2) = (rng.gen_range(1..12), rng.gen_range(1..12), rng.gen_range(1..12));
+    let mut c = Array3::from_shape_fn((n0, n1, n2), |_| rng.gen_range(-1.0f32..1.0));
+    let s = rng.gen_range(0.5f32..2.0);
+    let mut want = c.clone();
+    for ((i, j, k), x) in want.indexed_iter_mut() {
+        *x = *x * s + (i + j + k) as f32;
+    }
+    scale3(&mut c, s);
+    same("c", c.as_slice().unwrap_or(&[]), want.as_slice().unwrap_or(&[]))?;
+
+    let n = rng.gen_range(1..3000);
+    let mut v = Array1::from_shape_fn(n, |_| rng.gen_range(-1.0..1.0));
+    let w = Array1::from_shape_fn(n, |_| rng.gen_range(-1.0..1.0));
+    let want_v = &v + &w;
+    let total = shift_and_sum(v.view_mut(), &w);
+    same("v", v.as_slice().unwrap_or(&[]), want_v.as_slice().unwrap_or(&[]))?;
+    close("total", total, want_v.sum(), n, 2.0)
+}
+
+#[omp::directives]
+fn copy_column(a: &Array2<f64>, out: &mut Array1<f64>, col: usize) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..a.nrows() {
+        out[[i]] = a[[i, col]];
+    }
+}
+
+fn check_bounds_and_layout(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(2..40), rng.gen_range(2..40));
+    let a = random2(rng, n, m);
+    let mut out = Array1::zeros(n);
+    copy_column(&a, &mut out, m - 1);
+    same("column", out.as_slice().unwrap_or(&[]), a.column(m - 1).to_vec().as_slice())?;
+    // `a[[i, m]]` is past its axis even though `i * m + m` is inside the array: it must panic, not read row i + 1.
+    let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| copy_column(&a, &mut out, m)));
+    if past.is_ok() {
+        return Err("a[[i, ncols]] did not panic".into());
+    }
+    // A transposed view is column-major: no flat row-major slice exists, so the loop must refuse it.
+    let transposed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| copy_view_column(a.t(), &mut Array1::zeros(m))));
+    if transposed.is_ok() {
+        return Err("a transposed view was taken as standard layout".into());
+    }
+    // Made standard (`as_standard_layout`), the same view works.
+    let mut col = Array1::zeros(m);
+    copy_view_column(a.t().as_standard_layout().view(), &mut col);
+    same("transposed column", col.as_slice().unwrap_or(&[]), a.row(0).to_vec().as_slice())
+}
+
+#[omp::directives]
+fn copy_view_column(a: ndarray::ArrayView2<'_, f64>, out: &mut Array1<f64>) {
+    #[omp::parallel_for]
+    for i in 0..a.nrows() {
+        out[[i]] = a[[i, 0]];
+    }
+}

@@ -1,0 +1,368 @@
+//! ndarray arrays in parallel loops and target regions: `a[[i, j]]`, `a[(i, j)]`, `v[i]` on `Array1/2/3`,
+//! `ArrayView*`, `ArrayViewMut*` and `Array<T, IxN>` (standard layout).
+//!
+//! Like struct fields (`fields`), the loop is rewritten before it is analysed. For each such variable, before the
+//! loop: its extents (`a_n0`, `a_n1`: `usize`s from `a.shape()`) and its elements as one flat slice (`a_flat`, from
+//! `a.as_slice()` / `a.as_slice_mut()`, which exist only in standard layout: otherwise a panic says what to do).
+//! In the loop, `a[[i, j]]` becomes `a_flat[below(i, a_n0) * a_n1 + below(j, a_n1)]`, `a.nrows()` `a_n0`, and so
+//! on. `below` checks each index against its axis as ndarray's indexing does (the flat index alone could wrap into
+//! the next row) and returns it, so the element and the panics are ndarray's; the race analysis reads the index as
+//! the affine form `i * a_n1 + j` (`analyze::affine`). Target regions map `a_flat` as any slice and pass the
+//! extents by value. The expansion calls the array's own inherent methods: omp-rs does not depend on ndarray.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use syn::visit::Visit;
+use syn::visit_mut::VisitMut;
+use syn::{Expr, ExprForLoop, GenericArgument, Ident, PathArguments, Type};
+
+use crate::types::TypeEnv;
+
+/// The path of the per-axis check, as the host expansion spells it (the device lowering maps it to `omp_device`).
+pub const BELOW: &str = ":: omp :: __private :: nd :: below";
+
+/// An ndarray type's element type and number of axes: `Array2<f64>`, `&mut ArrayViewMut3<'_, f32>`,
+/// `Array<f64, Ix2>`.
+pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
+    match ty {
+        Type::Reference(r) => nd_type(&r.elem),
+        Type::Paren(p) => nd_type(&p.elem),
+        Type::Group(g) => nd_type(&g.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+            let types: Vec<&Type> = args.args.iter().filter_map(|a| if let GenericArgument::Type(t) = a { Some(t) } else { None }).collect();
+            let elem = (*types.first()?).clone();
+            let fixed = ["Array", "ArrayView", "ArrayViewMut"].iter().find_map(|base| {
+                let n = name.strip_prefix(base)?;
+                matches!(n, "1" | "2" | "3").then(|| n.parse::<usize>().ok()).flatten()
+            });
+            match (fixed, name.as_str(), types.get(1)) {
+                (Some(d), _, None) => Some((elem, d)),
+                (None, "Array" | "ArrayView" | "ArrayViewMut", Some(Type::Path(ix))) => {
+                    let ix = ix.path.segments.last()?.ident.to_string();
+                    let d = match ix.as_str() {
+                        "Ix1" => 1,
+                        "Ix2" => 2,
+                        "Ix3" => 3,
+                        _ => return None,
+                    };
+                    Some((elem, d))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// One ndarray variable of the loop, taken apart before it.
+#[derive(Debug, Clone)]
+pub struct NdArray {
+    /// The variable (`a`).
+    pub var: Ident,
+    /// The flat slice that stands for it in the loop (`a_flat`).
+    pub flat: Ident,
+    /// Its extents (`a_n0`, `a_n1`, ...).
+    pub extents: Vec<Ident>,
+    /// Element type.
+    pub elem: Type,
+    /// Whether the loop writes an element.
+    pub written: bool,
+}
+
+impl NdArray {
+    /// The statements that bind the extents and the flat slice.
+    pub fn bindings(&self) -> TokenStream {
+        let (var, flat, elem) = (&self.var, &self.flat, &self.elem);
+        let d = self.extents.len();
+        let name = var.to_string();
+        let shape = format_ident!("__omp_shape_{}", var);
+        let extents = &self.extents;
+        let ks = 0..d;
+        let nd = quote!(::omp::__private::nd);
+        let slice = if self.written {
+            quote!(let #flat: &mut [#elem] = #nd::standard_mut(#var.as_slice_mut(), #name);)
+        } else {
+            quote!(let #flat: &[#elem] = #nd::standard(#var.as_slice(), #name);)
+        };
+        quote! {
+            let #shape: [usize; #d] = #nd::shape::<#d>(#var.shape(), #name);
+            #(let #extents: usize = #shape[#ks];)*
+            #slice
+        }
+    }
+
+    /// The types the lowering sees for the new locals.
+    pub fn types(&self) -> Vec<(String, Type)> {
+        let elem = &self.elem;
+        let flat: Type = if self.written { syn::parse_quote!(&mut [#elem]) } else { syn::parse_quote!(&[#elem]) };
+        let mut out = vec![(self.flat.to_string(), flat)];
+        out.extend(self.extents.iter().map(|e| (e.to_string(), syn::parse_quote!(usize))));
+        out
+    }
+}
+
+/// The loop's ndarray variables and the loop rewritten to use their flat slices; `None` when it indexes none.
+pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprForLoop)> {
+    let mut uses = Uses::default();
+    uses.visit_expr_for_loop(f);
+    let taken = idents_in(f.to_token_stream());
+    let fresh = |base: String, arrays: &BTreeMap<String, NdArray>| {
+        let mut name = base;
+        while taken.contains(&name) || arrays.values().any(|a| a.flat == name || a.extents.iter().any(|e| *e == name)) {
+            name.push('_');
+        }
+        Ident::new(&name, Span::call_site())
+    };
+    let mut arrays: BTreeMap<String, NdArray> = BTreeMap::new();
+    for var in &uses.indexed {
+        if uses.rebound.contains(var) || uses.in_macros.contains(var) {
+            continue;
+        }
+        let Some(Some(ty)) = types.lookup(var) else { continue };
+        let Some((elem, d)) = nd_type(ty) else { continue };
+        let flat = fresh(format!("{var}_flat"), &arrays);
+        let mut extents = Vec::new();
+        for k in 0..d {
+            let e = fresh(format!("{var}_n{k}"), &arrays);
+            extents.push(e.clone());
+            // Registered one by one so that the next name sees this one.
+            arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false });
+        }
+        let written = uses.written.contains(var);
+        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written });
+    }
+    if arrays.is_empty() {
+        return None;
+    }
+    let mut out = f.clone();
+    let mut rw = Rewrite { arrays: &arrays, changed: 0 };
+    rw.visit_expr_mut(&mut out.expr);
+    rw.visit_block_mut(&mut out.body);
+    // Nothing to replace (an index ndarray does not take, such as `a[i]` on two axes): leave the loop as written.
+    (rw.changed > 0).then(|| (arrays.into_values().collect(), out))
+}
+
+#[derive(Default)]
+struct Uses {
+    /// Variables indexed with `[[..]]`, `[(..)]` or a plain index.
+    indexed: BTreeSet<String>,
+    /// Variables whose element the loop writes.
+    written: BTreeSet<String>,
+    /// Names the loop binds (patterns).
+    rebound: BTreeSet<String>,
+    /// Names a macro of the loop mentions.
+    in_macros: BTreeSet<String>,
+}
+
+fn indexed_var(e: &Expr) -> Option<String> {
+    match e {
+        Expr::Index(ix) => match &*ix.expr {
+            Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
+            _ => None,
+        },
+        Expr::Paren(p) => indexed_var(&p.expr),
+        _ => None,
+    }
+}
+
+impl<'ast> Visit<'ast> for Uses {
+    fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
+        if let Some(v) = indexed_var(&Expr::Index(ix.clone())) {
+            self.indexed.insert(v);
+        }
+        syn::visit::visit_expr_index(self, ix);
+    }
+
+    fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
+        if let Some(v) = indexed_var(&a.left) {
+            self.written.insert(v);
+        }
+        syn::visit::visit_expr_assign(self, a);
+    }
+
+    fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
+        if is_compound(&b.op) {
+            if let Some(v) = indexed_var(&b.left) {
+                self.written.insert(v);
+            }
+        }
+        syn::visit::visit_expr_binary(self, b);
+    }
+
+    fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
+        if r.mutability.is_some() {
+            if let Some(v) = indexed_var(&r.expr) {
+                self.written.insert(v);
+            }
+        }
+        syn::visit::visit_expr_reference(self, r);
+    }
+
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.rebound.insert(p.ident.to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.in_macros.extend(idents_in(m.tokens.clone()));
+    }
+}
+
+fn is_compound(op: &syn::BinOp) -> bool {
+    use syn::BinOp::*;
+    matches!(
+        op,
+        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_) | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
+    )
+}
+
+struct Rewrite<'a> {
+    arrays: &'a BTreeMap<String, NdArray>,
+    /// Expressions replaced so far.
+    changed: usize,
+}
+
+impl Rewrite<'_> {
+    fn array_of(&self, e: &Expr) -> Option<&NdArray> {
+        match e {
+            Expr::Path(p) if p.qself.is_none() => self.arrays.get(&p.path.get_ident()?.to_string()),
+            _ => None,
+        }
+    }
+}
+
+impl VisitMut for Rewrite<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        let below: syn::Path = syn::parse_str(BELOW).unwrap_or_else(|_| syn::parse_quote!(below));
+        let replaced: Option<Expr> = match &*e {
+            Expr::Index(ix) => self.array_of(&ix.expr).and_then(|a| {
+                let indices: Vec<&Expr> = match &*ix.index {
+                    Expr::Array(arr) => arr.elems.iter().collect(),
+                    Expr::Tuple(t) => t.elems.iter().collect(),
+                    // `v[i]` on a one-axis array: the flat slice's own bound check is the axis's.
+                    single if a.extents.len() == 1 => vec![single],
+                    _ => return None,
+                };
+                if indices.len() != a.extents.len() {
+                    return None;
+                }
+                // Spanned at the user's `a[[i, j]]`, so that messages about the access point there.
+                let at = syn::spanned::Spanned::span(&*ix);
+                let below = respan(below.to_token_stream(), at);
+                let mut flat: Option<TokenStream> = None;
+                for (i, n) in indices.iter().zip(&a.extents) {
+                    let n = Ident::new(&n.to_string(), at);
+                    let checked = quote::quote_spanned!(at=> #below(#i, #n));
+                    flat = Some(match flat {
+                        None => checked,
+                        Some(prev) => quote::quote_spanned!(at=> (#prev) * #n + #checked),
+                    });
+                }
+                let (var, flat) = (Ident::new(&a.flat.to_string(), syn::spanned::Spanned::span(&ix.expr)), flat?);
+                syn::parse2(quote::quote_spanned!(at=> #var[#flat])).ok()
+            }),
+            Expr::MethodCall(m) if m.args.is_empty() => self.array_of(&m.receiver).and_then(|a| {
+                let n = &a.extents;
+                let axis = |k: usize| -> Expr {
+                    let e = &n[k];
+                    syn::parse_quote!(#e)
+                };
+                match (m.method.to_string().as_str(), n.len()) {
+                    ("nrows", 2) => Some(axis(0)),
+                    ("ncols", 2) => Some(axis(1)),
+                    ("len", _) => syn::parse2(quote!((1usize #(* #n)*))).ok(),
+                    ("dim", 1) => Some(axis(0)),
+                    ("dim", _) => syn::parse2(quote!((#(#n),*))).ok(),
+                    _ => None,
+                }
+            }),
+            _ => None,
+        };
+        if let Some(r) = replaced {
+            *e = r;
+            self.changed += 1;
+        }
+    }
+}
+
+/// `ts` with every token at `span`.
+fn respan(ts: TokenStream, span: Span) -> TokenStream {
+    ts.into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut inner = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                inner.set_span(span);
+                tt = TokenTree::Group(inner);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+fn idents_in(ts: TokenStream) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for tt in ts {
+        match tt {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => out.extend(idents_in(g.stream())),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Kernel bodies call the device library's per-axis check instead of the host's.
+pub struct DeviceBelow;
+
+impl VisitMut for DeviceBelow {
+    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+        syn::visit_mut::visit_expr_call_mut(self, c);
+        if is_below(&c.func) {
+            *c.func = syn::parse_quote!(omp_device::nd::below);
+        }
+    }
+}
+
+/// Whether a call's function is the per-axis check (`analyze::affine` reads `below(i, n)` as `i`).
+pub fn is_below(func: &Expr) -> bool {
+    matches!(func, Expr::Path(p) if p.qself.is_none() && p.path.to_token_stream().to_string() == BELOW)
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn ndarray_types() {
+        let nd = |t: Type| nd_type(&t).map(|(e, d)| (e.to_token_stream().to_string(), d));
+        assert_eq!(nd(syn::parse_quote!(&mut Array2<f64>)), Some(("f64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(ArrayView3<'_, f32>)), Some(("f32".into(), 3)));
+        assert_eq!(nd(syn::parse_quote!(ndarray::Array<f64, Ix1>)), Some(("f64".into(), 1)));
+        assert_eq!(nd(syn::parse_quote!(&[f64])), None);
+        assert_eq!(nd(syn::parse_quote!(Array<f64, IxDyn>)), None);
+    }
+
+    #[test]
+    fn rewrites_indexing_and_extents() {
+        let mut env = TypeEnv::default();
+        env.bind("a", Some(syn::parse_quote!(&mut Array2<f64>)));
+        env.bind("b", Some(syn::parse_quote!(&Array2<f64>)));
+        let f: ExprForLoop = syn::parse_quote!(for i in 0..a.nrows() { for j in 0..a.ncols() { a[[i, j]] += b[(i, j)]; } });
+        let (arrays, out) = rewrite(&f, &env).expect("rewritten");
+        assert_eq!(arrays.iter().map(|a| (a.var.to_string(), a.written)).collect::<Vec<_>>(), [("a".into(), true), ("b".into(), false)]);
+        let text = out.to_token_stream().to_string();
+        assert!(text.contains("0 .. a_n0"), "{text}");
+        assert!(text.contains("a_flat [(:: omp :: __private :: nd :: below (i , a_n0)) * a_n1 + :: omp :: __private :: nd :: below (j , a_n1)]"), "{text}");
+        assert!(text.contains("b_flat ["), "{text}");
+    }
+}
