@@ -4,6 +4,7 @@
 
 pub mod adversarial;
 pub mod devices;
+pub mod generics;
 pub mod nd;
 pub mod porting;
 pub mod structs;
@@ -17,7 +18,7 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(structs::CHECKS).chain(nd::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
+    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(structs::CHECKS).chain(nd::CHECKS).chain(generics::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
 }
 
 /// A random vector.

@@ -84,6 +84,7 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
     let original = f.clone();
     let mut kernels = Vec::new();
     Lowerer::for_fn(&cx, &f, &mut kernels).visit_block_mut(&mut f.block);
+    crate::generic::add_bounds(&mut f, &kernels);
     finish(f.into_token_stream(), &original, cx)
 }
 
@@ -200,6 +201,8 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
             format!("`#[omp::{}]` goes on a statement inside a `#[omp::directives]` fn, not on a fn", d.construct.name),
         ),
     }
+    drop(lowerer);
+    crate::generic::add_bounds(&mut f, kernels);
     f.to_token_stream()
 }
 
@@ -209,7 +212,8 @@ fn unreachable_loop() -> ! {
 }
 
 fn fn_info(f: &ItemFn) -> FnInfo {
-    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block) }
+    let generics = f.sig.generics.type_params().map(|p| p.ident.to_string()).collect();
+    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block), generics }
 }
 
 /// Lowers statement directives, recursively, keeping track of what the device side needs: the types of the

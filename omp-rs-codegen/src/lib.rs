@@ -15,6 +15,7 @@ pub mod ctxt;
 pub mod device_struct;
 pub mod expand;
 pub mod fields;
+pub mod generic;
 pub mod keyword;
 pub mod loops;
 pub mod manifest;

@@ -101,6 +101,8 @@ impl Outline {
             (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels_in(&plain, Some((&attr.name, attr.args.clone())), package),
             _ => Vec::new(),
         };
+        // A generic function's kernels: one per instance of their type parameters.
+        kernels = kernels.into_iter().flat_map(crate::generic::instantiate).collect();
         // The module's consts and plain functions the kernel names, and those they name in turn, are copied into the
         // kernel (no clash between modules). Functions so are OpenMP 5's implicit `declare target`: a function of
         // the same compilation unit called in a target region is compiled for the device too.

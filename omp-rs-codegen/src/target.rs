@@ -180,6 +180,11 @@ pub struct KernelPlan {
     /// struct definitions (`struct_table`), the manifest hands them to the macro, which binds each local with that
     /// type before the launch.
     pub field_types: Vec<(String, String)>,
+    /// The generic type parameters of the function that the region's values use (`T` of `a: &mut [T]`): the kernel
+    /// is compiled once per instance of them, each a type alias in the device crate (`generic`).
+    pub generics: Vec<String>,
+    /// This kernel's instance (`[("T", "f32")]`) when it is one (the build's copies; the macro's plan has none).
+    pub instance: Vec<(String, String)>,
 }
 
 impl KernelPlan {
@@ -263,6 +268,9 @@ pub struct FnInfo {
     pub name: String,
     /// Hash of its signature and body.
     pub hash: u64,
+    /// Its generic type parameters (`T` of `fn triad<T: ...>`): a target region's values of these types are device
+    /// scalars, and its kernel is compiled once per instance (`generic::INSTANCES`).
+    pub generics: Vec<String>,
 }
 
 /// Builds the plan of a target loop region, reporting what cannot go to the device.
@@ -311,7 +319,11 @@ pub fn plan(
             // Not a local variable: a const, static or fn the kernel sees as an item.
             None => continue,
         };
-        let dtype = match types::device_type(&ty) {
+        let generic = match &ty {
+            Type::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()).filter(|n| f.generics.contains(n)),
+            _ => None,
+        };
+        let dtype = match generic.map(DeviceType::Scalar).map_or_else(|| types::device_type(&ty), Ok) {
             Ok(t) => t,
             Err(why) => {
                 cx.error_spanned_by(&name, format!("`{key}` cannot be used in a target region: {why}"));
@@ -431,6 +443,30 @@ pub fn plan(
             }
         }
     }
+    // The generic parameters the kernel's values are typed with.
+    let mut typed: Vec<String> = Vec::new();
+    for a in &args {
+        match a {
+            KernelArg::Scalar { ty, .. } => typed.push(ty.clone()),
+            KernelArg::Array { elem, .. } | KernelArg::DeviceBuffer { elem, .. } => typed.push(elem.to_token_stream().to_string()),
+        }
+    }
+    typed.extend(reductions.iter().map(|r| r.ty.clone()));
+    let used_generics: Vec<String> =
+        f.generics.iter().filter(|g| typed.iter().any(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == g.as_str()))).cloned().collect();
+    // A type parameter only the body names (`T::default()` with no value of type `T`) has no instance to compile.
+    for g in f.generics.iter().filter(|g| !used_generics.contains(g)) {
+        let ident = Ident::new(g, proc_macro2::Span::call_site());
+        if crate::loops::mentions(nest.body.to_token_stream(), &ident) {
+            cx.error_spanned_by(
+                &nest.body,
+                format!(
+                    "this target region names the type parameter `{g}`, but none of its values has that type: its kernel \
+                     is compiled per instance of the parameters its arrays and scalars are typed with"
+                ),
+            );
+        }
+    }
     let fn_name = f.name.trim_start_matches("r#");
     KernelPlan {
         name: abi::kernel_name(fn_name, region, f.hash),
@@ -445,6 +481,8 @@ pub fn plan(
         local_items,
         maps,
         field_types: Vec::new(),
+        generics: used_generics,
+        instance: Vec::new(),
     }
 }
 

@@ -248,7 +248,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let stmts = &body.stmts;
     let items = &plan.local_items;
     let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);
-    quote! {
+    let kernel = quote! {
         omp_device::kernel! {
             #[doc = #doc]
             pub unsafe fn #name(#(#params),*) {
@@ -287,7 +287,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 #red_out
             }
         }
-    }
+    };
+    crate::generic::in_instance_module(plan, kernel)
 }
 
 /// The whole `lib.rs` of the device crate: header, items the kernels use, kernels.

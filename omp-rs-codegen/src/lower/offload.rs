@@ -107,7 +107,13 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             _ => None,
         })
         .collect();
-    let Some(m) = manifest.filter(|m| m.has_kernel(name)) else {
+    // A generic function's region has one kernel per instance of its type parameters (`generic`).
+    let kernels: Vec<(Vec<(String, String)>, String)> = if plan.generics.is_empty() {
+        vec![(Vec::new(), name.clone())]
+    } else {
+        crate::generic::instances(&plan.generics).into_iter().map(|i| (i.clone(), crate::generic::instance_name(name, &i))).collect()
+    };
+    let Some(m) = manifest.filter(|m| kernels.iter().any(|(_, k)| m.has_kernel(k))) else {
         return quote!({
             #plain_data
             #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
@@ -231,13 +237,41 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     // Spanned at the loop, so that the region's `Location` (errors, queued-region panics) is the loop's line rather
     // than the attribute's.
     let at = plan.nest.dims.first().map_or(brace.open(), |d| d.span);
-    let launch = quote_spanned!(at=> ::omp::__private::offload::launch(&__OMP_KERNEL, __omp_dev, #pack, __omp_geometry));
-    let decide = quote_spanned!(at=> ::omp::__private::offload::should_offload(&__OMP_KERNEL, #device, #cond));
+    let launch = quote_spanned!(at=> ::omp::__private::offload::launch(__omp_kernel, __omp_dev, #pack, __omp_geometry));
+    let decide = quote_spanned!(at=> ::omp::__private::offload::should_offload(__omp_kernel, #device, #cond));
+    // One static per kernel; a generic region picks the instance whose types are the call's.
+    let present: Vec<&(Vec<(String, String)>, String)> = kernels.iter().filter(|(_, k)| m.has_kernel(k)).collect();
+    let statics = present.iter().enumerate().map(|(n, (_, k))| {
+        let s = format_ident!("__OMP_KERNEL_{}", n);
+        quote!(static #s: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #k, #body_lines);)
+    });
+    let pick = present.iter().enumerate().rev().fold(quote!(::core::option::Option::None), |otherwise, (n, (instance, _))| {
+        let s = format_ident!("__OMP_KERNEL_{}", n);
+        if instance.is_empty() {
+            return quote!(::core::option::Option::Some(&#s));
+        }
+        let params = instance.iter().map(|(p, _)| format_ident!("{}", p));
+        let types = instance.iter().map(|(_, t)| format_ident!("{}", t));
+        quote! {
+            if ::core::any::TypeId::of::<(#(#params,)*)>() == ::core::any::TypeId::of::<(#(#types,)*)>() {
+                ::core::option::Option::Some(&#s)
+            } else {
+                #otherwise
+            }
+        }
+    });
     quote!({
         #plain_data
         #images
-        static __OMP_KERNEL: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #name, #body_lines);
-        let __omp_offloaded = match #decide {
+        #(#statics)*
+        let __omp_kernel: ::core::option::Option<&'static #off::KernelRef> = #pick;
+        let __omp_offloaded = match __omp_kernel {
+            // A generic region called with types that have no kernel: as a region without an image.
+            ::core::option::Option::None => {
+                #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+                false
+            }
+            ::core::option::Option::Some(__omp_kernel) => match #decide {
             ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
                 #(#dim_lets)*
                 #owned
@@ -253,6 +287,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             }
             ::core::result::Result::Ok(#off::Decision::Host(_)) => false,
             ::core::result::Result::Err(e) => ::core::panic!("{}", e),
+            },
         };
         if !__omp_offloaded {
             #host

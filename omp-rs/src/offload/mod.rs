@@ -63,7 +63,7 @@ pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
 pub use map::{ExitKind, MapKind, Modifiers};
 pub use policy::{policy, Policy};
 pub use registry::PanicRecord;
-pub use repr::{Pod, Scalar};
+pub use repr::{DeviceScalar, Pod, Scalar};
 pub use scope::{MappedMut, MappedRef};
 
 use crate::Error;

@@ -22,6 +22,13 @@ pub unsafe trait Pod: bytemuck::Pod + Send + Sync {}
 // enable, and they are not `Send`) and every bit pattern valid: the three properties of `Pod`.
 unsafe impl<T: bytemuck::Pod + Send + Sync> Pod for T {}
 
+/// What a generic kernel's type parameter must be (`fn triad<T: omp::DeviceScalar>`; the macros add the bound): plain
+/// data the device can hold, passed by value in one kernel slot. `f32` and `f64` have kernels (`generic` in
+/// omp-rs-codegen); other such types run the region on the host.
+pub trait DeviceScalar: Pod + Scalar {}
+
+impl<T: Pod + Scalar> DeviceScalar for T {}
+
 /// A value passed by value in one 8-byte `LITERAL` slot (the encoding is `omp-rs-abi`'s, which kernels decode).
 pub use omp_rs_abi::Scalar;
 

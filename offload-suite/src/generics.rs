@@ -1,0 +1,73 @@
+//! Generic kernels (issue #10): BabelStream's `template <class T>` kernels as generic functions, run with `f32` and
+//! `f64` (each its own device instance) and with `i64` (no instance: the host runs it), next to sequential Rust.
+
+use std::ops::{Add, Mul};
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{close, same, Check};
+
+/// Every generic-kernel check.
+pub const CHECKS: &[Check] = &[
+    ("generics: triad::<f32>, triad::<f64> (one kernel each) and triad::<i64> (host), a by-value T", check_triad),
+    ("generics: dot::<T> with reduction(+: sum) over a T", check_dot),
+];
+
+#[omp::directives]
+fn triad<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &mut [T], b: &[T], c: &[T], scalar: T) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..a.len() {
+        a[i] = b[i] + scalar * c[i];
+    }
+}
+
+#[omp::directives]
+fn dot<T: Copy + Add<Output = T> + Mul<Output = T> + Default>(a: &[T], b: &[T]) -> T {
+    let mut sum: T = T::default();
+    #[omp::target_teams_distribute_parallel_for(reduction(+: sum))]
+    for i in 0..a.len() {
+        sum = sum + a[i] * b[i];
+    }
+    sum
+}
+
+fn check_triad(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let (b, c): (Vec<f64>, Vec<f64>) = ((0..n).map(|_| rng.gen_range(-1.0..1.0)).collect(), (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect());
+    let s = rng.gen_range(-2.0..2.0);
+    let mut a = vec![0.0; n];
+    triad(&mut a, &b, &c, s);
+    same("f64", &a, &(0..n).map(|i| b[i] + s * c[i]).collect::<Vec<_>>())?;
+    let (b32, c32): (Vec<f32>, Vec<f32>) = (b.iter().map(|&x| x as f32).collect(), c.iter().map(|&x| x as f32).collect());
+    let mut a32 = vec![0.0f32; n];
+    triad(&mut a32, &b32, &c32, s as f32);
+    same("f32", &a32, &(0..n).map(|i| b32[i] + s as f32 * c32[i]).collect::<Vec<_>>())?;
+    let (bi, ci): (Vec<i64>, Vec<i64>) = ((0..n as i64).collect(), (0..n as i64).map(|x| 3 - x).collect());
+    let mut ai = vec![0i64; n];
+    // No `i64` instance: the region runs on the host, which OMP_TARGET_OFFLOAD=MANDATORY forbids (a panic that says so).
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| triad(&mut ai, &bi, &ci, 7)));
+    let mandatory = std::env::var("OMP_TARGET_OFFLOAD").is_ok_and(|v| v.eq_ignore_ascii_case("mandatory"));
+    match (ran, mandatory) {
+        (Ok(()), false) => same("i64", &ai, &(0..n).map(|i| bi[i] + 7 * ci[i]).collect::<Vec<_>>()),
+        (Err(_), true) => Ok(()),
+        (Ok(()), true) => Err("triad::<i64> has no device instance but did not refuse to run on the host under MANDATORY".into()),
+        (Err(_), false) => Err("triad::<i64> panicked on the host".into()),
+    }
+}
+
+fn check_dot(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let a: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let b: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let want: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+    close("f64", dot(&a, &b), want, n, 1.0)?;
+    let (a32, b32): (Vec<f32>, Vec<f32>) = (a.iter().map(|&x| x as f32).collect(), b.iter().map(|&x| x as f32).collect());
+    let want32: f32 = a32.iter().zip(&b32).map(|(x, y)| x * y).sum();
+    let got32 = dot(&a32, &b32);
+    let bound = n as f32 * f32::EPSILON * 4.0;
+    if (got32 - want32).abs() > bound {
+        return Err(format!("f32 = {got32}, sequential {want32}"));
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! Generic kernels: `fn triad<T: ...>(a: &mut [T], b: &[T], scalar: T)` with a target region (BabelStream's
+//! `--float`, C++ templates).
+//!
+//! The device crate is compiled before the user's crate, so it cannot know which types a generic function will be
+//! called with. Each kernel whose values are typed with the function's type parameters is compiled once per
+//! instance of those parameters among [`INSTANCES`] (`f32`, `f64`: the element types of scientific codes), as
+//! `<kernel>_f32`, `<kernel>_f64`, each in a module of the device crate where the parameter is a type alias
+//! (`type T = f32;`). The launch picks the instance whose types are the call's (`TypeId`), so a kernel always
+//! decodes its arguments as the types the host encoded; another instance (`triad::<i32>`) runs on the host, as a
+//! region without an image does. The macro adds the bounds the launch needs to the function's `where` clause
+//! (`T: omp::DeviceScalar`, and `Add: Reducer<T>` for a `reduction(+: s)` on a `T`).
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::target::KernelPlan;
+
+/// The types a generic kernel's parameters are instantiated with.
+pub const INSTANCES: &[&str] = &["f32", "f64"];
+
+/// Every assignment of [`INSTANCES`] to `params` (their cartesian product, in order).
+pub fn instances(params: &[String]) -> Vec<Vec<(String, String)>> {
+    let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
+    for p in params {
+        out = out.into_iter().flat_map(|prefix| INSTANCES.iter().map(move |t| [prefix.clone(), vec![(p.clone(), t.to_string())]].concat())).collect();
+    }
+    out
+}
+
+/// The kernel name of one instance: `omp_triad_0_1a2b3c4d_f32`.
+pub fn instance_name(base: &str, instance: &[(String, String)]) -> String {
+    let mut name = base.to_string();
+    for (_, t) in instance {
+        name.push('_');
+        name.push_str(t);
+    }
+    name
+}
+
+/// The build's kernels of one plan: the plan itself, or one copy per instance of its generic parameters.
+pub fn instantiate(plan: KernelPlan) -> Vec<KernelPlan> {
+    if plan.generics.is_empty() {
+        return vec![plan];
+    }
+    instances(&plan.generics)
+        .into_iter()
+        .map(|instance| {
+            let mut k = plan.clone();
+            k.name = instance_name(&plan.name, &instance);
+            k.instance = instance;
+            k
+        })
+        .collect()
+}
+
+/// Wraps an instance's kernel in its own module, where each generic parameter names its type.
+pub fn in_instance_module(plan: &KernelPlan, kernel: TokenStream) -> TokenStream {
+    if plan.instance.is_empty() {
+        return kernel;
+    }
+    let module = format_ident!("__omp_instance_{}", plan.name);
+    let aliases = plan.instance.iter().map(|(p, t)| {
+        let (p, t) = (format_ident!("{}", p), format_ident!("{}", t));
+        quote!(type #p = #t;)
+    });
+    quote! {
+        #[allow(non_snake_case, non_camel_case_types, unused_imports)]
+        mod #module {
+            use super::*;
+            #(#aliases)*
+            #kernel
+        }
+    }
+}
+
+/// The `where` predicates a function's target regions need for its generic parameters.
+pub fn bounds(plans: &[KernelPlan]) -> Vec<syn::WherePredicate> {
+    let mut out: Vec<syn::WherePredicate> = Vec::new();
+    let mut push = |p: syn::WherePredicate| {
+        if !out.iter().any(|q| quote!(#q).to_string() == quote!(#p).to_string()) {
+            out.push(p);
+        }
+    };
+    for plan in plans {
+        for g in &plan.generics {
+            let g = format_ident!("{}", g);
+            push(syn::parse_quote!(#g: ::omp::DeviceScalar));
+        }
+        for r in plan.reductions.iter().filter(|r| plan.generics.contains(&r.ty)) {
+            let (t, op) = (format_ident!("{}", r.ty), format_ident!("{}", r.op.type_name()));
+            push(syn::parse_quote!(::omp::__private::reduce::#op: ::omp::__private::reduce::Reducer<#t>));
+        }
+    }
+    out
+}
+
+/// Adds [`bounds`] to a function's `where` clause.
+pub fn add_bounds(f: &mut syn::ItemFn, plans: &[KernelPlan]) {
+    let preds = bounds(plans);
+    if preds.is_empty() {
+        return;
+    }
+    f.sig.generics.make_where_clause().predicates.extend(preds);
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn instances_are_the_product() {
+        let two = instances(&["T".into(), "U".into()]);
+        assert_eq!(two.len(), 4);
+        assert_eq!(instance_name("k", &two[1]), "k_f32_f64");
+        assert_eq!(instances(&[]), vec![Vec::<(String, String)>::new()]);
+    }
+}
