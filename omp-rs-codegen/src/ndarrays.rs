@@ -8,7 +8,8 @@
 //! on. `below` checks each index against its axis as ndarray's indexing does (the flat index alone could wrap into
 //! the next row) and returns it, so the element and the panics are ndarray's; the race analysis reads the index as
 //! the affine form `i * a_n1 + j` (`analyze::affine`). Target regions map `a_flat` as any slice and pass the
-//! extents by value. The expansion calls the array's own inherent methods: omp-rs does not depend on ndarray.
+//! extents by value. What the rewrite assumes of the type (row-major elements, extents) is `omp`'s `NdArray` trait,
+//! implemented for ndarray's own `ArrayBase` only: a user type that merely has the name does not compile.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -72,6 +73,8 @@ pub struct NdArray {
     pub elem: Type,
     /// Whether the loop writes an element.
     pub written: bool,
+    /// Whether the variable is a reference to the array (`&Array2`, `&mut Array2`) rather than the array or view.
+    pub by_ref: bool,
 }
 
 impl NdArray {
@@ -84,13 +87,16 @@ impl NdArray {
         let extents = &self.extents;
         let ks = 0..d;
         let nd = quote!(::omp::__private::nd);
+        // Called as trait functions on the array itself (not as methods, which an inherent method could shadow).
+        let shared = if self.by_ref { quote!(&*#var) } else { quote!(&#var) };
         let slice = if self.written {
-            quote!(let #flat: &mut [#elem] = #nd::standard_mut(#var.as_slice_mut(), #name);)
+            let place = if self.by_ref { quote!(&mut *#var) } else { quote!(&mut #var) };
+            quote!(let #flat: &mut [#elem] = #nd::standard_mut(#nd::NdArrayMut::__omp_nd_flat_mut(#place), #name);)
         } else {
-            quote!(let #flat: &[#elem] = #nd::standard(#var.as_slice(), #name);)
+            quote!(let #flat: &[#elem] = #nd::standard(#nd::NdArray::__omp_nd_flat(#shared), #name);)
         };
         quote! {
-            let #shape: [usize; #d] = #nd::shape::<#d>(#var.shape(), #name);
+            let #shape: [usize; #d] = #nd::shape::<#d>(#nd::NdArray::__omp_nd_shape(#shared), #name);
             #(let #extents: usize = #shape[#ks];)*
             #slice
         }
@@ -125,16 +131,20 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
         }
         let Some(Some(ty)) = types.lookup(var) else { continue };
         let Some((elem, d)) = nd_type(ty) else { continue };
+        let by_ref = matches!(ty, Type::Reference(_));
         let flat = fresh(format!("{var}_flat"), &arrays);
         let mut extents = Vec::new();
         for k in 0..d {
             let e = fresh(format!("{var}_n{k}"), &arrays);
             extents.push(e.clone());
             // Registered one by one so that the next name sees this one.
-            arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false });
+            arrays.insert(
+                var.clone(),
+                NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false, by_ref },
+            );
         }
         let written = uses.written.contains(var);
-        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written });
+        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written, by_ref });
     }
     if arrays.is_empty() {
         return None;

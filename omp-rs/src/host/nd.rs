@@ -1,8 +1,55 @@
 //! ndarray arrays in parallel loops and target regions (`a[[i, j]]`): the expansion takes the array's elements as
 //! one flat slice (standard layout only) and its extents as `usize`s before the loop, and turns `a[[i, j]]` into
 //! `flat[below(i, n0) * n1 + below(j, n1)]`: the same element, the same panic when an index is past its extent
-//! (ndarray's own indexing panics there too), and an index form the race analysis reads as `i * n1 + j`. No
-//! dependency on ndarray: the expansion calls the array's inherent `as_slice`, `as_slice_mut` and `shape`.
+//! (ndarray's own indexing panics there too), and an index form the race analysis reads as `i * n1 + j`.
+//!
+//! The macro recognises the arrays by their type's name (`Array2<f64>`), which a user type may also have; what
+//! makes the rewrite mean the same as the user's indexing is [`NdArray`], implemented here for ndarray's own
+//! `ArrayBase` only (features `ndarray`, `ndarray-0-16`): another type of that name does not compile.
+
+/// An ndarray array (any storage, any dimension): its extents and, in standard layout, its elements in row-major
+/// order. Implemented for ndarray's `ArrayBase` only, whose `as_slice` promises that order.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an ndarray array that omp-rs knows",
+    note = "enable omp's `ndarray` feature (ndarray 0.17) or `ndarray-0-16`; other types named like ndarray's are not taken apart"
+)]
+pub trait NdArray {
+    /// Element type.
+    type Elem;
+    /// The extents (`shape()`).
+    fn __omp_nd_shape(&self) -> &[usize];
+    /// The elements in row-major order (`as_slice()`), when in standard layout.
+    fn __omp_nd_flat(&self) -> Option<&[Self::Elem]>;
+}
+
+/// An [`NdArray`] whose elements may be written.
+pub trait NdArrayMut: NdArray {
+    /// The elements in row-major order (`as_slice_mut()`), when in standard layout.
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [Self::Elem]>;
+}
+
+macro_rules! ndarray_impls {
+    ($nd:ident) => {
+        impl<S: $nd::Data, D: $nd::Dimension> NdArray for $nd::ArrayBase<S, D> {
+            type Elem = S::Elem;
+            fn __omp_nd_shape(&self) -> &[usize] {
+                self.shape()
+            }
+            fn __omp_nd_flat(&self) -> Option<&[S::Elem]> {
+                self.as_slice()
+            }
+        }
+        impl<S: $nd::DataMut, D: $nd::Dimension> NdArrayMut for $nd::ArrayBase<S, D> {
+            fn __omp_nd_flat_mut(&mut self) -> Option<&mut [S::Elem]> {
+                self.as_slice_mut()
+            }
+        }
+    };
+}
+#[cfg(feature = "ndarray")]
+ndarray_impls!(ndarray);
+#[cfg(feature = "ndarray-0-16")]
+ndarray_impls!(ndarray_0_16);
 
 /// `i`, after checking that it is within an axis of `extent` elements (ndarray's bound check, per axis: a flat
 /// index alone would let `a[[0, n1]]` read `a[[1, 0]]`).
