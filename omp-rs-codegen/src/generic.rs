@@ -37,10 +37,54 @@ pub fn instance_name(base: &str, instance: &[(String, String)]) -> String {
     name
 }
 
-/// The build's kernels of one plan: the plan itself, or one copy per instance of its generic parameters.
+/// Methods a generic region may call and still compile for every instance: the device library's `Float` methods
+/// (which `f32` and `f64` both have there) and slice lengths.
+const DEVICE_METHODS: &[&str] = &[
+    "abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "cos", "cosh", "exp", "exp2", "floor", "fma", "hypot", "ln", "log10",
+    "log2", "max", "min", "mul_add", "pow", "powf", "powi", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "len", "is_empty",
+];
+
+/// Whether a generic region's body compiles for every instance in the device crate, as far as the body shows: only
+/// operators, [`DEVICE_METHODS`] and no function calls or paths through a type parameter (`T::zero()`, a helper
+/// `fn norm<T: num_traits::Float>`, `x.my_trait_method()` name traits the device crate does not have). A body that
+/// does not qualify gets no kernel and runs on the host: a slower region, never a failed build.
+fn instantiable(plan: &KernelPlan) -> bool {
+    use syn::visit::Visit;
+    struct Check<'a> {
+        generics: &'a [String],
+        ok: bool,
+    }
+    impl<'ast> Visit<'ast> for Check<'_> {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            self.ok = false;
+            syn::visit::visit_expr_call(self, c);
+        }
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            if !DEVICE_METHODS.contains(&m.method.to_string().as_str()) {
+                self.ok = false;
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            if p.segments.len() > 1 && self.generics.iter().any(|g| p.segments[0].ident == g) {
+                self.ok = false;
+            }
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut c = Check { generics: &plan.generics, ok: true };
+    c.visit_block(&plan.nest.body);
+    c.ok
+}
+
+/// The build's kernels of one plan: the plan itself, or one copy per instance of its generic parameters (none when
+/// its body may not compile for them: [`instantiable`]).
 pub fn instantiate(plan: KernelPlan) -> Vec<KernelPlan> {
     if plan.generics.is_empty() {
         return vec![plan];
+    }
+    if !instantiable(&plan) {
+        return Vec::new();
     }
     instances(&plan.generics)
         .into_iter()

@@ -381,4 +381,34 @@ mod test {
             ]
         );
     }
+
+    /// A generic region gets one kernel per instance (`f32`, `f64`) when its body compiles for them as far as it
+    /// shows; one that calls a trait the device crate lacks (`T::zero()`, `x.norm()`, a helper) gets none.
+    #[test]
+    fn generic_regions_are_instantiated_when_their_body_allows() {
+        let file: syn::File = syn::parse_quote! {
+            #[omp::directives]
+            fn triad<T: Copy + Add<Output = T>>(a: &mut [T], b: &[T], s: T) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..a.len() { a[i] = b[i].sqrt() + s; }
+            }
+            #[omp::directives]
+            fn zeroed<T: num_traits::Float>(a: &mut [T]) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..a.len() { a[i] = T::zero(); }
+            }
+            #[omp::directives]
+            fn normed<T: MyFloat>(a: &mut [T]) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..a.len() { a[i] = a[i].norm(); }
+            }
+        };
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        let names: Vec<String> = o.kernels.iter().map(|k| k.name.clone()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert!(names[0].starts_with("omp_triad_0_") && names[0].ends_with("_f32"), "{names:?}");
+        assert!(names[1].ends_with("_f64"), "{names:?}");
+        assert!(o.crate_source().contains("type T = f32"));
+    }
 }
