@@ -59,6 +59,9 @@ impl Outline {
                         self.add_items(inner, &module_scope(inner, scope));
                     }
                 }
+                // A generic `impl`'s type parameters are not the methods' own (the macro on a method cannot see them,
+                // nor name their instances): its regions run on the host.
+                Item::Impl(imp) if imp.generics.type_params().next().is_some() => {}
                 Item::Impl(imp) => {
                     // Methods too: a target region in a `&mut self` method reaches the struct's fields
                     // (`self.c[i] = self.a[i]`), typed from `Self`'s definition.

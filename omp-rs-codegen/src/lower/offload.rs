@@ -98,15 +98,21 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         _ => plan.name.clone(),
     };
     let name = &name;
-    // Array elements and by-value structs must be plain data (`omp::Pod`), whether or not this build has an image.
-    let plain_data: TokenStream = plan
-        .args
-        .iter()
-        .filter_map(|a| match a {
-            KernelArg::Array { elem, scalar: false, .. } => Some(quote!(#off::crosses_to_device::<#elem>();)),
-            _ => None,
-        })
-        .collect();
+    // A struct passed by value must be plain data (`omp::Pod`) whether or not this build has an image (with one, the
+    // launch requires it of every array too). Not asked of arrays without an image: their element type may be a
+    // type parameter of an enclosing `impl`, which the macro cannot see nor bound, and the host path needs nothing
+    // of it.
+    let mut plain_data = TokenStream::new();
+    let mut checked: Vec<String> = Vec::new();
+    for a in &plan.args {
+        if let KernelArg::Array { elem, by_value: Some(_), .. } = a {
+            let key = quote!(#elem).to_string();
+            if !checked.contains(&key) {
+                plain_data.extend(quote!(#off::crosses_to_device::<#elem>();));
+                checked.push(key);
+            }
+        }
+    }
     // A generic function's region has one kernel per instance of its type parameters (`generic`).
     let kernels: Vec<(Vec<(String, String)>, String)> = if plan.generics.is_empty() {
         vec![(Vec::new(), name.clone())]
