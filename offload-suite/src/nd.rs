@@ -12,7 +12,60 @@ pub const CHECKS: &[Check] = &[
     ("ndarray: a 2-D stencil a[[i, j]] under collapse(2) in a target region and a parallel loop", check_stencil),
     ("ndarray: Array3<f32> under collapse(3), a view, a reduction over Array1", check_3d_view_reduction),
     ("ndarray: an index past its axis panics as ndarray's does; a transposed view is refused", check_bounds_and_layout),
+    ("ndarray: a heat time loop on Array2 inside target_data (mapped arrays indexed u[[i, j]])", check_data_region),
 ];
+
+/// Explicit 2-D heat steps, ping-pong between `u` and `v`, both resident for the whole loop.
+#[omp::directives]
+fn heat(u: &mut Array2<f64>, v: &mut Array2<f64>, steps: usize, alpha: f64) -> f64 {
+    let mut total = 0.0;
+    #[omp::target_data(map(tofrom: u, v))]
+    {
+        for _ in 0..steps {
+            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            for i in 1..u.nrows() - 1 {
+                for j in 1..u.ncols() - 1 {
+                    v[[i, j]] = u[[i, j]] + alpha * (u[[i - 1, j]] + u[[i + 1, j]] + u[[i, j - 1]] + u[[i, j + 1]] - 4.0 * u[[i, j]]);
+                }
+            }
+            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            for i in 1..u.nrows() - 1 {
+                for j in 1..u.ncols() - 1 {
+                    u[[i, j]] = v[[i, j]];
+                }
+            }
+        }
+        #[omp::target_teams_distribute_parallel_for(reduction(+: total))]
+        for i in 0..u.nrows() {
+            total += u[[i, 1]];
+        }
+    }
+    total
+}
+
+fn check_data_region(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m, steps) = (rng.gen_range(3..40), rng.gen_range(3..40), rng.gen_range(1..6));
+    let mut u = random2(rng, n, m);
+    let mut v = u.clone();
+    let (mut wu, mut wv) = (u.clone(), v.clone());
+    for _ in 0..steps {
+        for i in 1..n - 1 {
+            for j in 1..m - 1 {
+                wv[[i, j]] = wu[[i, j]] + 0.1 * (wu[[i - 1, j]] + wu[[i + 1, j]] + wu[[i, j - 1]] + wu[[i, j + 1]] - 4.0 * wu[[i, j]]);
+            }
+        }
+        for i in 1..n - 1 {
+            for j in 1..m - 1 {
+                wu[[i, j]] = wv[[i, j]];
+            }
+        }
+    }
+    let want_total: f64 = (0..n).map(|i| wu[[i, 1]]).sum();
+    let total = heat(&mut u, &mut v, steps, 0.1);
+    same("u", u.as_slice().unwrap_or(&[]), wu.as_slice().unwrap_or(&[]))?;
+    same("v", v.as_slice().unwrap_or(&[]), wv.as_slice().unwrap_or(&[]))?;
+    close("total", total, want_total, n, 4.0)
+}
 
 fn random2(rng: &mut StdRng, n: usize, m: usize) -> Array2<f64> {
     Array2::from_shape_fn((n, m), |_| rng.gen_range(-1.0..1.0))

@@ -131,7 +131,8 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
         }
         let Some(Some(ty)) = types.lookup(var) else { continue };
         let Some((elem, d)) = nd_type(ty) else { continue };
-        let by_ref = matches!(ty, Type::Reference(_));
+        // Inside a `target_data` block the name is the block's token (a value), whatever the array's declaration.
+        let by_ref = matches!(ty, Type::Reference(_)) && !types.is_mapped(var);
         let flat = fresh(format!("{var}_flat"), &arrays);
         let mut extents = Vec::new();
         for k in 0..d {

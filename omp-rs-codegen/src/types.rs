@@ -110,6 +110,9 @@ pub struct CaptureTypes {
     /// Not local variables (consts, statics, or names out of view): never rebound by a `let` (a `let` of a
     /// const's name is a pattern, of a static's an error), only used as written.
     pub items: Vec<String>,
+    /// ndarray arrays (`Array2<f64>`, `&mut ArrayViewMut1<f32>`, ...; `ndarrays::nd_type`), with whether the
+    /// variable is a reference to the array: a `target_data` block maps their standard-layout elements.
+    pub nd: Vec<(String, bool)>,
 }
 
 impl CaptureTypes {
@@ -131,6 +134,9 @@ impl CaptureTypes {
             };
             if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
                 out.slice_like.push(key.clone());
+            }
+            if crate::ndarrays::nd_type(t).is_some() && !env.is_mapped(&key) {
+                out.nd.push((key.clone(), matches!(t, Type::Reference(_))));
             }
             // A `&mut` reference is reborrowed; so is a `&mut` token parameter, but not the token a `target_data`
             // block made of a `&mut` variable (a value).

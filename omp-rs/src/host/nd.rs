@@ -28,6 +28,7 @@ pub trait NdArrayMut: NdArray {
     fn __omp_nd_flat_mut(&mut self) -> Option<&mut [Self::Elem]>;
 }
 
+#[allow(unused_macros)] // used only with the `ndarray` features
 macro_rules! ndarray_impls {
     ($nd:ident) => {
         impl<S: $nd::Data, D: $nd::Dimension> NdArray for $nd::ArrayBase<S, D> {

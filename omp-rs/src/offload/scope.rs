@@ -141,7 +141,7 @@ impl DataScope {
     ) -> Result<MappedRef<'s, 'a, T>, Error> {
         let kind = if to { MapKind::To } else { MapKind::Alloc };
         let entry = self.map(section_of(x, section, var)?, kind, ExitKind::Release, mods, var)?;
-        Ok(MappedRef { data: x, var, _entry: entry, _scope: self })
+        Ok(MappedRef { data: x, var, shape: Vec::new(), _entry: entry, _scope: self })
     }
 
     /// `map(from|tofrom: x[section])`, or `to`/`alloc` of data the block's regions write: the token holds `x`
@@ -159,7 +159,7 @@ impl DataScope {
     ) -> Result<MappedMut<'s, 'a, T>, Error> {
         let exit = if kind.writes_host() { ExitKind::From } else { ExitKind::Release };
         let entry = self.map(section_of(x, section, var)?, kind, exit, mods, var)?;
-        Ok(MappedMut { data: x, var, _entry: entry, _scope: self })
+        Ok(MappedMut { data: x, var, shape: Vec::new(), _entry: entry, _scope: self })
     }
 }
 
@@ -177,6 +177,8 @@ fn section_of<'x, T, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(x: &'x 
 pub struct MappedRef<'s, 'a, T> {
     data: &'a [T],
     var: &'static str,
+    /// The extents of the ndarray array it maps (empty: a slice).
+    shape: Vec<usize>,
     _entry: Option<Entry>,
     _scope: &'s DataScope,
 }
@@ -186,6 +188,8 @@ pub struct MappedRef<'s, 'a, T> {
 pub struct MappedMut<'s, 'a, T> {
     data: &'a mut [T],
     var: &'static str,
+    /// The extents of the ndarray array it maps (empty: a slice).
+    shape: Vec<usize>,
     _entry: Option<Entry>,
     _scope: &'s DataScope,
 }
@@ -206,6 +210,26 @@ macro_rules! mapped_common {
             /// The variable's name.
             pub fn var(&self) -> &'static str {
                 self.var
+            }
+
+            /// The token of an ndarray array (mapped as its standard-layout elements) remembers its extents, so that
+            /// target regions in the block index it as `u[[i, j]]`. For macro expansions.
+            #[doc(hidden)]
+            pub fn shaped(mut self, shape: &[usize]) -> Self {
+                self.shape = shape.to_vec();
+                self
+            }
+        }
+
+        // The block's regions take the array apart as they would the ndarray array (`host::nd`); its elements are
+        // the mapped, row-major ones the token was made from.
+        impl<T> crate::host::nd::NdArray for $t<'_, '_, T> {
+            type Elem = T;
+            fn __omp_nd_shape(&self) -> &[usize] {
+                &self.shape
+            }
+            fn __omp_nd_flat(&self) -> Option<&[T]> {
+                Some(self.data)
             }
         }
 
@@ -245,7 +269,13 @@ impl<'s, T> MappedMut<'s, '_, T> {
     /// The same mapped variable, read-only: for a function that only reads it in its target regions
     /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, called as `f(&x.as_mapped_ref())`). The mapping stays this token's.
     pub fn as_mapped_ref(&self) -> MappedRef<'s, '_, T> {
-        MappedRef { data: self.data, var: self.var, _entry: None, _scope: self._scope }
+        MappedRef { data: self.data, var: self.var, shape: self.shape.clone(), _entry: None, _scope: self._scope }
+    }
+}
+
+impl<T> crate::host::nd::NdArrayMut for MappedMut<'_, '_, T> {
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.data)
     }
 }
 
