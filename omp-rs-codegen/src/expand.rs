@@ -343,7 +343,7 @@ impl<'a> Lowerer<'a> {
                 let recorded = m.field_types(&name).or_else(|| m.field_types(&located()?))?;
                 hoisted
                     .iter()
-                    .map(|h| recorded.iter().find(|r| r.local == h.local.to_string()).and_then(|r| syn::parse_str(&r.ty).ok()))
+                    .map(|h| recorded.iter().find(|r| h.local == r.local.as_str()).and_then(|r| syn::parse_str(&r.ty).ok()))
                     .collect()
             }),
         };

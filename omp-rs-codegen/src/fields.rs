@@ -313,7 +313,7 @@ impl<'ast> Visit<'ast> for Uses {
 }
 
 /// Every identifier in `tokens`, groups included.
-fn idents_in(tokens: TokenStream) -> BTreeSet<String> {
+pub(crate) fn idents_in(tokens: TokenStream) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for t in tokens {
         match t {

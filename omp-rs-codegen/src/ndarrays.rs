@@ -19,6 +19,7 @@ use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, GenericArgument, Ident, PathArguments, Type};
 
+use crate::fields::idents_in;
 use crate::types::TypeEnv;
 
 /// The path of the per-axis check, as the host expansion spells it (the device lowering maps it to `omp_device`).
@@ -318,19 +319,6 @@ fn respan(ts: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
-fn idents_in(ts: TokenStream) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for tt in ts {
-        match tt {
-            TokenTree::Ident(i) => {
-                out.insert(i.to_string());
-            }
-            TokenTree::Group(g) => out.extend(idents_in(g.stream())),
-            _ => {}
-        }
-    }
-    out
-}
 
 /// Kernel bodies call the device library's per-axis check instead of the host's.
 pub struct DeviceBelow;

@@ -348,6 +348,12 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 tokens.extend(syn::Error::new_spanned(var, msg).to_compile_error());
             }
             let range = section_range(section.as_ref());
+            let kind = match m.kind {
+                MapKind::To => quote!(To),
+                MapKind::From => quote!(From),
+                MapKind::Alloc => quote!(Alloc),
+                _ => quote!(ToFrom),
+            };
             // An ndarray array: its standard-layout elements are mapped, and the token keeps its extents for the
             // block's regions (`u[[i, j]]`).
             if let Some((_, by_ref)) = types.nd.iter().find(|(n, _)| *n == name) {
@@ -355,12 +361,6 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 let (shared, place) = if *by_ref { (quote!(&*#var), quote!(&mut *#var)) } else { (quote!(&#var), quote!(&mut #var)) };
                 let shape = format_ident!("__omp_shape_{}", var);
                 let token = if exclusive {
-                    let kind = match m.kind {
-                        MapKind::To => quote!(To),
-                        MapKind::From => quote!(From),
-                        MapKind::Alloc => quote!(Alloc),
-                        _ => quote!(ToFrom),
-                    };
                     quote!(#scope.map_mut(#nd::standard_mut(#nd::NdArrayMut::__omp_nd_flat_mut(#place), #name), #range, #off::MapKind::#kind, #mods, #name))
                 } else {
                     let to = m.kind == MapKind::To;
@@ -375,12 +375,6 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
             }
             let token = if exclusive {
                 let slice = super::host::writable(var, types);
-                let kind = match m.kind {
-                    MapKind::To => quote!(To),
-                    MapKind::From => quote!(From),
-                    MapKind::Alloc => quote!(Alloc),
-                    _ => quote!(ToFrom),
-                };
                 quote!(#scope.map_mut(#slice, #range, #off::MapKind::#kind, #mods, #name))
             } else {
                 let to = m.kind == MapKind::To;
