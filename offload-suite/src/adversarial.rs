@@ -24,6 +24,8 @@ use crate::{close, same, vec_f64, Check};
 
 /// Every adversarial check.
 pub const CHECKS: &[Check] = &[
+    ("adv: a region of a target_data block that runs on the host (if(false)) sees and keeps the device's data", check_host_region_in_data_block),
+    ("adv: a host-run region reading a device-current variable through a shared token refuses to run", check_host_region_shared_token),
     ("adv: collapse(2) row longer than its stride must panic (issue #5)", check_row_longer_than_stride),
     ("adv: collapse(2) dense rows, padded rows, transposed write", check_row_layouts),
     ("adv: collapse(2) zero stride at run time must panic", check_zero_stride),
@@ -688,4 +690,82 @@ fn check_if_false_overlap(rng: &mut StdRng) -> Result<(), String> {
         must_panic(&format!("y (if({on}))"), caught(|| fill_if(on, rows, m, n, &mut y)))?;
     }
     Ok(())
+}
+
+/// Three steps on `a` inside one data region; the middle one runs on the host (`if(false)`), between two on the
+/// device. Without bringing the device copy back it would read stale host data, and the block's copy back at its
+/// end would overwrite its writes.
+#[omp::directives]
+fn device_host_device(a: &mut [f64], on_device: bool) {
+    #[omp::target_data(map(tofrom: a))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..a.len() {
+            a[i] = 2.0 * a[i] + 1.0;
+        }
+        #[omp::target_teams_distribute_parallel_for(if(on_device))]
+        for i in 0..a.len() {
+            a[i] = a[i] * a[i];
+        }
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..a.len() {
+            a[i] -= 3.0;
+        }
+    }
+}
+
+fn check_host_region_in_data_block(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000);
+    let a0 = vec_f64(rng, n);
+    let want: Vec<f64> = a0.iter().map(|x| (2.0 * x + 1.0) * (2.0 * x + 1.0) - 3.0).collect();
+    for on_device in [false, true] {
+        let mut a = a0.clone();
+        device_host_device(&mut a, on_device);
+        same(if on_device { "a (all on the device)" } else { "a (middle step on the host)" }, &a, &want)?;
+    }
+    Ok(())
+}
+
+/// Reads `x` through a read-only token, on the host when `on_device` is false.
+#[omp::directives]
+fn copy_maybe_on_host(x: &omp::MappedRef<'_, '_, f64>, y: &mut omp::MappedMut<'_, '_, f64>, on_device: bool) {
+    #[omp::target_teams_distribute_parallel_for(if(on_device))]
+    for i in 0..y.len() {
+        y[i] = x[i];
+    }
+}
+
+#[omp::directives]
+fn shared_token_on_host(x: &mut [f64], y: &mut [f64], on_device: bool) {
+    #[omp::target_data(map(tofrom: x, y))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..x.len() {
+            x[i] += 1.0;
+        }
+        copy_maybe_on_host(&x.as_mapped_ref(), &mut y, on_device);
+    }
+}
+
+fn check_host_region_shared_token(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x0 = vec_f64(rng, n);
+    let want: Vec<f64> = x0.iter().map(|v| v + 1.0).collect();
+    let (mut x, mut y) = (x0.clone(), vec![0.0; n]);
+    shared_token_on_host(&mut x, &mut y, true);
+    same("y (on the device)", &y, &want)?;
+    // On the host, the read-only token's data would be stale where the block maps onto a device: a panic, not a
+    // wrong copy. Where the block itself runs on the host, the host copy is current and the region runs.
+    let (mut x, mut y) = (x0.clone(), vec![0.0; n]);
+    let r = catch_unwind(AssertUnwindSafe(|| shared_token_on_host(&mut x, &mut y, false)));
+    let mapped = omp::get_num_devices() > 0 && !std::env::var("OMP_TARGET_OFFLOAD").is_ok_and(|v| v.eq_ignore_ascii_case("disabled"));
+    match (r, mapped) {
+        (Err(e), true) => {
+            let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+            if msg.contains("is current only on") { Ok(()) } else { Err(format!("unexpected panic: {msg}")) }
+        }
+        (Ok(()), false) => same("y (all on the host)", &y, &want),
+        (Ok(()), true) => Err("a host-run region read a device-current variable through a shared token".into()),
+        (Err(_), false) => Err("the all-host run panicked".into()),
+    }
 }

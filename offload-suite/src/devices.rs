@@ -13,7 +13,48 @@ pub const CHECKS: &[Check] = &[
     ("devices: nowait regions on different devices, one taskwait", check_nowait_devices),
     ("devices: data mapped on one device is not present on another (error names the device)", check_not_shared),
     ("devices: an invalid device number is a Rust error naming the valid range", check_invalid_device),
+    ("devices: a region on another device than its target_data block's is refused, naming both", check_region_off_block_device),
 ];
+
+/// A data region on `block`, a region inside it on `region` (OpenMP leaves this undefined; here the data would be
+/// copied to `region`'s device and the block's stale copy copied back over the results).
+#[omp::directives]
+fn cross_device(block: i32, region: i32, a: &mut [f64]) {
+    #[omp::target_data(map(tofrom: a), device(block))]
+    {
+        #[omp::target_teams_distribute_parallel_for(device(region))]
+        for i in 0..a.len() {
+            a[i] += 1.0;
+        }
+    }
+}
+
+fn check_region_off_block_device(rng: &mut StdRng) -> Result<(), String> {
+    let n_dev = omp::get_num_devices();
+    let n = rng.gen_range(1..3000);
+    let mut a = vec_f64(rng, n);
+    let want: Vec<f64> = a.iter().map(|v| v + 1.0).collect();
+    // Same device: fine.
+    let last = (n_dev - 1).max(0);
+    cross_device(last, last, &mut a);
+    same("a", &a, &want)?;
+    if n_dev < 2 {
+        eprintln!("  (skipped: {n_dev} device(s); a region on another device than its block's needs two)");
+        return Ok(());
+    }
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cross_device(n_dev - 1, 0, &mut a)));
+    match r {
+        Ok(()) => Err(format!("a region on device 0 inside a block on device {} ran", n_dev - 1)),
+        Err(e) => {
+            let msg = panic_text(e);
+            if msg.contains(&format!("lives on device {}", n_dev - 1)) && msg.contains("runs on device 0") {
+                Ok(())
+            } else {
+                Err(format!("the message should name both devices: {msg}"))
+            }
+        }
+    }
+}
 
 /// The devices regions can go to: `0..get_num_devices()`, or device 0 (the host then) when there is none.
 fn devices() -> Vec<i32> {

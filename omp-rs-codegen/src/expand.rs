@@ -293,8 +293,13 @@ impl<'a> Lowerer<'a> {
         // ndarray variables (`a[[i, j]]`) become a flat slice and extents bound before the loop (see `ndarrays`).
         if let Some((arrays, rewritten)) = crate::ndarrays::rewrite(f, &self.types) {
             self.types.push();
-            for (name, ty) in arrays.iter().flat_map(|a| a.types()) {
-                self.types.bind(&name, Some(ty));
+            for a in &arrays {
+                for (name, ty) in a.types() {
+                    self.types.bind(&name, Some(ty));
+                }
+                if a.mapped {
+                    self.types.bind_mapped(&a.var.to_string());
+                }
             }
             let lowered = self.for_loop(d, &rewritten);
             self.types.pop();

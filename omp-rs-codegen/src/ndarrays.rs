@@ -76,6 +76,9 @@ pub struct NdArray {
     pub written: bool,
     /// Whether the variable is a reference to the array (`&Array2`, `&mut Array2`) rather than the array or view.
     pub by_ref: bool,
+    /// Whether the name is a `target_data` block's token for the array: the token itself is the flat slice (its
+    /// elements are the array's, mapped), so the region treats it as any mapped variable.
+    pub mapped: bool,
 }
 
 impl NdArray {
@@ -90,7 +93,9 @@ impl NdArray {
         let nd = quote!(::omp::__private::nd);
         // Called as trait functions on the array itself (not as methods, which an inherent method could shadow).
         let shared = if self.by_ref { quote!(&*#var) } else { quote!(&#var) };
-        let slice = if self.written {
+        let slice = if self.mapped {
+            TokenStream::new()
+        } else if self.written {
             let place = if self.by_ref { quote!(&mut *#var) } else { quote!(&mut #var) };
             quote!(let #flat: &mut [#elem] = #nd::standard_mut(#nd::NdArrayMut::__omp_nd_flat_mut(#place), #name);)
         } else {
@@ -108,6 +113,10 @@ impl NdArray {
         let elem = &self.elem;
         let flat: Type = if self.written { syn::parse_quote!(&mut [#elem]) } else { syn::parse_quote!(&[#elem]) };
         let mut out = vec![(self.flat.to_string(), flat)];
+        if self.mapped {
+            // The token keeps its name; the lowering sees it as a mapped slice (`mapped` names it).
+            out[0].0 = self.var.to_string();
+        }
         out.extend(self.extents.iter().map(|e| (e.to_string(), syn::parse_quote!(usize))));
         out
     }
@@ -133,8 +142,9 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
         let Some(Some(ty)) = types.lookup(var) else { continue };
         let Some((elem, d)) = nd_type(ty) else { continue };
         // Inside a `target_data` block the name is the block's token (a value), whatever the array's declaration.
-        let by_ref = matches!(ty, Type::Reference(_)) && !types.is_mapped(var);
-        let flat = fresh(format!("{var}_flat"), &arrays);
+        let mapped = types.is_mapped(var);
+        let by_ref = matches!(ty, Type::Reference(_)) && !mapped;
+        let flat = if mapped { Ident::new(var, Span::call_site()) } else { fresh(format!("{var}_flat"), &arrays) };
         let mut extents = Vec::new();
         for k in 0..d {
             let e = fresh(format!("{var}_n{k}"), &arrays);
@@ -142,11 +152,11 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
             // Registered one by one so that the next name sees this one.
             arrays.insert(
                 var.clone(),
-                NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false, by_ref },
+                NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false, by_ref, mapped },
             );
         }
         let written = uses.written.contains(var);
-        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written, by_ref });
+        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written, by_ref, mapped });
     }
     if arrays.is_empty() {
         return None;

@@ -119,6 +119,19 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     } else {
         crate::generic::instances(&plan.generics).into_iter().map(|i| (i.clone(), crate::generic::instance_name(name, &i))).collect()
     };
+    // Inside a `target_data` block, a region that runs on the host works on the host copies: the block's variables
+    // whose current copy is on the device come back first and go again after (`MappedMut::host_region_begins`).
+    let (mut host_begins, mut host_ends) = (TokenStream::new(), TokenStream::new());
+    for a in plan.args.iter().filter(|a| types.mapped.contains(&a.name().to_string())) {
+        let v = a.name();
+        host_begins.extend(quote!(#v.host_region_begins();));
+        host_ends.extend(quote!(#v.host_region_ends();));
+    }
+    let host = quote!({
+        #host_begins
+        #host;
+        #host_ends
+    });
     let Some(m) = manifest.filter(|m| kernels.iter().any(|(_, k)| m.has_kernel(k))) else {
         return quote!({
             #plain_data
@@ -184,6 +197,13 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             }
         }
         pack = quote!(#pack.var(#var));
+        // A `target_data` block's variable: the region must run on the block's device.
+        if types.mapped.contains(&var) {
+            // Read before the pack borrows the token.
+            let (name, dev) = (arg.name(), super::names::hidden(&format!("__omp_scope_dev_{var}")));
+            owned.extend(quote!(let #dev = #name.owner_device();));
+            pack = quote!(#pack.mapped_by(#var, #dev));
+        }
         // A written array carries its verified ownership, which the kernel checks every write against: the same
         // check as the host path's, before this launch too.
         if let (Some(shape), Some(Class::Disjoint(arr))) = (arg.owner(), plan.analysis.get(&var).map(|c| &c.class)) {

@@ -256,6 +256,17 @@ impl<'a> ArgPack<'a> {
         self
     }
 
+    /// The argument just added is a `target_data` block's variable whose current copy is on `device` (`None`: the
+    /// host's copy is current, and the region may map it itself). A region on another device than the block's would copy the
+    /// host's data to its own device, and the block would copy its stale copy back over the results: refused at
+    /// launch with both devices named.
+    pub fn mapped_by(mut self, var: &'a str, device: Option<Device>) -> Self {
+        if device.is_some() {
+            self.owners.push((var, device));
+        }
+        self
+    }
+
     /// The ownership of the written array just added (kernel ABI v2): its slots follow the array's base and length,
     /// so each GPU iteration can check it writes only its own elements. `inner`: the kernel's number of
     /// sequential-loop term slots.
@@ -599,7 +610,8 @@ pub(crate) fn launch_impl(
         if *owner != Some(device) {
             return Err(Error::InvalidAccess {
                 detail: format!(
-                    "`{var}` lives on {} but kernel `{}` runs on {device}; map it on the same device",
+                    "`{var}` lives on {} but kernel `{}` runs on {device}; map it on the same device (give the region the \
+                     `device(..)` of its `target_data` block)",
                     owner.map_or("the host (its data region did not offload)".to_owned(), |d| d.to_string()),
                     kernel.name
                 ),

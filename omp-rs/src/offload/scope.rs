@@ -141,7 +141,8 @@ impl DataScope {
     ) -> Result<MappedRef<'s, 'a, T>, Error> {
         let kind = if to { MapKind::To } else { MapKind::Alloc };
         let entry = self.map(section_of(x, section, var)?, kind, ExitKind::Release, mods, var)?;
-        Ok(MappedRef { data: x, var, shape: Vec::new(), _entry: entry, _scope: self })
+        // Only read by the block: the host copy stays current, so a region elsewhere may copy it.
+        Ok(MappedRef { data: x, var, shape: Vec::new(), owner: None, _entry: entry, _scope: self })
     }
 
     /// `map(from|tofrom: x[section])`, or `to`/`alloc` of data the block's regions write: the token holds `x`
@@ -159,7 +160,7 @@ impl DataScope {
     ) -> Result<MappedMut<'s, 'a, T>, Error> {
         let exit = if kind.writes_host() { ExitKind::From } else { ExitKind::Release };
         let entry = self.map(section_of(x, section, var)?, kind, exit, mods, var)?;
-        Ok(MappedMut { data: x, var, shape: Vec::new(), _entry: entry, _scope: self })
+        Ok(MappedMut { data: x, var, shape: Vec::new(), owner: self.device, _entry: entry, _scope: self })
     }
 }
 
@@ -179,6 +180,8 @@ pub struct MappedRef<'s, 'a, T> {
     var: &'static str,
     /// The extents of the ndarray array it maps (empty: a slice).
     shape: Vec<usize>,
+    /// The device whose copy is the current one (the block's regions may write it there), `None` when the host's is.
+    owner: Option<Device>,
     _entry: Option<Entry>,
     _scope: &'s DataScope,
 }
@@ -190,6 +193,8 @@ pub struct MappedMut<'s, 'a, T> {
     var: &'static str,
     /// The extents of the ndarray array it maps (empty: a slice).
     shape: Vec<usize>,
+    /// The device whose copy is the current one (the block's regions may write it there), `None` when the host's is.
+    owner: Option<Device>,
     _entry: Option<Entry>,
     _scope: &'s DataScope,
 }
@@ -210,6 +215,14 @@ macro_rules! mapped_common {
             /// The variable's name.
             pub fn var(&self) -> &'static str {
                 self.var
+            }
+
+            /// The device holding the current copy (the block's device when its regions may write the variable;
+            /// `None` when the host's copy is current: read only, or the block runs on the host). For macro
+            /// expansions: a region launching on another device is refused.
+            #[doc(hidden)]
+            pub fn owner_device(&self) -> Option<Device> {
+                self.owner
             }
 
             /// The token of an ndarray array (mapped as its standard-layout elements) remembers its extents, so that
@@ -269,8 +282,53 @@ impl<'s, T> MappedMut<'s, '_, T> {
     /// The same mapped variable, read-only: for a function that only reads it in its target regions
     /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, called as `f(&x.as_mapped_ref())`). The mapping stays this token's.
     pub fn as_mapped_ref(&self) -> MappedRef<'s, '_, T> {
-        MappedRef { data: self.data, var: self.var, shape: self.shape.clone(), _entry: None, _scope: self._scope }
+        MappedRef { data: self.data, var: self.var, shape: self.shape.clone(), owner: self.owner, _entry: None, _scope: self._scope }
     }
+}
+
+// A region of the block that runs on the host (`if(false)`, no device image for it) works on the host copy: a
+// variable whose current copy is on the device is brought back first and sent again after, so that the block's
+// copy back at its end does not overwrite the region's results with the device's older ones.
+impl<T: Pod> MappedMut<'_, '_, T> {
+    /// Before a region of the block runs on the host: the device's copy to the host. For macro expansions.
+    #[doc(hidden)]
+    #[track_caller]
+    pub fn host_region_begins(&mut self) {
+        if let Some(d) = self.owner {
+            update_from(self.data, self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
+    /// After a region of the block ran on the host: the host's copy (with the region's writes) to the device.
+    #[doc(hidden)]
+    #[track_caller]
+    pub fn host_region_ends(&mut self) {
+        if let Some(d) = self.owner {
+            update_to(self.data, self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+impl<T> MappedRef<'_, '_, T> {
+    /// Before a region of the block runs on the host: a read-only view of a variable whose current copy is on the
+    /// device cannot be refreshed (the host data is borrowed shared), so such a region must not run on the host.
+    #[doc(hidden)]
+    #[track_caller]
+    pub fn host_region_begins(&self) {
+        if let Some(d) = self.owner {
+            panic!(
+                "omp: a target region at {} would run on the host, but `{}` is current only on {d} (its target_data \
+                 block's regions write it there): build device images for the region, drop its `if` clause, or pass \
+                 the variable mutably (`&mut MappedMut`) so that omp-rs can bring the device copy back",
+                Location::caller(),
+                self.var
+            );
+        }
+    }
+
+    /// After a region of the block ran on the host: nothing to send (read only).
+    #[doc(hidden)]
+    pub fn host_region_ends(&self) {}
 }
 
 impl<T> crate::host::nd::NdArrayMut for MappedMut<'_, '_, T> {
