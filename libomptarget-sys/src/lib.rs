@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | sys (this crate) | [`types`], [`Lib`], [`cuda::CudaLib`] | `#[repr(C)]` structs with const layout asserts, function pointer tables, library discovery |
 //! | result | `omp::offload` (crate `omp-rs`) | every call returns `Result<_, omp::Error>`, checks what libomptarget would abort on |
-//! | safe | `omp::DataRegion`, `omp::DeviceBuffer`, ... | RAII types that borrow what they map |
+//! | safe | `omp::MappedMut`/`MappedRef` (`target_data` tokens), `omp::DeviceBuffer`, ... | RAII types that borrow what they map |
 //!
 //! The library is `dlopen`ed, never linked, so binaries run where it is missing. [`lib()`] loads it once per
 //! process (search order in [`search_candidates`]) and resolves every symbol up front; [`is_present()`] probes

@@ -1,11 +1,17 @@
 //! Data environments over libomptarget's present table, observed through `omp_target_is_present` and through
-//! what kernels and copies see (`OMP_TARGET_OFFLOAD=MANDATORY`, host plugin).
+//! what kernels and copies see (`OMP_TARGET_OFFLOAD=MANDATORY`, host plugin). The mappings are made as the macros
+//! make them: a `DataScope` and one token per variable (`target_data` blocks), and the enter/exit primitives
+//! (`target_enter_data!` / `target_exit_data!`).
 mod common;
 
 use common::{kernel, random_f64, rng, set_policy};
-use omp::__private::offload::{launch, should_offload, ArgPack, Decision, Device, Geometry, KernelRef};
-use omp::offload::{target_enter_data, target_enter_data_raw, target_exit_data, target_exit_data_raw, ExitKind, MapKind, Modifiers};
-use omp::{target_is_present, DataRegion, Error};
+use omp::__private::offload::{
+    enter_data, exit_data_from, exit_data_release, launch, should_offload, update_from, update_to, ArgPack, DataScope, Decision,
+    Device, Geometry, KernelRef,
+};
+use omp::__private::{as_slice, as_slice_mut};
+use omp::offload::{target_enter_data_raw, target_exit_data_raw, ExitKind, MapKind, Modifiers};
+use omp::{target_is_present, Error};
 
 fn saxpy() -> (&'static KernelRef, Device) {
     set_policy("MANDATORY");
@@ -21,6 +27,10 @@ fn run_saxpy(k: &'static KernelRef, d: Device, args: ArgPack<'_>, n: usize) {
     launch(k, d, args.dim(0, n as u64, 1), Geometry::for_iterations(n as u64)).unwrap().ran().expect("ran");
 }
 
+fn plain() -> Modifiers {
+    Modifiers::default()
+}
+
 #[test]
 fn nested_regions_count_references_and_copy_back_only_at_the_last_end() {
     let (k, d) = saxpy();
@@ -32,25 +42,24 @@ fn nested_regions_count_references_and_copy_back_only_at_the_last_end() {
     let once: Vec<f64> = x.iter().zip(&y0).map(|(a, b)| 3.0 * a + b).collect();
     let twice: Vec<f64> = x.iter().zip(&once).map(|(a, b)| 3.0 * a + b).collect();
     {
-        let mut outer = DataRegion::builder().to(&x).tofrom(&mut y).begin().unwrap();
-        assert!(target_is_present(&x, d.num()) && outer.device() == Some(d));
+        let outer = DataScope::begin(None, true, None).unwrap();
+        let xt = outer.map_ref(&x, .., true, plain(), "x").unwrap();
+        let mut yt = outer.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
+        assert!(target_is_present(as_slice(&xt), d.num()) && outer.device() == Some(d));
         {
-            // Inner region maps the same data again (reference count 2): no copy on entry or exit.
-            let inner = DataRegion::builder().tofrom(outer.host_mut::<f64>(1).unwrap()).begin().unwrap();
-            assert!(target_is_present(inner.host::<f64>(0).unwrap(), d.num()));
-            drop(inner);
+            // An inner block maps the same data again (reference count 2): no copy on entry or exit.
+            let inner = DataScope::begin(None, true, None).unwrap();
+            let it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, plain(), "y").unwrap();
+            assert!(target_is_present(as_slice(&it), d.num()));
         }
-        let y_dev = outer.arg::<f64>(1).unwrap();
-        let x_dev = outer.arg::<f64>(0).unwrap();
-        run_saxpy(k, d, ArgPack::new().scalar(3.0f64).present(x_dev).present(y_dev), n);
-        assert!(target_is_present(outer.host::<f64>(1).unwrap(), d.num()), "still mapped after the inner region");
-        assert_eq!(outer.host::<f64>(1).unwrap(), &y0[..], "no copy back while the count is > 0");
-        outer.update_from(1).unwrap();
-        assert_eq!(outer.host::<f64>(1).unwrap(), &once[..], "update from copies regardless of the count");
-        // A second kernel on the resident data: still no copy back until the region ends.
-        let pack = ArgPack::new().scalar(3.0f64).present(outer.arg::<f64>(0).unwrap()).present(outer.arg::<f64>(1).unwrap());
-        run_saxpy(k, d, pack, n);
-        assert_eq!(outer.host::<f64>(1).unwrap(), &once[..]);
+        run_saxpy(k, d, ArgPack::new().scalar(3.0f64).to(as_slice(&xt)).tofrom(as_slice_mut(&mut yt)), n);
+        assert!(target_is_present(as_slice(&yt), d.num()), "still mapped after the inner block");
+        assert_eq!(as_slice(&yt), &y0[..], "no copy back while the count is > 0");
+        update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
+        assert_eq!(as_slice(&yt), &once[..], "update from copies regardless of the count");
+        // A second kernel on the resident data: still no copy back until the block ends.
+        run_saxpy(k, d, ArgPack::new().scalar(3.0f64).to(as_slice(&xt)).tofrom(as_slice_mut(&mut yt)), n);
+        assert_eq!(as_slice(&yt), &once[..]);
     }
     assert_eq!(y, twice, "the outer end copies back");
     assert!(!target_is_present(&y, d.num()) && !target_is_present(&x, d.num()));
@@ -64,38 +73,40 @@ fn update_to_and_always_refresh_the_device_copy() {
     let x = random_f64(&mut r, n);
     let mut y = random_f64(&mut r, n);
     let y1 = random_f64(&mut r, n);
-    let mut region = DataRegion::builder().to(&x).var("x").tofrom(&mut y).var("y").begin().unwrap();
-    // Host write without update: the device keeps the old copy.
-    region.host_mut::<f64>(1).unwrap().copy_from_slice(&y1);
+    let want: Vec<f64>;
     {
-        let inner = DataRegion::builder().tofrom(region.host_mut::<f64>(1).unwrap()).begin().unwrap();
-        drop(inner);
+        let scope = DataScope::begin(None, true, None).unwrap();
+        let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
+        let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
+        // Host write without update: the device keeps the old copy; a nested mapping without `always` copies nothing.
+        as_slice_mut(&mut yt).copy_from_slice(&y1);
+        {
+            let inner = DataScope::begin(None, true, None).unwrap();
+            let _it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, plain(), "y").unwrap();
+        }
+        update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
+        assert_ne!(as_slice(&yt), &y1[..], "present data is not copied on entry without `always`");
+        as_slice_mut(&mut yt).copy_from_slice(&y1);
+        {
+            let inner = DataScope::begin(None, true, None).unwrap();
+            let always = Modifiers { always: true, present: false };
+            let _it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, always, "y").unwrap();
+        }
+        as_slice_mut(&mut yt).fill(0.0);
+        update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
+        assert_eq!(as_slice(&yt), &y1[..], "`always` copied on entry (and on exit)");
+        // update to, then a kernel sees the new host values.
+        let y2 = random_f64(&mut r, n);
+        as_slice_mut(&mut yt).copy_from_slice(&y2);
+        update_to(as_slice(&yt), "y", None, true).unwrap();
+        run_saxpy(k, d, ArgPack::new().scalar(1.0f64).to(as_slice(&xt)).tofrom(as_slice_mut(&mut yt)), n);
+        update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
+        want = x.iter().zip(&y2).map(|(a, b)| 1.0 * a + b).collect();
+        assert_eq!(as_slice(&yt), &want[..]);
+        // An update of data that is not mapped is an error, not a libomptarget abort.
+        let z = vec![0.0f64; 4];
+        assert!(matches!(update_to(&z, "z", None, true), Err(Error::NotPresent { .. })));
     }
-    region.update_from(1).unwrap();
-    assert_ne!(region.host::<f64>(1).unwrap(), &y1[..], "present data is not copied on entry without `always`");
-    region.host_mut::<f64>(1).unwrap().copy_from_slice(&y1);
-    {
-        let inner = DataRegion::builder().tofrom(region.host_mut::<f64>(1).unwrap()).always().begin().unwrap();
-        drop(inner);
-    }
-    region.host_mut::<f64>(1).unwrap().fill(0.0);
-    region.update_from(1).unwrap();
-    assert_eq!(region.host::<f64>(1).unwrap(), &y1[..], "`always` copied on entry (and on exit)");
-    // update_to, then a kernel sees the new host values.
-    let y2 = random_f64(&mut r, n);
-    region.host_mut::<f64>(1).unwrap().copy_from_slice(&y2);
-    region.update_to(1).unwrap();
-    let pack = ArgPack::new().scalar(1.0f64).present(region.arg::<f64>(0).unwrap()).present(region.arg::<f64>(1).unwrap());
-    run_saxpy(k, d, pack, n);
-    region.update_from(1).unwrap();
-    let want: Vec<f64> = x.iter().zip(&y2).map(|(a, b)| 1.0 * a + b).collect();
-    assert_eq!(region.host::<f64>(1).unwrap(), &want[..]);
-    // Misuse is an error, not UB or an abort.
-    assert!(matches!(region.update_from(0), Err(Error::InvalidAccess { .. })), "x is a shared borrow");
-    assert!(matches!(region.host_mut::<f64>(0), Err(Error::InvalidAccess { .. })));
-    assert!(matches!(region.host::<f32>(1), Err(Error::InvalidAccess { .. })), "wrong element type");
-    assert!(matches!(region.update_to(7), Err(Error::InvalidAccess { .. })), "index out of range");
-    region.end().unwrap();
     assert_eq!(y, want);
 }
 
@@ -103,7 +114,9 @@ fn update_to_and_always_refresh_the_device_copy() {
 fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
     let (_, d) = saxpy();
     let x = vec![1.0f64; 64];
-    let e = DataRegion::builder().to(&x).present().var("x").begin().unwrap_err();
+    let scope = DataScope::begin(None, true, None).unwrap();
+    let present = Modifiers { always: false, present: true };
+    let e = scope.map_ref(&x, .., true, present, "x").map(|_| ()).unwrap_err();
     match &e {
         Error::NotPresent { var, device, bytes, .. } => assert_eq!((var.as_str(), *device, *bytes), ("x", d.num(), 512)),
         other => panic!("expected NotPresent, got {other:?}"),
@@ -111,8 +124,9 @@ fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
     assert!(e.to_string().contains("target_data"), "the message says what to do: {e}");
     assert!(!target_is_present(&x, d.num()), "nothing was mapped");
     // Mapped first, `present` succeeds (and a section of it too).
-    let outer = DataRegion::builder().to(&x).begin().unwrap();
-    let inner = DataRegion::builder().to(&outer.host::<f64>(0).unwrap()[8..16]).present().begin().unwrap();
+    let outer = scope.map_ref(&x, .., true, plain(), "x").unwrap();
+    let inner_scope = DataScope::begin(None, true, None).unwrap();
+    let inner = inner_scope.map_ref(as_slice(&outer), 8..16, true, present, "x").unwrap();
     drop(inner);
     drop(outer);
     // unsafe raw exit on data that is not mapped is refused too.
@@ -125,57 +139,55 @@ fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
 fn sections_that_would_extend_a_mapping_are_refused() {
     let (k, d) = saxpy();
     let y = vec![2.0f64; 40];
-    let region = DataRegion::builder().to(&y[0..10]).begin().unwrap();
+    let scope = DataScope::begin(None, true, None).unwrap();
+    let first = scope.map_ref(&y, 0..10, true, plain(), "y").unwrap();
     // Extends past the end of the mapping.
     let e = launch(k, d, ArgPack::new().scalar(1.0f64).to(&y[0..20]).to(&y[0..20]).dim(0, 0, 1), Geometry::for_iterations(0)).unwrap_err();
     assert!(matches!(e, Error::MappingConflict { .. }), "{e:?}");
     // Starts before it.
-    let region2 = DataRegion::builder().to(&y[20..30]).begin().unwrap();
-    let e = DataRegion::builder().to(&y[15..25]).begin().unwrap_err();
-    assert!(matches!(e, Error::MappingConflict { .. }), "{e:?}");
+    let second = scope.map_ref(&y, 20..30, true, plain(), "y").unwrap();
+    let conflict = |range: std::ops::Range<usize>| scope.map_ref(&y, range, true, plain(), "y").map(|_| ()).unwrap_err();
+    assert!(matches!(conflict(15..25), Error::MappingConflict { .. }));
     // Straddles two mappings.
-    let e = DataRegion::builder().to(&y[5..25]).begin().unwrap_err();
-    assert!(matches!(e, Error::MappingConflict { .. }), "{e:?}");
+    assert!(matches!(conflict(5..25), Error::MappingConflict { .. }));
     // Encloses a mapping (both ends unmapped): found through omp-rs's shadow table.
-    let e = DataRegion::builder().to(&y[18..35]).begin().unwrap_err();
-    assert!(matches!(e, Error::MappingConflict { .. }), "{e:?}");
-    // Within one construct, a later section that encloses an earlier one.
-    drop(region2);
-    let e = DataRegion::builder().to(&y[30..35]).to(&y[30..40]).begin().unwrap_err();
-    assert!(matches!(e, Error::MappingConflict { .. }), "{e:?}");
-    let ok = DataRegion::builder().to(&y[30..40]).to(&y[30..35]).begin().unwrap();
+    assert!(matches!(conflict(18..35), Error::MappingConflict { .. }));
+    drop(second);
+    // A later section that encloses an earlier one; the other way round is fine.
+    let small = scope.map_ref(&y, 30..35, true, plain(), "y").unwrap();
+    assert!(matches!(conflict(30..40), Error::MappingConflict { .. }));
+    drop(small);
+    let big = scope.map_ref(&y, 30..40, true, plain(), "y").unwrap();
+    let inside = scope.map_ref(&y, 30..35, true, plain(), "y").unwrap();
     assert!(target_is_present(&y[39..], d.num()));
-    drop(ok);
+    drop((inside, big));
     // Contained sections are fine.
-    let inner = DataRegion::builder().to(&y[2..8]).begin().unwrap();
-    drop(inner);
-    drop(region);
+    let contained = scope.map_ref(&y, 2..8, true, plain(), "y").unwrap();
+    drop((contained, first));
     assert!(!target_is_present(&y, d.num()) && !target_is_present(&y[30..], d.num()));
 }
 
 #[test]
-fn enter_and_exit_data_on_owned_buffers() {
+fn enter_and_exit_data_as_the_macros_make_them() {
     let (k, d) = saxpy();
     let mut r = rng("enter");
     let n = 777;
     let x = random_f64(&mut r, n);
-    let y = random_f64(&mut r, n);
+    let mut y = random_f64(&mut r, n);
+    let y0 = y.clone();
     let want: Vec<f64> = x.iter().zip(&y).map(|(a, b)| 0.5 * a + b).collect();
-    let xs = target_enter_data(x.clone(), MapKind::To, None).unwrap();
-    let mut ys = target_enter_data(y.clone(), MapKind::To, None).unwrap();
-    assert!(target_is_present(xs.host(), d.num()) && target_is_present(ys.host(), d.num()));
-    run_saxpy(k, d, ArgPack::new().scalar(0.5f64).present(xs.arg()).present(ys.arg()), n);
-    assert_eq!(ys.host(), &y[..], "device result not yet copied");
-    ys.update_from().unwrap();
-    assert_eq!(ys.host(), &want[..]);
-    let back = target_exit_data(ys, ExitKind::From).unwrap();
-    assert_eq!(back, want);
-    assert!(!target_is_present(&back, d.num()));
-    let xv = xs.exit(ExitKind::Release).unwrap();
-    assert_eq!(xv, x, "release copies nothing back");
-    assert!(!target_is_present(&xv, d.num()));
-    // `from` is not an entry map type.
-    assert!(matches!(target_enter_data(vec![1.0f64], MapKind::From, None), Err(Error::InvalidAccess { .. })));
+    enter_data(&x, true, plain(), None, true).unwrap();
+    enter_data(&y, true, plain(), None, true).unwrap();
+    assert!(target_is_present(&x, d.num()) && target_is_present(&y, d.num()));
+    run_saxpy(k, d, ArgPack::new().scalar(0.5f64).to(&x).tofrom(&mut y), n);
+    assert_eq!(y, y0, "device result not yet copied");
+    exit_data_from(&mut y, "y", None, true).unwrap();
+    assert_eq!(y, want);
+    assert!(!target_is_present(&y, d.num()));
+    exit_data_release(&x, false, "x", None, true).unwrap();
+    assert!(!target_is_present(&x, d.num()));
+    // Exit of data that is not mapped is an error naming it.
+    assert!(matches!(exit_data_release(&x, false, "x", None, true), Err(Error::NotPresent { .. })));
 }
 
 #[test]
@@ -209,11 +221,19 @@ fn a_region_argument_on_another_device_is_refused() {
     let other = (d.num() + 1) % omp::get_num_devices();
     let x = vec![1.0f64; 8];
     let mut y = vec![0.0f64; 8];
-    let region = DataRegion::builder().device(i64::from(other)).to(&x).tofrom(&mut y).begin().unwrap();
-    assert!(target_is_present(region.host::<f64>(0).unwrap(), other) && !target_is_present(region.host::<f64>(0).unwrap(), d.num()));
-    let e = launch(k, d, ArgPack::new().scalar(1.0f64).present(region.arg::<f64>(0).unwrap()).present(region.arg::<f64>(1).unwrap()).dim(0, 8, 1), Geometry::for_iterations(8)).unwrap_err();
-    assert!(matches!(e, Error::InvalidAccess { .. }), "{e:?}");
-    assert!(matches!(DataRegion::builder().device(99).to(&x).begin(), Err(Error::InvalidDevice { device: 99, .. })));
+    let scope = DataScope::begin(Some(i64::from(other)), true, None).unwrap();
+    let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
+    let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
+    assert!(target_is_present(as_slice(&xt), other) && (other == d.num() || !target_is_present(as_slice(&xt), d.num())));
+    let owner = yt.owner_device();
+    let pack = ArgPack::new().scalar(1.0f64).to(as_slice(&xt)).tofrom(as_slice_mut(&mut yt)).mapped_by("y", owner).dim(0, 8, 1);
+    let r = launch(k, d, pack, Geometry::for_iterations(8));
+    if other == d.num() {
+        r.unwrap().ran().expect("ran");
+    } else {
+        assert!(matches!(r, Err(Error::InvalidAccess { .. })), "{:?}", r.err());
+    }
+    assert!(matches!(DataScope::begin(Some(99), true, None), Err(Error::InvalidDevice { device: 99, .. })));
 }
 
 #[test]
@@ -221,8 +241,11 @@ fn empty_sections_map_nothing_and_launch() {
     let (k, d) = saxpy();
     let x: Vec<f64> = Vec::new();
     let mut y: Vec<f64> = Vec::new();
-    let region = DataRegion::builder().to(&x).tofrom(&mut y).begin().unwrap();
-    assert_eq!(region.len(), 2);
-    drop(region);
+    {
+        let scope = DataScope::begin(None, true, None).unwrap();
+        let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
+        let yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
+        assert_eq!((xt.len(), yt.len()), (0, 0));
+    }
     launch(k, d, ArgPack::new().scalar(1.0f64).to(&x).tofrom(&mut y).dim(0, 0, 1), Geometry::for_iterations(0)).unwrap().ran().expect("ran");
 }

@@ -6,7 +6,9 @@ mod common;
 use std::process::Command;
 
 use omp::__private::offload::{should_offload, Decision, HostReason, Image, ImageKind, ImageSet, KernelRef};
-use omp::{DataRegion, DeviceBuffer, Error};
+use omp::__private::offload::{update_from, DataScope, MapKind, Modifiers};
+use omp::__private::as_slice_mut;
+use omp::{DeviceBuffer, Error};
 
 /// What a macro expansion would emit: a static image set and one static KernelRef per region.
 static NO_IMAGES: ImageSet = ImageSet::new(&[], &["omp_k_0_00000000"], &[]);
@@ -145,7 +147,7 @@ fn child() {
             }
             let msg = e.to_string();
             assert!(msg.contains("/nonexistent/libomptarget.so.22.1") && msg.contains("OMP_RS_LIBOMPTARGET") && msg.contains("DISABLED"), "{msg}");
-            assert!(matches!(DataRegion::builder().to(&x).begin(), Err(Error::LibraryNotFound { .. })));
+            assert!(matches!(DataScope::begin(None, true, None), Err(Error::LibraryNotFound { .. })));
             assert!(matches!(DeviceBuffer::<f64>::alloc(4, None), Err(Error::LibraryNotFound { .. })));
             assert_eq!(omp::get_num_devices(), 0);
         }
@@ -155,11 +157,14 @@ fn child() {
                 other => panic!("expected host fallback, got {other:?}"),
             }
             let mut y = vec![2.0f64; 16];
-            let mut region = DataRegion::builder().to(&x).tofrom(&mut y).begin().unwrap();
-            assert_eq!(region.device(), None, "a host region maps nothing");
-            region.update_from(1).unwrap();
-            region.host_mut::<f64>(1).unwrap()[0] = 5.0;
-            drop(region);
+            {
+                let scope = DataScope::begin(None, true, None).unwrap();
+                assert_eq!(scope.device(), None, "a host block maps nothing");
+                let _xt = scope.map_ref(&x, .., true, Modifiers::default(), "x").unwrap();
+                let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, Modifiers::default(), "y").unwrap();
+                update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
+                as_slice_mut(&mut yt)[0] = 5.0;
+            }
             assert_eq!(y[0], 5.0);
             assert!(matches!(DeviceBuffer::<f64>::alloc(4, None), Err(Error::NoDevice { .. })));
             assert_eq!(omp::get_num_devices(), 0);
@@ -167,8 +172,9 @@ fn child() {
         "disabled" => {
             assert_eq!(should_offload(&K_NO_IMAGES, Some(0), true).unwrap(), Decision::Host(HostReason::Disabled));
             assert_eq!(omp::get_num_devices(), 0);
-            let r = DataRegion::builder().to(&x).begin().unwrap();
-            assert_eq!(r.device(), None);
+            let scope = DataScope::begin(None, true, None).unwrap();
+            let _xt = scope.map_ref(&x, .., true, Modifiers::default(), "x").unwrap();
+            assert_eq!(scope.device(), None);
             assert!(omp::target_is_present(&x, 0), "with 0 devices, device 0 is the initial device");
             assert!(!libomptarget_mapped(), "DISABLED must not load libomptarget");
         }
@@ -188,7 +194,7 @@ fn child() {
                 assert!(e.to_string().contains("sm_90"), "{e}");
                 let e = should_offload(&K_NO_IMAGES, None, true).unwrap_err();
                 assert!(matches!(e, Error::ImageArchMismatch { .. }), "{e:?}");
-                assert!(matches!(DataRegion::builder().to(&x).begin(), Err(Error::NoDevice { .. })), "no device accepted an image");
+                assert!(matches!(DataScope::begin(None, true, None), Err(Error::NoDevice { .. })), "no device accepted an image");
             }
         }
         "arch_default" => match should_offload(&K_CUBIN, None, true).unwrap() {

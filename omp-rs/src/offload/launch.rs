@@ -15,7 +15,6 @@ use std::sync::{Mutex, OnceLock};
 use libomptarget_sys::{self as sys, maptype as mt};
 
 use super::buffer::DeviceBuffer;
-use super::data::MappedArg;
 use super::device::{self, Decision, Device, HostReason};
 use super::image::ImageSet;
 use super::map::{self, MapKind, Section, VarName};
@@ -137,8 +136,6 @@ pub struct ArgPack<'a> {
     secs: Vec<Section>,
     /// The argument index of each of `secs`.
     sec_args: Vec<usize>,
-    /// Arguments known present (from a `DataRegion` or `Resident`), not in `secs`.
-    present_args: Vec<usize>,
     /// Devices that mapped/device arguments live on (`None`: host region).
     owners: Vec<(&'a str, Option<Device>)>,
     reductions: Vec<RedSlot>,
@@ -165,7 +162,6 @@ impl<'a> ArgPack<'a> {
             args: MapArgs::with_capacity(24),
             secs: Vec::with_capacity(4),
             sec_args: Vec::with_capacity(4),
-            present_args: Vec::new(),
             owners: Vec::new(),
             reductions: Vec::new(),
             walk: None,
@@ -234,25 +230,6 @@ impl<'a> ArgPack<'a> {
         if let (Some(_), Some(s)) = (self.last_mapped, self.last_named.and_then(|k| self.secs.get_mut(k))) {
             s.present = true;
         }
-        self
-    }
-
-    /// Data mapped by an enclosing [`DataRegion`](crate::offload::DataRegion) or a
-    /// [`Resident`](crate::offload::Resident): no copy, no reference-count traffic beyond the lookup.
-    pub fn present<T: Pod>(mut self, x: MappedArg<'a, T>) -> Self {
-        self.owners.push((x.var, x.device));
-        if x.len == 0 {
-            self.literal(0);
-        } else {
-            let p = x.addr as *mut c_void;
-            let bytes = x.len * std::mem::size_of::<T>();
-            // Known present: the owner (a live region or Resident, on the device checked at launch) holds the
-            // mapping for 'a, so no presence check is needed at launch.
-            self.present_args.push(self.args.len());
-            self.args.push(p, p, bytes as i64, mt::TARGET_PARAM);
-        }
-        self.last_named = None;
-        self.literal(x.len as u64);
         self
     }
 
@@ -651,7 +628,7 @@ pub(crate) fn launch_impl(
     let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };
 
     if lookups.is_some() {
-        if let (Some(slots), Some(target)) = (device_slots(rt, device.0, &pack, &presence), kernel.target(device, reg)) {
+        if let (Some(slots), Some(target)) = (device_slots(&pack, &presence), kernel.target(device, reg)) {
             let l = QueuedLaunch {
                 kernel: kernel.name,
                 addr,
@@ -703,7 +680,7 @@ pub(crate) fn launch_impl(
 /// The kernel's slots with device addresses in place of mapped arguments, when nothing needs copying: every
 /// mapped section present (`presence`, from the check made before) and no `always` modifier. `None`: the launch
 /// must go through libomptarget, which maps.
-fn device_slots(rt: Rt, device: i32, pack: &ArgPack<'_>, presence: &[map::Presence]) -> Option<Vec<u64>> {
+fn device_slots(pack: &ArgPack<'_>, presence: &[map::Presence]) -> Option<Vec<u64>> {
     let a = &pack.args;
     let mut slots: Vec<u64> = a.begin.iter().map(|p| *p as usize as u64).collect();
     for (&arg, p) in pack.sec_args.iter().zip(presence) {
@@ -711,13 +688,6 @@ fn device_slots(rt: Rt, device: i32, pack: &ArgPack<'_>, presence: &[map::Presen
             map::Presence::Present(dev) if a.types[arg] & mt::ALWAYS == 0 => slots[arg] = *dev as u64,
             _ => return None,
         }
-    }
-    for &arg in &pack.present_args {
-        let dev = rt.mapped_ptr(a.begin[arg] as *const u8, device);
-        if dev == 0 {
-            return None;
-        }
-        slots[arg] = dev as u64;
     }
     Some(slots)
 }

@@ -4,7 +4,7 @@
 //! straddles or encloses an existing mapping ("explicit extension not allowed"). [`check_sections`] rules both
 //! out: it asks libomptarget about the first and last byte of each section (`omp_get_mapped_ptr`), and for a
 //! section that is not mapped yet it consults a shadow table of the sections omp-rs holds mapped
-//! (`DataRegion`, `Resident`) to find mappings strictly inside it. Mappings made by foreign code (C libraries
+//! (`target_data` tokens, enter data) to find mappings strictly inside it. Mappings made by foreign code (C libraries
 //! in the same process) are only seen through their first and last byte.
 
 use std::cell::RefCell;

@@ -51,10 +51,7 @@ mod result;
 mod scope;
 
 pub use buffer::DeviceBuffer;
-pub use data::{
-    target_enter_data, target_enter_data_raw, target_exit_data, target_exit_data_raw, DataRegion, DataRegionBuilder,
-    MappedArg, Resident,
-};
+pub use data::{target_enter_data_raw, target_exit_data_raw};
 pub use device::{
     device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
     Decision, Device, HostReason,

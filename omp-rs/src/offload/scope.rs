@@ -47,13 +47,9 @@ struct Entry {
 impl Drop for Entry {
     fn drop(&mut self) {
         let Ok(r) = registry::runtime() else { return };
-        let p = self.addr as *mut c_void;
-        let mut a = MapArgs::with_capacity(1);
-        a.push(p, p, self.bytes as i64, self.exit.bits());
         // SAFETY: mapped by `DataScope::map` on this device; the token that owns this entry holds the borrow of
         // the section for as long as the entry lives (exclusively when `exit` copies back into it).
-        unsafe { r.rt.data(DataOp::End, self.loc, self.device.0, &mut a) };
-        map::shadow_remove(self.device.0, self.addr, self.bytes, false);
+        unsafe { super::data::exit_raw(r.rt, self.loc, self.device.0, self.addr, self.bytes, self.exit) };
         // The end of the block is where the host sees the device's results: a queued region's failure surfaces here.
         if let Err(e) = super::queue::take_error(self.device.0) {
             if std::thread::panicking() {
@@ -111,18 +107,9 @@ impl DataScope {
         }
         let rt = registry::runtime()?.rt;
         let addr = section.as_ptr() as usize;
-        // The check and the map that follows it see the same table (map::changing_mappings).
-        let changing = map::changing_mappings();
-        map::check_sections(rt, d.0, &[Section { addr, bytes, present: mods.present, var: var.into() }])?;
-        let p = addr as *mut c_void;
-        let mut a = MapArgs::with_capacity(1);
-        a.push(p, p, bytes as i64, kind.bits() | mods.bits());
-        // SAFETY: checked against the present table above; the caller's token holds the borrow of the section
-        // until the entry (which ends the mapping) is dropped.
-        unsafe { rt.data(DataOp::Begin, self.loc, d.0, &mut a) };
-        map::shadow_add(d.0, addr, bytes);
-        drop(changing);
-        super::queue::take_error(d.0)?;
+        // SAFETY: the caller's token holds the borrow of the section until the entry (which ends the mapping) is
+        // dropped; `enter_raw` checks it against the present table first.
+        unsafe { super::data::enter_raw(rt, self.loc, d.0, addr, bytes, kind, mods, var)? };
         Ok(Some(Entry { device: d, addr, bytes, exit, loc: self.loc }))
     }
 
