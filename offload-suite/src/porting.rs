@@ -146,6 +146,8 @@ fn check_private_arrays(rng: &mut StdRng) -> Result<(), String> {
     let x = vec_f64(rng, n + TAPS - 1);
     let mut y = vec![0.0; n];
     weighted(&x, &mut y);
+    let mut y_literal = vec![0.0; n];
+    weighted_literal(&x, &mut y_literal);
     let want: Vec<f64> = (0..n)
         .map(|i| {
             let mut w = [0.5, 1.0, 2.0, 4.0];
@@ -153,7 +155,25 @@ fn check_private_arrays(rng: &mut StdRng) -> Result<(), String> {
             (0..TAPS).fold(0.0, |s, k| s + w[k] * x[i + k])
         })
         .collect();
-    same("y", &y, &want)
+    same("y", &y, &want)?;
+    same("y (literal lengths: elements as kernel parameters)", &y_literal, &want)
+}
+
+/// `weighted` with literal array lengths: small arrays of literal length pass element by element as kernel
+/// parameters (the GPU's constant bank), read-only ones and `firstprivate` copies alike.
+#[omp::directives]
+fn weighted_literal(x: &[f64], y: &mut [f64]) {
+    let w: [f64; 4] = [0.5, 1.0, 2.0, 4.0];
+    let taps: [usize; 4] = [0, 1, 2, 3];
+    #[omp::target_teams_distribute_parallel_for(firstprivate(w))]
+    for i in 0..y.len() {
+        w[i % 4] += 1.0;
+        let mut s = 0.0;
+        for k in 0..4 {
+            s += w[k] * x[i + taps[k]];
+        }
+        y[i] = s;
+    }
 }
 
 /// Unstructured mapping before any region has run (the suite's host-plugin test runs this check alone, in a fresh

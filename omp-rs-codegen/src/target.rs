@@ -38,6 +38,10 @@ pub enum KernelArg {
         ty: String,
         /// Whether the body mutates its private copy.
         private_mut: bool,
+        /// A small fixed-size array of such scalars (`taps: [f64; 16]`) passed element by element, one slot each:
+        /// kernel parameters, which GPUs read from their constant bank (CUDA's `__constant__` coefficients), not
+        /// from device memory.
+        inline_len: Option<usize>,
     },
     /// An array (or a scalar updated atomically, mapped as one element): base and length slots.
     Array {
@@ -109,7 +113,7 @@ impl KernelArg {
     /// Its slots, in order.
     pub fn slots(&self) -> Vec<SlotKind> {
         match self {
-            KernelArg::Scalar { ty, .. } => vec![abi::scalar_slot(ty)],
+            KernelArg::Scalar { ty, inline_len, .. } => vec![abi::scalar_slot(ty); inline_len.unwrap_or(1)],
             KernelArg::Array { owner, .. } | KernelArg::DeviceBuffer { owner, .. } => {
                 let mut s = vec![SlotKind::ArrayBase, SlotKind::ArrayLen];
                 if let Some(o) = owner {
@@ -252,6 +256,20 @@ fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
 }
 
 /// `N` of a fixed-size array type `[T; N]`.
+/// Elements a fixed-size array value (`[f64; 16]`, not a reference) may pass as kernel parameters: a literal
+/// length up to this, of a primitive of at most 8 bytes (one slot each).
+const INLINE_ELEMENTS: usize = 32;
+
+/// The length of an array value passed element by element ([`KernelArg::Scalar::inline_len`]), if it qualifies.
+fn inline_len(ty: &Type, elem: &Type) -> Option<usize> {
+    let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) = fixed_len(ty)? else { return None };
+    let n: usize = n.base10_parse().ok()?;
+    let scalar = matches!(elem, Type::Path(p) if p.path.get_ident().is_some_and(|i| {
+        ["f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8", "usize", "isize"].contains(&i.to_string().as_str())
+    }));
+    (scalar && (1..=INLINE_ELEMENTS).contains(&n)).then_some(n)
+}
+
 fn fixed_len(ty: &Type) -> Option<syn::Expr> {
     match ty {
         Type::Array(a) => Some(a.len.clone()),
@@ -364,7 +382,18 @@ pub fn plan(
                     map: "firstprivate".into(),
                     why: format!("`{t}` passed by value"),
                 });
-                args.push(KernelArg::Scalar { name, ty: t, private_mut });
+                args.push(KernelArg::Scalar { name, ty: t, private_mut, inline_len: None });
+            }
+            (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Array { elem, .. }) if inline_len(&ty, &elem).is_some() => {
+                // Each iteration's own copy (an element write may not count as writing the variable).
+                let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate);
+                let n = inline_len(&ty, &elem).unwrap_or(0);
+                maps.push(MapDecision {
+                    var: key,
+                    map: "firstprivate".into(),
+                    why: format!("`{}` passed by value, one kernel parameter per element", ty.to_token_stream()),
+                });
+                args.push(KernelArg::Scalar { name, ty: elem.to_token_stream().to_string(), private_mut, inline_len: Some(n) });
             }
             (Class::Private | Class::Firstprivate, DeviceType::Array { elem, .. }) if fixed_len(&ty).is_some() => {
                 maps.push(MapDecision { var: key, map: "to".into(), why: "private array: each iteration works on a copy".into() });

@@ -62,7 +62,18 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let depth = plan.dim_types.len();
     for arg in &plan.args {
         match arg {
-            KernelArg::Scalar { name, ty, private_mut } => {
+            KernelArg::Scalar { name, ty, private_mut, inline_len: Some(n) } => {
+                // One parameter per element: the array is rebuilt from the kernel's parameters (constant bank).
+                let name = &fresh(name);
+                let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
+                let slots: Vec<Ident> = (0..*n).map(|k| format_ident!("__omp_e{}_{}", k, name)).collect();
+                params.extend(slots.iter().map(|s| quote!(#s: u64)));
+                setup.extend(quote!(let #name: [#t; #n] = [#(omp_device::abi::from_slot::<#t>(#slots)),*];));
+                if *private_mut {
+                    per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name: [#t; #n] = #name;));
+                }
+            }
+            KernelArg::Scalar { name, ty, private_mut, inline_len: None } => {
                 let name = &fresh(name);
                 let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
                 params.push(quote!(#name: u64));

@@ -150,6 +150,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         let var = arg.name().to_string();
         pack = match arg {
             // Typed: the kernel reads the slot as `ty`, so a variable of another type must not compile.
+            KernelArg::Scalar { name, ty, inline_len: Some(n), .. } => {
+                let ty: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(f64));
+                quote!(#pack.scalars::<#ty, #n>(&#name))
+            }
             KernelArg::Scalar { name, ty, .. } => {
                 let ty: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(f64));
                 quote!(#pack.scalar::<#ty>(#name))

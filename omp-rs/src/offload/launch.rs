@@ -273,6 +273,15 @@ impl<'a> ArgPack<'a> {
         self
     }
 
+    /// A small fixed-size array passed by value, one `LITERAL` slot per element (kernel parameters: the GPU's
+    /// constant bank).
+    pub fn scalars<T: Scalar + Copy, const N: usize>(mut self, a: &[T; N]) -> Self {
+        for v in a {
+            self.literal(v.to_slot());
+        }
+        self
+    }
+
     /// An `is_device_ptr` argument: device pointer and length, both `LITERAL`.
     pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
         self.owners.push(("DeviceBuffer", Some(b.device())));
