@@ -361,7 +361,9 @@ impl<'a> Lowerer<'a> {
                 self.cx.error_spanned_by(
                     &h.path,
                     format!(
-                        "the device kernel of this target region needs the type of `{path}`, and the device build                          found no single struct definition for it in this package: bind it to a typed local before                          the loop (e.g. `let {}: &[f64] = &{path};`) and use that",
+                        "the device kernel of this target region needs the type of `{path}`, and the device build found no single \
+                         struct definition for it in this package: bind it to a typed local before the loop (e.g. \
+                         `let {}: &[f64] = &{path};`) and use that",
                         h.local
                     ),
                 );
