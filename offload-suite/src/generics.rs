@@ -12,7 +12,50 @@ use crate::{close, same, Check};
 pub const CHECKS: &[Check] = &[
     ("generics: triad::<f32>, triad::<f64> (one kernel each) and triad::<i64> (host), a by-value T", check_triad),
     ("generics: dot::<T> with reduction(+: sum) over a T", check_dot),
+    ("generics: BabelStream's class, #[omp::directives] on impl<T> Stream<T> with self.a[i] fields, f32 and f64", check_class),
 ];
+
+/// BabelStream's `OMPStream<T>`: the arrays and the scalar are members of a generic class, each kernel a method.
+pub struct Stream<T> {
+    a: Vec<T>,
+    b: Vec<T>,
+    c: Vec<T>,
+    scalar: T,
+}
+
+#[omp::directives]
+impl<T: Copy + Add<Output = T> + Mul<Output = T> + Default> Stream<T> {
+    fn triad(&mut self) {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..self.a.len() {
+            self.a[i] = self.b[i] + self.scalar * self.c[i];
+        }
+    }
+
+    fn dot(&self) -> T {
+        let mut sum: T = T::default();
+        #[omp::target_teams_distribute_parallel_for(reduction(+: sum))]
+        for i in 0..self.a.len() {
+            sum = sum + self.a[i] * self.b[i];
+        }
+        sum
+    }
+}
+
+fn check_class(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let b: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let c: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut s = Stream { a: vec![0.0; n], b: b.clone(), c: c.clone(), scalar: 0.4 };
+    s.triad();
+    let want: Vec<f64> = (0..n).map(|i| b[i] + 0.4 * c[i]).collect();
+    same("f64 a", &s.a, &want)?;
+    close("f64 dot", s.dot(), (0..n).map(|i| want[i] * b[i]).sum(), n, 2.0)?;
+    let mut s32 = Stream { a: vec![0.0f32; n], b: b.iter().map(|&x| x as f32).collect(), c: c.iter().map(|&x| x as f32).collect(), scalar: 0.4f32 };
+    s32.triad();
+    let want32: Vec<f32> = (0..n).map(|i| s32.b[i] + 0.4f32 * s32.c[i]).collect();
+    same("f32 a", &s32.a, &want32)
+}
 
 #[omp::directives]
 fn triad<T: Copy + Add<Output = T> + Mul<Output = T>>(a: &mut [T], b: &[T], c: &[T], scalar: T) {

@@ -32,7 +32,8 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
     let mut o = omp_rs_codegen::outline::Outline::default();
     // Every struct first: a region in one file may use the fields of a struct defined in another.
     for f in files {
-        o.structs.add_file(&f.ast);
+        let shown = f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string();
+        o.structs.add_file(&f.ast, &shown);
     }
     for f in files {
         // Panic locations name the file as the user does: relative to the package.

@@ -116,3 +116,11 @@ pub fn fn_hash(sig: &syn::Signature, block: &syn::Block) -> u64 {
     quote::ToTokens::to_tokens(block, &mut ts);
     token_hash(&ts)
 }
+
+/// [`fn_hash`] of a method of an `impl` that carries `#[omp::directives]`: its kernels depend on the impl's `Self`
+/// type and type parameters too (`self.a` is a `Vec<T>` of `Stream<T>`), so they are part of the name.
+pub fn method_hash(sig: &syn::Signature, block: &syn::Block, imp_generics: &syn::Generics, self_ty: &syn::Type) -> u64 {
+    let mut ts = quote::ToTokens::to_token_stream(imp_generics);
+    quote::ToTokens::to_tokens(self_ty, &mut ts);
+    fn_hash(sig, block) ^ token_hash(&ts).rotate_left(1)
+}

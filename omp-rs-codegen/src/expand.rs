@@ -74,10 +74,13 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
     if !args.is_empty() {
         cx.error_spanned_by(&args, "`#[omp::directives]` takes no arguments");
     }
+    if let Ok(imp) = syn::parse2::<syn::ItemImpl>(item.clone()) {
+        return directives_impl(imp, cx);
+    }
     let mut f: ItemFn = match syn::parse2(item.clone()) {
         Ok(f) => f,
         Err(e) => {
-            cx.syn_error(syn::Error::new(e.span(), "`#[omp::directives]` goes on a `fn`"));
+            cx.syn_error(syn::Error::new(e.span(), "`#[omp::directives]` goes on a `fn` or an `impl` block"));
             return with_errors(item, cx);
         }
     };
@@ -86,6 +89,45 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
     Lowerer::for_fn(&cx, &f, &mut kernels).visit_block_mut(&mut f.block);
     crate::generic::add_bounds(&mut f, &kernels);
     finish(f.into_token_stream(), &original, cx)
+}
+
+/// `#[omp::directives]` on an `impl` block: every method is lowered as if it carried the attribute, and the impl's
+/// type parameters count as the methods' own (`impl<T> Stream<T>`: a region over `self.a: Vec<T>` is compiled per
+/// instance of `T`; the bounds the launch needs go on each method's `where` clause).
+fn directives_impl(mut imp: syn::ItemImpl, cx: Ctxt) -> TokenStream {
+    let original = imp.clone();
+    let impl_generics: Vec<String> = imp.generics.type_params().map(|p| p.ident.to_string()).collect();
+    for item in &mut imp.items {
+        let syn::ImplItem::Fn(m) = item else { continue };
+        let mut f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+        let mut kernels = Vec::new();
+        {
+            let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
+            if let Some(func) = lowerer.func.as_mut() {
+                func.generics.extend(impl_generics.iter().cloned());
+                func.hash = abi::method_hash(&f.sig, &f.block, &imp.generics, &imp.self_ty);
+            }
+            lowerer.visit_block_mut(&mut f.block);
+        }
+        crate::generic::add_bounds(&mut f, &kernels);
+        m.sig = f.sig;
+        m.block = *f.block;
+    }
+    match cx.check() {
+        Ok(()) => imp.into_token_stream(),
+        Err(e) => {
+            let mut plain = original;
+            for item in &mut plain.items {
+                if let syn::ImplItem::Fn(m) = item {
+                    let mut f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+                    strip_omp_attrs_fn(&mut f);
+                    m.block = *f.block;
+                }
+            }
+            let errors = e.to_compile_error();
+            quote!(#errors #plain)
+        }
+    }
 }
 
 /// The kernels of the target regions of a function, as the macro expanding `attr` on it would plan them
@@ -104,6 +146,11 @@ pub struct Package<'a> {
     pub structs: &'a StructTable,
     /// The `Self` type of the `impl` the function is a method of.
     pub self_ty: Option<&'a syn::Type>,
+    /// That `impl`'s generics and `Self` when it carries `#[omp::directives]` (its type parameters count as the
+    /// method's own, and both are part of its kernels' names: `abi::method_hash`).
+    pub directives_impl: Option<(&'a syn::Generics, &'a syn::Type)>,
+    /// The file and inline modules the function is in (a struct defined there wins over others of its name).
+    pub module: &'a str,
 }
 
 /// [`collect_kernels`] with the package's view (the build helper's entry point).
@@ -122,6 +169,10 @@ pub fn collect_kernels_in(f: &ItemFn, attr: Option<(&Ident, TokenStream)>, packa
             let mut f = f.clone();
             let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
             lowerer.package = package;
+            if let (Some(func), Some(Package { directives_impl: Some((generics, self_ty)), .. })) = (lowerer.func.as_mut(), package) {
+                func.generics.extend(generics.type_params().map(|p| p.ident.to_string()));
+                func.hash = abi::method_hash(&f.sig, &f.block, generics, self_ty);
+            }
             lowerer.visit_block_mut(&mut f.block);
         }
     }
@@ -337,7 +388,7 @@ impl<'a> Lowerer<'a> {
                 .map(|h| {
                     let (root, members) = h.root_and_members()?;
                     let root_ty = if root == "self" { p.self_ty.cloned() } else { self.types.lookup(&root).flatten().cloned() }?;
-                    p.structs.field_type(&root_ty, &members)
+                    p.structs.field_type(&root_ty, &members, p.module)
                 })
                 .collect(),
             None => crate::manifest::current().and_then(|m| {
@@ -345,7 +396,18 @@ impl<'a> Lowerer<'a> {
                     let file = abi::package_relative_file(f.for_token.span)?;
                     Some(abi::located_name(&name, &file, f.for_token.span.start().line))
                 };
-                let recorded = m.field_types(&name).or_else(|| m.field_types(&located()?))?;
+                // A generic region's kernels are its instances (`<name>_f32`, ...), which all record the same types.
+                let instance = || {
+                    m.kernels
+                        .iter()
+                        .find(|k| {
+                            k.name.strip_prefix(name.as_str()).and_then(|r| r.strip_prefix('_')).is_some_and(|r| {
+                                r.split('_').all(|t| crate::generic::INSTANCES.contains(&t))
+                            })
+                        })
+                        .map(|k| k.fields.as_slice())
+                };
+                let recorded = m.field_types(&name).or_else(|| m.field_types(&located()?)).or_else(instance)?;
                 hoisted
                     .iter()
                     .map(|h| recorded.iter().find(|r| h.local == r.local.as_str()).and_then(|r| syn::parse_str(&r.ty).ok()))

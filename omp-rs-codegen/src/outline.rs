@@ -46,21 +46,32 @@ impl Outline {
     pub fn add_file(&mut self, file: &syn::File, path: &str) {
         let scope = module_scope(&file.items, &[]);
         let before = self.kernels.len();
-        self.add_items(&file.items, &scope);
+        self.add_items(&file.items, &scope, path);
         self.files.extend(std::iter::repeat_n(path.to_string(), self.kernels.len() - before));
     }
 
-    fn add_items(&mut self, items: &[Item], scope: &[Item]) {
+    /// `module`: the file and inline modules the items are in (`src/lib.rs::grid`), as the struct table names them.
+    fn add_items(&mut self, items: &[Item], scope: &[Item], module: &str) {
         for item in items {
             match item {
-                Item::Fn(f) => self.add_fn(f, scope, None),
+                Item::Fn(f) => self.add_fn(f, scope, None, module),
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
-                        self.add_items(inner, &module_scope(inner, scope));
+                        self.add_items(inner, &module_scope(inner, scope), &format!("{module}::{}", m.ident));
                     }
                 }
-                // A generic `impl`'s type parameters are not the methods' own (the macro on a method cannot see them,
-                // nor name their instances): its regions run on the host.
+                // `#[omp::directives]` on the impl: every method is walked, the impl's type parameters count as the
+                // methods' own (the macro on the impl sees them too).
+                Item::Impl(imp) if find_omp_attr(&imp.attrs).is_some_and(|a| a.name == "directives") => {
+                    for ii in &imp.items {
+                        if let syn::ImplItem::Fn(m) = ii {
+                            let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+                            self.add_method_of_directives_impl(&f, scope, imp, module);
+                        }
+                    }
+                }
+                // A generic `impl` without the attribute: its type parameters are not the methods' own (the macro on a
+                // method cannot see them, nor name their instances): its regions run on the host.
                 Item::Impl(imp) if imp.generics.type_params().next().is_some() => {}
                 Item::Impl(imp) => {
                     // Methods too: a target region in a `&mut self` method reaches the struct's fields
@@ -68,7 +79,7 @@ impl Outline {
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
                             let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
-                            self.add_fn(&f, scope, Some(&imp.self_ty));
+                            self.add_fn(&f, scope, Some(&imp.self_ty), module);
                         }
                     }
                 }
@@ -87,23 +98,17 @@ impl Outline {
         }
     }
 
-    fn add_fn(&mut self, f: &ItemFn, scope: &[Item], self_ty: Option<&syn::Type>) {
-        let Some(attr) = find_omp_attr(&f.attrs) else { return };
-        let name = attr.name.to_string();
-        let mut plain = f.clone();
-        plain.attrs.remove(attr.index);
-        let package = Some(expand::Package { structs: &self.structs, self_ty });
-        let mut kernels = match (name.as_str(), keyword::construct(&name)) {
-            ("directives", _) => expand::collect_kernels_in(&plain, None, package),
-            // A method with a receiver has no free-function form for the device crate.
-            (_, Some(ConstructKind::DeclareTarget)) if plain.sig.receiver().is_some() => return,
-            (_, Some(ConstructKind::DeclareTarget)) => {
-                self.items.push(Item::Fn(strip_omp_fn(plain)));
-                return;
-            }
-            (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels_in(&plain, Some((&attr.name, attr.args.clone())), package),
-            _ => Vec::new(),
-        };
+    /// A method of an `impl` that carries `#[omp::directives]`: walked like a `#[omp::directives]` fn, with the impl's
+    /// type parameters.
+    fn add_method_of_directives_impl(&mut self, f: &ItemFn, scope: &[Item], imp: &syn::ItemImpl, module: &str) {
+        let self_ty = &*imp.self_ty;
+        let package = Some(expand::Package { structs: &self.structs, self_ty: Some(self_ty), directives_impl: Some((&imp.generics, self_ty)), module });
+        let kernels = expand::collect_kernels_in(f, None, package);
+        self.finish_kernels(kernels, scope);
+    }
+
+    /// Instantiates generic kernels and copies into each kernel the module items it names.
+    fn finish_kernels(&mut self, mut kernels: Vec<KernelPlan>, scope: &[Item]) {
         // A generic function's kernels: one per instance of their type parameters.
         kernels = kernels.into_iter().flat_map(crate::generic::instantiate).collect();
         // The module's consts and plain functions the kernel names, and those they name in turn, are copied into the
@@ -135,6 +140,27 @@ impl Outline {
             }
         }
         self.kernels.extend(kernels);
+    }
+
+
+    fn add_fn(&mut self, f: &ItemFn, scope: &[Item], self_ty: Option<&syn::Type>, module: &str) {
+        let Some(attr) = find_omp_attr(&f.attrs) else { return };
+        let name = attr.name.to_string();
+        let mut plain = f.clone();
+        plain.attrs.remove(attr.index);
+        let package = Some(expand::Package { structs: &self.structs, self_ty, directives_impl: None, module });
+        let kernels = match (name.as_str(), keyword::construct(&name)) {
+            ("directives", _) => expand::collect_kernels_in(&plain, None, package),
+            // A method with a receiver has no free-function form for the device crate.
+            (_, Some(ConstructKind::DeclareTarget)) if plain.sig.receiver().is_some() => return,
+            (_, Some(ConstructKind::DeclareTarget)) => {
+                self.items.push(Item::Fn(strip_omp_fn(plain)));
+                return;
+            }
+            (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels_in(&plain, Some((&attr.name, attr.args.clone())), package),
+            _ => Vec::new(),
+        };
+        self.finish_kernels(kernels, scope);
     }
 
     /// What kernel `i` is compiled from (its device function, with the module consts copied into it), as text:
@@ -372,7 +398,7 @@ mod test {
             }
         };
         let mut o = Outline::default();
-        o.structs.add_file(&file);
+        o.structs.add_file(&file, "src/lib.rs");
         o.add_file(&file, "src/lib.rs");
         let typed: Vec<(String, Vec<(String, String)>)> = o.kernels.iter().map(|k| (k.function.clone(), k.field_types.clone())).collect();
         let pair = |l: &str, t: &str| (l.to_string(), t.to_string());

@@ -12,36 +12,59 @@ use std::collections::HashMap;
 
 use syn::{Fields, Item, Type};
 
-/// Struct name → the fields of each definition of that name (several definitions: ambiguous, never used).
+/// One struct definition: where it is, its type parameters and its fields.
+#[derive(Debug, Clone)]
+struct Def {
+    /// The file and inline modules it is defined in (`src/lib.rs::grid`).
+    module: String,
+    params: Vec<String>,
+    fields: Vec<(String, Type)>,
+}
+
+/// Struct name → each definition of that name (several definitions: ambiguous, never used).
 #[derive(Debug, Default, Clone)]
 pub struct StructTable {
-    structs: HashMap<String, Vec<Vec<(String, Type)>>>,
+    structs: HashMap<String, Vec<Def>>,
 }
 
 impl StructTable {
-    /// Adds the structs of a parsed file (nested inline modules included).
-    pub fn add_file(&mut self, file: &syn::File) {
-        self.add_items(&file.items);
+    /// Adds the structs of a parsed file (nested inline modules included); `path` names the file.
+    pub fn add_file(&mut self, file: &syn::File, path: &str) {
+        self.add_items(&file.items, path);
     }
 
-    fn add_items(&mut self, items: &[Item]) {
+    fn add_items(&mut self, items: &[Item], module: &str) {
         for item in items {
             match item {
-                Item::Struct(s) if s.generics.params.is_empty() => {
+                Item::Struct(s) => {
                     let fields = match &s.fields {
                         Fields::Named(n) => n.named.iter().filter_map(|f| Some((f.ident.as_ref()?.to_string(), f.ty.clone()))).collect(),
                         Fields::Unnamed(u) => u.unnamed.iter().enumerate().map(|(i, f)| (i.to_string(), f.ty.clone())).collect(),
                         Fields::Unit => Vec::new(),
                     };
-                    self.structs.entry(s.ident.to_string()).or_default().push(fields);
-                }
-                Item::Struct(s) => {
-                    // Generic structs: known by name (so that the name is not taken for another), never resolved.
-                    self.structs.entry(s.ident.to_string()).or_default().extend([Vec::new(), Vec::new()]);
+                    // Type parameters only (a lifetime or const parameter: known by name, never resolved).
+                    let params: Option<Vec<String>> = s
+                        .generics
+                        .params
+                        .iter()
+                        .map(|p| match p {
+                            syn::GenericParam::Type(t) => Some(t.ident.to_string()),
+                            _ => None,
+                        })
+                        .collect();
+                    let defs = self.structs.entry(s.ident.to_string()).or_default();
+                    let module = module.to_string();
+                    match params {
+                        Some(params) => defs.push(Def { module, params, fields }),
+                        None => {
+                            let unusable = Def { module, params: Vec::new(), fields: Vec::new() };
+                            defs.extend([unusable.clone(), unusable]);
+                        }
+                    }
                 }
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
-                        self.add_items(inner);
+                        self.add_items(inner, &format!("{module}::{}", m.ident));
                     }
                 }
                 _ => {}
@@ -49,30 +72,76 @@ impl StructTable {
         }
     }
 
-    /// The type of `root.f1.f2…` given the root's declared type (`S`, `&S`, `&mut S`), when every step names a
-    /// field of a struct defined exactly once in the package.
-    pub fn field_type(&self, root: &Type, members: &[String]) -> Option<Type> {
+    /// The type of `root.f1.f2…` given the root's declared type (`S`, `&S`, `&mut S`, `S<T>`), when every step
+    /// names a field of a struct defined once in `module` (where the region is) or, failing that, once in the
+    /// package. A generic struct's parameters are replaced by the root's type arguments (`Stream<U>`'s `a: Vec<T>`
+    /// is a `Vec<U>`).
+    pub fn field_type(&self, root: &Type, members: &[String], module: &str) -> Option<Type> {
         let mut ty = root.clone();
         for m in members {
-            let name = struct_name(&ty)?;
-            let [fields] = self.structs.get(&name)?.as_slice() else { return None };
-            ty = fields.iter().find(|(f, _)| f == m)?.1.clone();
+            let (name, args) = struct_name(&ty)?;
+            let defs = self.structs.get(&name)?;
+            let here: Vec<&Def> = defs.iter().filter(|d| d.module == module).collect();
+            let def = match (here.as_slice(), defs.as_slice()) {
+                ([d], _) => *d,
+                ([], [d]) => d,
+                _ => return None,
+            };
+            if def.params.len() != args.len() {
+                return None;
+            }
+            let field = def.fields.iter().find(|(f, _)| f == m)?.1.clone();
+            ty = substitute(&field, &def.params, &args);
         }
         Some(ty)
     }
 }
 
-/// The struct a type names: `S`, `&S`, `&mut S` (one-segment paths without generics).
-fn struct_name(ty: &Type) -> Option<String> {
+/// The struct a type names and its type arguments: `S`, `&S`, `&mut S`, `S<T, f64>` (one-segment paths).
+fn struct_name(ty: &Type) -> Option<(String, Vec<Type>)> {
     match ty {
         Type::Reference(r) => struct_name(&r.elem),
         Type::Paren(p) => struct_name(&p.elem),
         Type::Group(g) => struct_name(&g.elem),
-        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 && p.path.segments[0].arguments.is_empty() => {
-            Some(p.path.segments[0].ident.to_string())
+        Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
+            let seg = &p.path.segments[0];
+            let args = match &seg.arguments {
+                syn::PathArguments::None => Vec::new(),
+                syn::PathArguments::AngleBracketed(a) => a
+                    .args
+                    .iter()
+                    .map(|g| match g {
+                        syn::GenericArgument::Type(t) => Some(t.clone()),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<Type>>>()?,
+                syn::PathArguments::Parenthesized(_) => return None,
+            };
+            Some((seg.ident.to_string(), args))
         }
         _ => None,
     }
+}
+
+/// `ty` with each of `params` (single-identifier type paths) replaced by the matching `args`.
+fn substitute(ty: &Type, params: &[String], args: &[Type]) -> Type {
+    struct Subst<'a>(&'a [String], &'a [Type]);
+    impl syn::visit_mut::VisitMut for Subst<'_> {
+        fn visit_type_mut(&mut self, t: &mut Type) {
+            if let Type::Path(p) = t {
+                if let Some(i) = p.path.get_ident().and_then(|id| self.0.iter().position(|n| id == n)) {
+                    if p.qself.is_none() {
+                        *t = self.1[i].clone();
+                        return;
+                    }
+                }
+            }
+            syn::visit_mut::visit_type_mut(self, t);
+        }
+    }
+    let mut out = ty.clone();
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Subst(params, args), &mut out);
+    out
 }
 
 #[cfg(test)]
@@ -83,11 +152,12 @@ mod test {
         let mut t = StructTable::default();
         t.add_file(&syn::parse_quote! {
             struct Sim { num_nucs: Vec<i32>, grid: Grid, n: usize }
+            mod local { pub struct Grid { pub u: Vec<f32> } }
             struct Grid { u: Vec<f64>, w: (f64, f64) }
             mod a { pub struct Twice { x: f64 } }
             mod b { pub struct Twice { x: f32 } }
             struct Gen<T> { x: T }
-        });
+        }, "src/lib.rs");
         t
     }
 
@@ -95,12 +165,19 @@ mod test {
     fn resolves_nested_paths_through_references() {
         let t = table();
         let got = |root: Type, path: &[&str]| {
-            t.field_type(&root, &path.iter().map(|s| s.to_string()).collect::<Vec<_>>()).map(|ty| quote::quote!(#ty).to_string())
+            t.field_type(&root, &path.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "src/lib.rs").map(|ty| quote::quote!(#ty).to_string())
         };
         assert_eq!(got(syn::parse_quote!(&Sim), &["num_nucs"]).as_deref(), Some("Vec < i32 >"));
+        // Two `Grid`s: the one of the region's module wins.
         assert_eq!(got(syn::parse_quote!(&mut Sim), &["grid", "u"]).as_deref(), Some("Vec < f64 >"));
+        assert_eq!(
+            t.field_type(&syn::parse_quote!(Grid), &["u".to_string()], "src/lib.rs::local").map(|ty| quote::quote!(#ty).to_string()).as_deref(),
+            Some("Vec < f32 >")
+        );
         assert_eq!(got(syn::parse_quote!(Sim), &["n"]).as_deref(), Some("usize"));
-        // Ambiguous, generic, unknown: nothing.
+        // A generic struct's fields take the root's type arguments.
+        assert_eq!(got(syn::parse_quote!(&mut Gen<U>), &["x"]).as_deref(), Some("U"));
+        // Ambiguous, arguments missing, unknown: nothing.
         assert_eq!(got(syn::parse_quote!(&Twice), &["x"]), None);
         assert_eq!(got(syn::parse_quote!(&Gen), &["x"]), None);
         assert_eq!(got(syn::parse_quote!(&Sim), &["missing"]), None);
