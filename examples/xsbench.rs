@@ -252,7 +252,7 @@ fn calculate_micro_xs(
 
 /// `calculate_macro_xs`: the material's cross sections, each nuclide's micro cross sections times its
 /// concentration.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_range_loop)] // the original's loops, as written
 fn calculate_macro_xs(
     p_energy: f64,
     mat: i32,
@@ -294,6 +294,7 @@ fn calculate_macro_xs(
 /// `run_event_based_simulation`: every lookup samples an energy and a material from its own LCG stream, looks up the
 /// macroscopic cross sections and records the index of the largest (plus one); the host sums those into the hash.
 #[omp::directives]
+#[allow(clippy::needless_range_loop)] // the original's loops, as written
 fn run_event_based_simulation(inp: &Inputs, sd: &SimulationData) -> u64 {
     println!("Beginning event based simulation...");
     let mut verification: Vec<u64> = vec![0; inp.lookups as usize];
@@ -467,6 +468,7 @@ fn fancy_int(a: u64) -> String {
     let digits = a.to_string();
     let mut out = String::new();
     for (k, ch) in digits.chars().enumerate() {
+        #[allow(clippy::manual_is_multiple_of)] // `is_multiple_of` is newer than the workspace's rust-version
         if k > 0 && (digits.len() - k) % 3 == 0 {
             out.push(',');
         }

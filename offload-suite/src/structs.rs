@@ -91,6 +91,7 @@ pub struct Cell {
 }
 
 #[omp::directives]
+#[allow(clippy::needless_range_loop)] // the C form the check is about
 fn cell_mass(cells: &mut Vec<Cell>, shift: [f64; 3]) -> f64 {
     let mut total = 0.0;
     #[omp::target_teams_distribute_parallel_for(reduction(+: total))]

@@ -172,7 +172,7 @@ fn layout_assertions(s: &ItemStruct) -> TokenStream {
     quote! {
         #[allow(non_upper_case_globals)]
         const _: () = {
-            const fn __omp_align_up(x: usize, a: usize) -> usize { (x + a - 1) / a * a }
+            const fn __omp_align_up(x: usize, a: usize) -> usize { x.div_ceil(a) * a }
             const fn __omp_max(a: usize, b: usize) -> usize { if a > b { a } else { b } }
             #checks
             const __OMP_ALIGN: usize = #align;
