@@ -1,11 +1,11 @@
-//! `cargo-omp explain` against a target directory: a hand-written one (manifest + device source +
-//! PTX, as the outliner will leave them) and, when the device toolchain is installed, a real build
+//! `cargo-omp explain` against a target directory: a hand-written one (manifest + each kernel's outlined source +
+//! PTX, as the outliner leaves them) and, when the device toolchain is installed, a real build
 //! by omp-rs-build's `Builder`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use omp_build::manifest::{ImageEntry, KernelEntry, Location, MapDecision, SlotKind::*};
+use omp_build::manifest::{ImageEntry, KernelEntry, KernelSource, Location, MapDecision, SlotKind::*};
 use omp_build::{Builder, ImageKind, KernelResources, Manifest, Toolchain};
 
 fn cargo_omp(args: &[&str]) -> Output {
@@ -29,12 +29,7 @@ fn write(p: &Path, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
-const DEVICE_SRC: &str = r#"#![no_std]
-extern crate omp_device;
-use omp_device::prelude::*;
-use omp_device::view::ro_slice;
-
-omp_device::kernel! {
+const KERNEL_SRC: &str = r#"omp_device::kernel! {
     pub unsafe fn omp_saxpy_0_1a2b3c4d(_dyn: *mut u8, a: u64, x: &[f64; 0], x_len: u64, y: *mut f64,
                                        y_len: u64, lo: u64, trips: u64, step: u64) {
         let a = f64::from_bits(a);
@@ -70,7 +65,8 @@ const PTX: &str = "\
 }
 ";
 
-/// `<target>/debug/build/demo-<hash>/out/omp-rs/` with a manifest, device source and PTX.
+/// `<target>/debug/build/demo-<hash>/out/omp-rs/` with a manifest, the saxpy kernel's outlined source (unless
+/// `with_source` is false: a manifest of an older omp-rs-build) and PTX.
 fn fixture(target: &Path, with_source: bool) -> PathBuf {
     let dir = target.join("debug/build/demo-0123456789abcdef/out/omp-rs");
     let mut m = Manifest::new();
@@ -86,8 +82,13 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
         ],
         location: Some(Location { file: "src/lib.rs".into(), line: 3 }),
         fields: vec![],
+        source: with_source.then(|| KernelSource {
+            file: "device/kernels/omp_saxpy_0_1a2b3c4d.rs".into(),
+            line: 2,
+            params: ["a", "x", "x_len", "y", "y_len", "lo", "trips", "step"].map(String::from).to_vec(),
+        }),
     });
-    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![] });
+    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![], source: None });
     m.images.push(ImageEntry {
         arch: "sm_90".into(),
         file: "demo_kernels.sm_90.cubin".into(),
@@ -106,7 +107,7 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
     write(&dir.join("demo_kernels.sm_90.cubin"), "not a real cubin");
     write(&dir.join("demo_kernels.sm_90.ptx"), PTX);
     if with_source {
-        write(&dir.join("device/src/lib.rs"), DEVICE_SRC);
+        write(&dir.join("device/kernels/omp_saxpy_0_1a2b3c4d.rs"), KERNEL_SRC);
     }
     dir
 }
@@ -131,9 +132,9 @@ fn explain_a_written_build() {
         "float64              a",
         "array_base           x",
         "loop_step            step",
+        "device/kernels/omp_saxpy_0_1a2b3c4d.rs, from line 2",
         "firstprivate  f64 by value (Copy)",
         "tofrom        &mut [f64] parameter",
-        "device/src/lib.rs:6",
         "omp_device::kernel! {",
         "y[i] += a * x[i];",
         "registers 38, stack frame 16 B, spills 8 B stored / 8 B loaded",
@@ -173,7 +174,7 @@ fn explain_without_the_outliner_says_so() {
     let td = t.path().to_str().unwrap();
     fixture(t.path(), false);
     let s = ok(&["explain", "saxpy", "--target-dir", td, "--source"]);
-    assert!(s.contains("built without the outliner") && s.contains("device/src/lib.rs"), "{s}");
+    assert!(s.contains("records no outlined source") && s.contains("rebuild"), "{s}");
     // slots are still listed, without parameter names
     let s = ok(&["explain", "saxpy", "--target-dir", td]);
     assert!(s.contains("float64") && s.contains("loop_trips"), "{s}");

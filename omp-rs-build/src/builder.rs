@@ -173,6 +173,18 @@ impl Builder {
             }
             std::fs::write(&p, text).map_err(Error::io("writing", &p))?;
         }
+        // Each kernel on its own, where the manifest's `source` says (explain reads it, no generated crate).
+        let listings = dir.join("device").join("kernels");
+        if listings.exists() {
+            std::fs::remove_dir_all(&listings).map_err(Error::io("cleaning", &listings))?;
+        }
+        for (rel, text) in &outlined.listings {
+            let p = dir.join(rel);
+            if let Some(parent) = p.parent() {
+                std::fs::create_dir_all(parent).map_err(Error::io("creating", parent))?;
+            }
+            std::fs::write(&p, text).map_err(Error::io("writing", &p))?;
+        }
 
         let tc = Toolchain::discover();
         if self.cargo_metadata && tc.home.is_dir() {

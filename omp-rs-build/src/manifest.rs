@@ -71,6 +71,20 @@ pub struct KernelEntry {
     /// The types of the struct field paths the region uses, which the macro binds its locals with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldType>,
+    /// Where the outlined kernel is written out, for `cargo omp explain` (which then reads no generated crate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<KernelSource>,
+}
+
+/// A kernel's outlined source, written by the build next to the manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KernelSource {
+    /// The file holding only this kernel, relative to the manifest's directory (`device/kernels/<name>.rs`).
+    pub file: String,
+    /// The line of the user's source the file's first line corresponds to (bodies keep the user's lines).
+    pub line: usize,
+    /// The kernel's slot parameter names, after `dyn_ptr`.
+    pub params: Vec<String>,
 }
 
 /// A region's place in the user's source.
@@ -179,6 +193,7 @@ mod test {
             maps: vec![MapDecision { var: "x".into(), map: "to".into(), why: "`&[f64]` (read only)".into() }],
             location: Some(Location { file: "src/lib.rs".into(), line: 7 }),
             fields: vec![FieldType { local: "s_x".into(), ty: "Vec < f64 >".into() }],
+            source: Some(KernelSource { file: "device/kernels/omp_f_0_deadbeef.rs".into(), line: 7, params: vec!["a".into()] }),
         });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));

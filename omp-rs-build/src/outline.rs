@@ -19,6 +19,8 @@ pub struct Outlined {
     pub krate: DeviceCrate,
     /// One entry per kernel, in the manifest's format.
     pub kernels: Vec<KernelEntry>,
+    /// Each kernel's own source file (path relative to the manifest's directory, text), for `cargo omp explain`.
+    pub listings: Vec<(PathBuf, String)>,
 }
 
 /// Outlines the target regions of `files` into a device crate (`None` when the package has none).
@@ -85,11 +87,19 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
     o.kernels.retain(|_| *it.next().unwrap_or(&false));
     let mut it = keep.iter();
     o.files.retain(|_| *it.next().unwrap_or(&false));
+    let mut listings = Vec::new();
     let kernels: Vec<KernelEntry> = o
         .kernels
         .iter()
         .zip(&o.files)
-        .map(|(k, file)| KernelEntry {
+        .enumerate()
+        .map(|(i, (k, file))| (k, file, o.kernel_listing(i)))
+        .map(|(k, file, (text, line, params))| {
+            let listing = format!("device/kernels/{}.rs", k.name);
+            listings.push((PathBuf::from(&listing), text));
+            (k, file, crate::manifest::KernelSource { file: listing, line, params })
+        })
+        .map(|(k, file, source)| KernelEntry {
             name: k.name.clone(),
             function: k.function.clone(),
             region: k.region,
@@ -97,6 +107,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             maps: k.maps.clone(),
             location: Some(crate::manifest::Location { file: file.clone(), line: omp_rs_codegen::abi::region_line(k) }),
             fields: k.field_types.iter().map(|(local, ty)| crate::manifest::FieldType { local: local.clone(), ty: ty.clone() }).collect(),
+            source: Some(source),
         })
         .collect();
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
@@ -111,6 +122,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             overflow_checks: false,
         },
         kernels,
+        listings,
     }))
 }
 
@@ -132,6 +144,7 @@ pub fn demo() -> Outlined {
         maps: Vec::new(),
         location: None,
         fields: Vec::new(),
+        source: None,
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![
@@ -151,6 +164,7 @@ pub fn demo() -> Outlined {
             overflow_checks: false,
         },
         kernels,
+        listings: Vec::new(),
     }
 }
 

@@ -91,6 +91,14 @@ pub fn instantiate(plan: KernelPlan) -> Vec<KernelPlan> {
         .map(|instance| {
             let mut k = plan.clone();
             k.name = instance_name(&plan.name, &instance);
+            // Scalars of a parameter's type are that instance's type (the manifest's slot kinds say `float32`).
+            for a in &mut k.args {
+                if let crate::target::KernelArg::Scalar { ty, .. } = a {
+                    if let Some((_, t)) = instance.iter().find(|(p, _)| p == ty) {
+                        *ty = t.clone();
+                    }
+                }
+            }
             k.instance = instance;
             k
         })

@@ -169,6 +169,20 @@ impl Outline {
         device::kernel(&self.kernels[i]).to_string()
     }
 
+    /// Kernel `i` as the device crate holds it, for `cargo omp explain`: its text (printed at the user's line numbers,
+    /// as in the crate's `u<n>.rs`, from its first line on), that first line, and the names of its slot parameters
+    /// (after `dyn_ptr`), read from the tokens the outliner generated rather than from printed text.
+    pub fn kernel_listing(&self, i: usize) -> (String, usize, Vec<String>) {
+        let mut plan = self.kernels[i].clone();
+        plan.local_items =
+            plan.local_items.iter().map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone())).collect();
+        let tokens = device::kernel(&plan);
+        let text = crate::lower::print::positioned("", tokens.clone());
+        let blank = text.lines().take_while(|l| l.trim().is_empty()).count();
+        let text: String = text.lines().skip(blank).collect::<Vec<_>>().join("\n");
+        (text, blank + 1, kernel_params(tokens))
+    }
+
     /// The device crate's `lib.rs`, one token-printed file (for tests and tools).
     pub fn crate_source(&self) -> String {
         let kernels: Vec<TokenStream> = self.kernels.iter().map(device::kernel).collect();
@@ -211,6 +225,28 @@ impl Outline {
         files.insert(0, CrateFile { path: "lib.rs".into(), text: lib, remap_to: None });
         files
     }
+}
+
+/// The slot parameter names of the `kernel!` invocation in `tokens` (possibly inside a generic instance's module).
+fn kernel_params(tokens: TokenStream) -> Vec<String> {
+    fn in_items(items: &[Item]) -> Option<Vec<String>> {
+        items.iter().find_map(|it| match it {
+            Item::Macro(m) => {
+                let f: ItemFn = syn::parse2(m.mac.tokens.clone()).ok()?;
+                let names = f.sig.inputs.iter().skip(1).filter_map(|a| match a {
+                    syn::FnArg::Typed(t) => match &*t.pat {
+                        syn::Pat::Ident(p) => Some(p.ident.to_string()),
+                        _ => None,
+                    },
+                    syn::FnArg::Receiver(_) => None,
+                });
+                Some(names.collect())
+            }
+            Item::Mod(m) => m.content.as_ref().and_then(|(_, inner)| in_items(inner)),
+            _ => None,
+        })
+    }
+    syn::parse2::<syn::File>(tokens).ok().and_then(|f| in_items(&f.items)).unwrap_or_default()
 }
 
 /// What a kernel of a module may copy: the module's consts and its plain (non-omp) functions, then, when the module

@@ -12,7 +12,6 @@
 
 pub(crate) mod discover;
 pub(crate) mod ptx;
-pub(crate) mod source;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -203,66 +202,16 @@ fn list(found: &Found, m: &Manifest, others: &[String]) -> String {
     s
 }
 
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut v = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                v.extend(rust_files(&p));
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                v.push(p);
-            }
-        }
-    }
-    v.sort();
-    v
-}
-
-/// Where the device crate source is: `omp-rs/device/src/` (the outliner's copy), else the copy
-/// the builder compiled (`omp-rs/work/<arch>/src/`, the chosen arch first).
-fn source_dirs(dir: &Path, arch: Option<&str>) -> Vec<PathBuf> {
-    let mut v = vec![dir.join("device").join("src")];
-    if let Some(a) = arch {
-        v.push(dir.join("work").join(a).join("src"));
-    }
-    if let Ok(rd) = std::fs::read_dir(dir.join("work")) {
-        let mut rest: Vec<PathBuf> = rd.flatten().map(|e| e.path().join("src")).collect();
-        rest.sort();
-        v.extend(rest);
-    }
-    v.dedup();
-    v.retain(|d| d.is_dir());
-    v
-}
-
-/// (file, kernel source) of `name`, or the message explaining its absence.
-fn find_source(dir: &Path, arch: Option<&str>, name: &str) -> std::result::Result<(PathBuf, source::KernelSource), String> {
-    let dirs = source_dirs(dir, arch);
-    if dirs.is_empty() {
-        return Err(format!(
-            "no device crate source next to the manifest ({}): the package was built without the outliner",
-            dir.join("device/src/lib.rs").display()
-        ));
-    }
-    let mut seen = Vec::new();
-    for d in &dirs {
-        for f in rust_files(d) {
-            let Ok(text) = std::fs::read_to_string(&f) else { continue };
-            if let Some(k) = source::find_kernel(&text, name) {
-                return Ok((f, k));
-            }
-            seen.extend(source::kernel_names(&text));
-        }
-    }
-    seen.sort();
-    seen.dedup();
-    Err(format!(
-        "`{name}` is not defined in the device crate source ({}): the package was built without the outliner{}",
-        dirs[0].display(),
-        if seen.is_empty() { String::new() } else { format!(" (the source defines: {})", seen.join(", ")) }
-    ))
+/// The outlined source of kernel `k` (the file the build wrote for it, `KernelEntry::source`): (path, first line,
+/// text), or the message explaining its absence.
+fn kernel_source(dir: &Path, k: &KernelEntry) -> std::result::Result<(PathBuf, usize, String), String> {
+    let Some(src) = &k.source else {
+        return Err("this manifest records no outlined source for the kernel (written by an older omp-rs-build): rebuild the package".into());
+    };
+    let path = dir.join(&src.file);
+    std::fs::read_to_string(&path)
+        .map(|text| (path.clone(), src.line, text))
+        .map_err(|e| format!("cannot read {} ({e}): rebuild the package", path.display()))
 }
 
 /// Warps per SM the register count allows on an NVIDIA arch (256-register allocation granule per
@@ -306,10 +255,10 @@ fn explain_kernel(found: &Found, m: &Manifest, k: &KernelEntry, image: Option<&I
     let _ = writeln!(s, "kernel {}  (fn {}, region {}{at}; package `{}`)", k.name, k.function, k.region, found.package);
     let _ = writeln!(s, "manifest: {} (written {})", found.manifest.display(), ago(found.modified));
     let _ = writeln!(s, "images: {}", images_line(m));
-    let src = find_source(dir, image.map(|i| i.arch.as_str()), &k.name);
+    let src = kernel_source(dir, k);
 
     if all {
-        let names = src.as_ref().map(|(_, ks)| ks.slot_names.clone()).unwrap_or_default();
+        let names = k.source.as_ref().map(|s| s.params.clone()).unwrap_or_default();
         let _ = writeln!(s, "\n== slots (8 bytes each; libomptarget passes dyn_ptr first) ==");
         let _ = writeln!(s, "  {:>4}  {:<20} {:<12} meaning", "slot", "kind", "param");
         let _ = writeln!(s, "  {:>4}  {:<20} {:<12} added by libomptarget (KernelArgs v3)", "-", "dyn_ptr", "");
@@ -334,9 +283,9 @@ fn explain_kernel(found: &Found, m: &Manifest, k: &KernelEntry, image: Option<&I
 
     if all || opts.source {
         match &src {
-            Ok((file, ks)) => {
-                let _ = writeln!(s, "\n== outlined source ({}:{}) ==", file.display(), ks.line);
-                let _ = writeln!(s, "{}", ks.text);
+            Ok((file, line, text)) => {
+                let _ = writeln!(s, "\n== outlined source ({}, from line {line} of the region's file) ==", file.display());
+                let _ = writeln!(s, "{text}");
             }
             Err(e) => {
                 let _ = writeln!(s, "\n== outlined source ==\n  {e}");
@@ -427,7 +376,7 @@ mod test {
 
     fn manifest() -> Manifest {
         let mut m = Manifest::new();
-        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![] };
+        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![], source: None };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
         m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::So, resources: vec![] });
         m
