@@ -32,15 +32,14 @@ pub struct Outlined {
 /// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
 pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<Option<Outlined>> {
     let mut o = omp_rs_codegen::outline::Outline::default();
+    // Panic locations and the struct table name each file as the user does: relative to the package.
+    let shown: Vec<String> = files.iter().map(|f| f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string()).collect();
     // Every struct first: a region in one file may use the fields of a struct defined in another.
-    for f in files {
-        let shown = f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string();
-        o.structs.add_file(&f.ast, &shown);
+    for (f, shown) in files.iter().zip(&shown) {
+        o.structs.add_file(&f.ast, shown);
     }
-    for f in files {
-        // Panic locations name the file as the user does: relative to the package.
-        let shown = f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string();
-        o.add_file(&f.ast, &shown);
+    for (f, shown) in files.iter().zip(&shown) {
+        o.add_file(&f.ast, shown);
     }
     if o.kernels.is_empty() {
         return Ok(None);

@@ -80,6 +80,12 @@ pub fn located_name(name: &str, file: &str, line: usize) -> String {
     format!("{name}_{:08x}", fnv1a(format!("{file}:{line}").as_bytes()) as u32)
 }
 
+/// Inside the proc macro: [`located_name`] of the region whose `for` is at `span` (as the build names it), or `None`
+/// when the compiler does not say where the file is.
+pub fn located_name_at(name: &str, span: proc_macro2::Span) -> Option<String> {
+    Some(located_name(name, &package_relative_file(span)?, span.start().line))
+}
+
 /// 64-bit FNV-1a.
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;

@@ -20,6 +20,11 @@ pub struct OmpAttr {
     pub index: usize,
 }
 
+/// A method as a free function (same attributes, signature and body): how the walks see an `impl`'s methods.
+pub fn method_as_fn(m: &syn::ImplItemFn) -> syn::ItemFn {
+    syn::ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) }
+}
+
 /// Finds the first `#[omp::…]` attribute (also `#[::omp::…]`).
 pub fn find_omp_attr(attrs: &[Attribute]) -> Option<OmpAttr> {
     attrs.iter().enumerate().find_map(|(index, a)| {

@@ -96,19 +96,11 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
 /// instance of `T`; the bounds the launch needs go on each method's `where` clause).
 fn directives_impl(mut imp: syn::ItemImpl, cx: Ctxt) -> TokenStream {
     let original = imp.clone();
-    let impl_generics: Vec<String> = imp.generics.type_params().map(|p| p.ident.to_string()).collect();
     for item in &mut imp.items {
         let syn::ImplItem::Fn(m) = item else { continue };
-        let mut f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+        let mut f = body::method_as_fn(m);
         let mut kernels = Vec::new();
-        {
-            let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
-            if let Some(func) = lowerer.func.as_mut() {
-                func.generics.extend(impl_generics.iter().cloned());
-                func.hash = abi::method_hash(&f.sig, &f.block, &imp.generics, &imp.self_ty);
-            }
-            lowerer.visit_block_mut(&mut f.block);
-        }
+        Lowerer::for_method(&cx, &f, &mut kernels, &imp.generics, &imp.self_ty).visit_block_mut(&mut f.block);
         crate::generic::add_bounds(&mut f, &kernels);
         m.sig = f.sig;
         m.block = *f.block;
@@ -119,7 +111,7 @@ fn directives_impl(mut imp: syn::ItemImpl, cx: Ctxt) -> TokenStream {
             let mut plain = original;
             for item in &mut plain.items {
                 if let syn::ImplItem::Fn(m) = item {
-                    let mut f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
+                    let mut f = body::method_as_fn(m);
                     strip_omp_attrs_fn(&mut f);
                     m.block = *f.block;
                 }
@@ -167,12 +159,11 @@ pub fn collect_kernels_in(f: &ItemFn, attr: Option<(&Ident, TokenStream)>, packa
         }
         None => {
             let mut f = f.clone();
-            let mut lowerer = Lowerer::for_fn(&cx, &f, &mut kernels);
+            let mut lowerer = match package.and_then(|p| p.directives_impl) {
+                Some((generics, self_ty)) => Lowerer::for_method(&cx, &f, &mut kernels, generics, self_ty),
+                None => Lowerer::for_fn(&cx, &f, &mut kernels),
+            };
             lowerer.package = package;
-            if let (Some(func), Some(Package { directives_impl: Some((generics, self_ty)), .. })) = (lowerer.func.as_mut(), package) {
-                func.generics.extend(generics.type_params().map(|p| p.ident.to_string()));
-                func.hash = abi::method_hash(&f.sig, &f.block, generics, self_ty);
-            }
             lowerer.visit_block_mut(&mut f.block);
         }
     }
@@ -310,6 +301,17 @@ impl<'a> Lowerer<'a> {
         l
     }
 
+    /// [`Lowerer::for_fn`] for a method of an `impl` that carries `#[omp::directives]`: the impl's type parameters
+    /// count as the method's own, and the impl is part of the kernels' names (`abi::method_hash`).
+    fn for_method(cx: &'a Ctxt, f: &ItemFn, kernels: &'a mut Vec<KernelPlan>, generics: &syn::Generics, self_ty: &syn::Type) -> Self {
+        let mut l = Lowerer::for_fn(cx, f, kernels);
+        if let Some(func) = l.func.as_mut() {
+            func.generics.extend(generics.type_params().map(|p| p.ident.to_string()));
+            func.hash = abi::method_hash(&f.sig, &f.block, generics, self_ty);
+        }
+        l
+    }
+
     /// Records the variable (with its annotated type) or the item a statement declares.
     fn note_declaration(&mut self, stmt: &Stmt) {
         match stmt {
@@ -392,10 +394,6 @@ impl<'a> Lowerer<'a> {
                 })
                 .collect(),
             None => crate::manifest::current().and_then(|m| {
-                let located = || {
-                    let file = abi::package_relative_file(f.for_token.span)?;
-                    Some(abi::located_name(&name, &file, f.for_token.span.start().line))
-                };
                 // A generic region's kernels are its instances (`<name>_f32`, ...), which all record the same types.
                 let instance = || {
                     m.kernels
@@ -407,7 +405,8 @@ impl<'a> Lowerer<'a> {
                         })
                         .map(|k| k.fields.as_slice())
                 };
-                let recorded = m.field_types(&name).or_else(|| m.field_types(&located()?)).or_else(instance)?;
+                let recorded =
+                    m.field_types(&name).or_else(|| m.field_types(&abi::located_name_at(&name, f.for_token.span)?)).or_else(instance)?;
                 hoisted
                     .iter()
                     .map(|h| recorded.iter().find(|r| h.local == r.local.as_str()).and_then(|r| syn::parse_str(&r.ty).ok()))

@@ -126,12 +126,14 @@ impl NdArray {
 pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprForLoop)> {
     let mut uses = Uses::default();
     uses.visit_expr_for_loop(f);
-    let taken = idents_in(f.to_token_stream());
-    let fresh = |base: String, arrays: &BTreeMap<String, NdArray>| {
+    // Names of the loop and of the locals made so far: a new local takes none of them.
+    let mut taken = idents_in(f.to_token_stream());
+    let mut fresh = |base: String| {
         let mut name = base;
-        while taken.contains(&name) || arrays.values().any(|a| a.flat == name || a.extents.iter().any(|e| *e == name)) {
+        while taken.contains(&name) {
             name.push('_');
         }
+        taken.insert(name.clone());
         Ident::new(&name, Span::call_site())
     };
     let mut arrays: BTreeMap<String, NdArray> = BTreeMap::new();
@@ -144,17 +146,8 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
         // Inside a `target_data` block the name is the block's token (a value), whatever the array's declaration.
         let mapped = types.is_mapped(var);
         let by_ref = matches!(ty, Type::Reference(_)) && !mapped;
-        let flat = if mapped { Ident::new(var, Span::call_site()) } else { fresh(format!("{var}_flat"), &arrays) };
-        let mut extents = Vec::new();
-        for k in 0..d {
-            let e = fresh(format!("{var}_n{k}"), &arrays);
-            extents.push(e.clone());
-            // Registered one by one so that the next name sees this one.
-            arrays.insert(
-                var.clone(),
-                NdArray { var: Ident::new(var, Span::call_site()), flat: flat.clone(), extents: extents.clone(), elem: elem.clone(), written: false, by_ref, mapped },
-            );
-        }
+        let flat = if mapped { Ident::new(var, Span::call_site()) } else { fresh(format!("{var}_flat")) };
+        let extents = (0..d).map(|k| fresh(format!("{var}_n{k}"))).collect();
         let written = uses.written.contains(var);
         arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written, by_ref, mapped });
     }

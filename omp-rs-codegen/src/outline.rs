@@ -65,8 +65,7 @@ impl Outline {
                 Item::Impl(imp) if find_omp_attr(&imp.attrs).is_some_and(|a| a.name == "directives") => {
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
-                            let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
-                            self.add_method_of_directives_impl(&f, scope, imp, module);
+                            self.add_method_of_directives_impl(&crate::body::method_as_fn(m), scope, imp, module);
                         }
                     }
                 }
@@ -78,8 +77,7 @@ impl Outline {
                     // (`self.c[i] = self.a[i]`), typed from `Self`'s definition.
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
-                            let f = ItemFn { attrs: m.attrs.clone(), vis: m.vis.clone(), sig: m.sig.clone(), block: Box::new(m.block.clone()) };
-                            self.add_fn(&f, scope, Some(&imp.self_ty), module);
+                            self.add_fn(&crate::body::method_as_fn(m), scope, Some(&imp.self_ty), module);
                         }
                     }
                 }
@@ -173,10 +171,7 @@ impl Outline {
     /// as in the crate's `u<n>.rs`, from its first line on), that first line, and the names of its slot parameters
     /// (after `dyn_ptr`), read from the tokens the outliner generated rather than from printed text.
     pub fn kernel_listing(&self, i: usize) -> (String, usize, Vec<String>) {
-        let mut plan = self.kernels[i].clone();
-        plan.local_items =
-            plan.local_items.iter().map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone())).collect();
-        let tokens = device::kernel(&plan);
+        let tokens = positioned_kernel(&self.kernels[i]);
         let text = crate::lower::print::positioned("", tokens.clone());
         let blank = text.lines().take_while(|l| l.trim().is_empty()).count();
         let text: String = text.lines().skip(blank).collect::<Vec<_>>().join("\n");
@@ -207,14 +202,7 @@ impl Outline {
             lib.push_str(&format!("#[path = \"{module}.rs\"]\nmod {module};\n"));
             let mut tokens = TokenStream::new();
             for k in kernels {
-                let mut plan = k.clone();
-                // Items copied from elsewhere in the file would drag the printer's position: print them inline.
-                plan.local_items = plan
-                    .local_items
-                    .iter()
-                    .map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone()))
-                    .collect();
-                tokens.extend(device::kernel(&plan));
+                tokens.extend(positioned_kernel(k));
             }
             let text = crate::lower::print::positioned(
                 "#[allow(unused_imports)] use omp_device::prelude::*; #[allow(unused_imports)] use super::*;",
@@ -225,6 +213,15 @@ impl Outline {
         files.insert(0, CrateFile { path: "lib.rs".into(), text: lib, remap_to: None });
         files
     }
+}
+
+/// A kernel's tokens for the positioned printer (`print::positioned`): items copied from elsewhere in the file would
+/// drag the printer's position, so they print inline.
+fn positioned_kernel(k: &KernelPlan) -> TokenStream {
+    let mut plan = k.clone();
+    plan.local_items =
+        plan.local_items.iter().map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone())).collect();
+    device::kernel(&plan)
 }
 
 /// The slot parameter names of the `kernel!` invocation in `tokens` (possibly inside a generic instance's module).

@@ -264,8 +264,10 @@ const INLINE_ELEMENTS: usize = 32;
 fn inline_len(ty: &Type, elem: &Type) -> Option<usize> {
     let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(n), .. }) = fixed_len(ty)? else { return None };
     let n: usize = n.base10_parse().ok()?;
+    // The numeric scalars (a `bool` array stays a mapped array).
     let scalar = matches!(elem, Type::Path(p) if p.path.get_ident().is_some_and(|i| {
-        ["f64", "f32", "i64", "u64", "i32", "u32", "i16", "u16", "i8", "u8", "usize", "isize"].contains(&i.to_string().as_str())
+        let i = i.to_string();
+        i != "bool" && types::SCALARS.contains(&i.as_str())
     }));
     (scalar && (1..=INLINE_ELEMENTS).contains(&n)).then_some(n)
 }

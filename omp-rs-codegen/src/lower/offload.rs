@@ -89,10 +89,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     }
     // A kernel the build had to name by its location (the same function in two modules, see `abi::located_name`)
     // is found under that name; the location is only worked out when the plain name is missing.
-    let located = || {
-        let file = plan.nest.dims.first().and_then(|d| crate::abi::package_relative_file(d.span))?;
-        Some(crate::abi::located_name(&plan.name, &file, crate::abi::region_line(plan)))
-    };
+    let located = || crate::abi::located_name_at(&plan.name, plan.nest.dims.first()?.span);
     let name = match manifest {
         Some(m) if !m.has_kernel(&plan.name) => located().filter(|l| m.has_kernel(l)).unwrap_or_else(|| plan.name.clone()),
         _ => plan.name.clone(),
@@ -378,35 +375,32 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 MapKind::Alloc => quote!(Alloc),
                 _ => quote!(ToFrom),
             };
-            // An ndarray array: its standard-layout elements are mapped, and the token keeps its extents for the
-            // block's regions (`u[[i, j]]`).
-            if let Some((_, by_ref)) = types.nd.iter().find(|(n, _)| *n == name) {
-                let nd = quote!(::omp::__private::nd);
-                let (shared, place) = if *by_ref { (quote!(&*#var), quote!(&mut *#var)) } else { (quote!(&#var), quote!(&mut #var)) };
-                let shape = format_ident!("__omp_shape_{}", var);
-                let token = if exclusive {
-                    quote!(#scope.map_mut(#nd::standard_mut(#nd::NdArrayMut::__omp_nd_flat_mut(#place), #name), #range, #off::MapKind::#kind, #mods, #name))
-                } else {
-                    let to = m.kind == MapKind::To;
-                    quote!(#scope.map_ref(#nd::standard(#nd::NdArray::__omp_nd_flat(#shared), #name), #range, #to, #mods, #name))
-                };
-                tokens.extend(quote! {
-                    let #shape: ::std::vec::Vec<usize> = #nd::NdArray::__omp_nd_shape(#shared).to_vec();
-                    #[allow(unused_mut, unused_variables)]
-                    let mut #var = #token.unwrap_or_else(|e| ::core::panic!("{}", e)).shaped(&#shape);
-                });
-                continue;
-            }
+            // The elements the token maps, mutably and shared. An ndarray array: its standard-layout elements, and the
+            // token keeps its extents for the block's regions (`u[[i, j]]`).
+            let (elems_mut, elems, shape, shaped) = match types.nd.iter().find(|(n, _)| *n == name) {
+                Some((_, by_ref)) => {
+                    let nd = quote!(::omp::__private::nd);
+                    let (shared, place) = if *by_ref { (quote!(&*#var), quote!(&mut *#var)) } else { (quote!(&#var), quote!(&mut #var)) };
+                    let shape = format_ident!("__omp_shape_{}", var);
+                    (
+                        quote!(#nd::standard_mut(#nd::NdArrayMut::__omp_nd_flat_mut(#place), #name)),
+                        quote!(#nd::standard(#nd::NdArray::__omp_nd_flat(#shared), #name)),
+                        quote!(let #shape: ::std::vec::Vec<usize> = #nd::NdArray::__omp_nd_shape(#shared).to_vec();),
+                        quote!(.shaped(&#shape)),
+                    )
+                }
+                None => (super::host::writable(var, types), quote!(::omp::__private::as_slice(&#var)), TokenStream::new(), TokenStream::new()),
+            };
             let token = if exclusive {
-                let slice = super::host::writable(var, types);
-                quote!(#scope.map_mut(#slice, #range, #off::MapKind::#kind, #mods, #name))
+                quote!(#scope.map_mut(#elems_mut, #range, #off::MapKind::#kind, #mods, #name))
             } else {
                 let to = m.kind == MapKind::To;
-                quote!(#scope.map_ref(::omp::__private::as_slice(&#var), #range, #to, #mods, #name))
+                quote!(#scope.map_ref(#elems, #range, #to, #mods, #name))
             };
             tokens.extend(quote! {
+                #shape
                 #[allow(unused_mut, unused_variables)]
-                let mut #var = #token.unwrap_or_else(|e| ::core::panic!("{}", e));
+                let mut #var = #token.unwrap_or_else(|e| ::core::panic!("{}", e))#shaped;
             });
         }
     }
