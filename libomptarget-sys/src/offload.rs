@@ -129,6 +129,12 @@ pub struct OffloadLib {
     ) -> OlResult,
     /// `olSyncQueue`.
     pub sync_queue: unsafe extern "C" fn(queue: Handle) -> OlResult,
+    /// `olCreateEvent`: an event completing when the work queued so far on `queue` has.
+    pub create_event: unsafe extern "C" fn(queue: Handle, out: *mut Handle) -> OlResult,
+    /// `olWaitEvents`: work queued later on `queue` waits for the events.
+    pub wait_events: unsafe extern "C" fn(queue: Handle, events: *mut Handle, count: usize) -> OlResult,
+    /// `olDestroyEvent`.
+    pub destroy_event: unsafe extern "C" fn(event: Handle) -> OlResult,
     /// `olMemcpy` (a null queue copies synchronously).
     pub memcpy: unsafe extern "C" fn(
         queue: Handle,
@@ -232,6 +238,9 @@ fn from_library(library: libloading::Library, cand: &str) -> Result<OffloadLib, 
         create_queue: sym!("olCreateQueue"),
         launch_kernel: sym!("olLaunchKernel"),
         sync_queue: sym!("olSyncQueue"),
+        create_event: sym!("olCreateEvent"),
+        wait_events: sym!("olWaitEvents"),
+        destroy_event: sym!("olDestroyEvent"),
         memcpy: sym!("olMemcpy"),
         path: PathBuf::from(cand),
         _library: library,

@@ -17,7 +17,62 @@ pub const CHECKS: &[Check] = &[
     ("queue: nowait regions outside a data region, host work, a dependent region, taskwait", check_nowait),
     ("queue: one thread ends its mapping of x while another launches regions that find x present", check_threads),
     ("kernels: `continue` in the body, one iteration per thread and several", check_continue),
+    ("queue: regions on different data side by side, joined by regions on both (waits between queues)", check_lanes),
 ];
+
+/// Per step: two slow one-team regions on different arrays (different queues on a GPU), a region reading both (it
+/// waits for both queues), one writing what the slow ones read, an independent one. A missing wait between queues
+/// reads a stale array.
+#[omp::directives]
+fn lanes(steps: usize, a: &mut [f64], b: &mut [f64], c: &mut [f64], d: &mut [f64]) {
+    let n = a.len();
+    #[omp::target_data(map(tofrom: a, b, c, d))]
+    {
+        for _ in 0..steps {
+            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32))]
+            for i in 0..n {
+                a[i] = 0.5 * a[i] + 1.0;
+            }
+            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32))]
+            for i in 0..n {
+                b[i] = 0.25 * b[i] + 2.0;
+            }
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..n {
+                c[i] = a[i] + b[i];
+            }
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..n {
+                b[i] = c[i] - 0.5 * a[i];
+            }
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..n {
+                d[i] = 0.5 * d[i] + 1.0;
+            }
+        }
+    }
+}
+
+fn check_lanes(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..200_000);
+    let steps = rng.gen_range(1..6);
+    let (mut a, mut b, mut c, mut d) = (vec_f64(rng, n), vec_f64(rng, n), vec![0.0; n], vec_f64(rng, n));
+    let (mut wa, mut wb, mut wc, mut wd) = (a.clone(), b.clone(), c.clone(), d.clone());
+    for _ in 0..steps {
+        for i in 0..n {
+            wa[i] = 0.5 * wa[i] + 1.0;
+            wb[i] = 0.25 * wb[i] + 2.0;
+            wc[i] = wa[i] + wb[i];
+            wb[i] = wc[i] - 0.5 * wa[i];
+            wd[i] = 0.5 * wd[i] + 1.0;
+        }
+    }
+    lanes(steps, &mut a, &mut b, &mut c, &mut d);
+    same("a", &a, &wa)?;
+    same("b", &b, &wb)?;
+    same("c", &c, &wc)?;
+    same("d", &d, &wd)
+}
 
 /// Two regions per step, a reduction every `every` steps: the reductions read what the queued regions wrote.
 #[omp::directives]

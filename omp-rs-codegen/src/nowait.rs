@@ -13,9 +13,11 @@
 //! Arrays an enclosing data region maps already are left to it (present, so the region is queued anyway); a region
 //! whose arrays are all mapped that way stays as it is.
 //!
-//! Regions on one device run in submission order (one in-order queue per device), which satisfies every
-//! `depend` clause between them; independent regions do not overlap on the device. A `let` between the region and
-//! the taskwait is scoped to the data block: a name used after the taskwait must be declared before the region.
+//! The runtime keeps queued launches on common device memory in submission order, which satisfies every `depend`
+//! clause between them, and lets launches on different memory overlap (`omp::offload`'s lanes). A region that maps
+//! new data waits for what is queued first (copies settle the device), so independent regions overlap when their
+//! data is already present (inside a data region). A `let` between the region and the taskwait is scoped to the data
+//! block: a name used after the taskwait must be declared before the region.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};

@@ -1,4 +1,4 @@
-//! Launch costs and bandwidth of target regions, as the macros generate them (kernel ABI v2 through libomptarget):
+//! Launch costs and bandwidth of target regions, as the macros generate them (through libomptarget and liboffload):
 //! - a minimal target region whose data is resident (inside `target_data`): launches queued back to back (one wait
 //!   at the end of the block), and each launch waited for (`omp::offload::taskwait()` after it, as BabelStream
 //!   times its kernels);
@@ -7,6 +7,8 @@
 //! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`) of the minimal
 //!   region's kernel, when `OFFLOAD_BENCH_IMAGE=KIND:ARCH:PATH` and `OFFLOAD_BENCH_KERNEL=NAME` name its image file
 //!   and kernel (the macros do not expose their image set; the runtime deduplicates the registration).
+//! - two independent `nowait` regions of one small team each on resident data, against one of them: whether the
+//!   device runs them side by side (`OMP_RS_LANES=1` keeps them in order, for the A/B).
 //! Prints a Markdown table. `OFFLOAD_BENCH_N` (default 2^26) and `OFFLOAD_BENCH_REPS` (default 40) set the size;
 //! `OMP_RS_LAUNCH=queued|wait|sync` picks the launch path (see `omp::offload`), for A/B runs; `OFFLOAD_BENCH_TRIAD_N`
 //! (default 1e6) the size of the triad rep loop.
@@ -85,6 +87,38 @@ fn triad_reps(reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[f64]) -> (
         total = t.elapsed().as_secs_f64() / reps as f64;
     }
     (launches, total)
+}
+
+/// One or two `nowait` regions of one team of 64 threads, each iteration `steps` dependent multiply-adds, on
+/// different resident arrays, then a `taskwait`: the elapsed time.
+#[omp::directives]
+fn small_regions(steps: usize, both: bool, x: &mut [f64], y: &mut [f64]) -> f64 {
+    let elapsed;
+    #[omp::target_data(map(tofrom: x, y))]
+    {
+        let t = Instant::now();
+        #[omp::target_teams_distribute_parallel_for(nowait, num_teams(1), thread_limit(64))]
+        for i in 0..x.len() {
+            let mut v = x[i];
+            for _ in 0..steps {
+                v = v * 0.999 + 0.001;
+            }
+            x[i] = v;
+        }
+        if both {
+            #[omp::target_teams_distribute_parallel_for(nowait, num_teams(1), thread_limit(64))]
+            for i in 0..y.len() {
+                let mut v = y[i];
+                for _ in 0..steps {
+                    v = v * 0.999 + 0.001;
+                }
+                y[i] = v;
+            }
+        }
+        omp::taskwait!();
+        elapsed = t.elapsed().as_secs_f64();
+    }
+    elapsed
 }
 
 #[omp::target_teams_distribute_parallel_for(is_device_ptr(x, y))]
@@ -183,6 +217,21 @@ fn main() {
     let (triad_launch, triad_rep) = triad_reps(2000, 0.5, &mut ta, &tb, &tc);
     assert_eq!(ta[0], 2.0, "triad result");
 
+    // Overlap of independent regions: medians of 5 after a warm-up, one region against two.
+    let steps: usize = std::env::var("OFFLOAD_BENCH_STEPS").ok().and_then(|s| s.parse().ok()).unwrap_or(200_000);
+    let (x0, y0): (Vec<f64>, Vec<f64>) = ((0..64).map(|i| i as f64).collect(), (0..64).map(|i| -(i as f64)).collect());
+    let (mut ox, mut oy) = (x0.clone(), y0.clone());
+    small_regions(steps, true, &mut ox, &mut oy);
+    let (mut one, mut two) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        one.push(small_regions(steps, false, &mut ox.clone(), &mut oy.clone()));
+        two.push(small_regions(steps, true, &mut ox.clone(), &mut oy.clone()));
+    }
+    let (t_one, t_two) = (median(&mut one), median(&mut two));
+    let iterate = |v0: f64| (0..steps).fold(v0, |v, _| v * 0.999 + 0.001);
+    assert!(ox.iter().zip(&x0).all(|(v, v0)| *v == iterate(*v0)), "nowait region on x: wrong result");
+    assert!(oy.iter().zip(&y0).all(|(v, v0)| *v == iterate(*v0)), "nowait region on y: wrong result");
+
     let gbs = |t: f64| 24.0 * n as f64 / t / 1e9;
     println!("| measurement | value |");
     println!("|---|---|");
@@ -196,6 +245,13 @@ fn main() {
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);
+    println!(
+        "| two independent `nowait` regions (1 team x 64 threads, {steps} steps) / one (OMP_RS_LANES={}) | {:.1} ms / {:.1} ms = {:.2} |",
+        std::env::var("OMP_RS_LANES").unwrap_or_else(|_| "4, default".into()),
+        t_two * 1e3,
+        t_one * 1e3,
+        t_two / t_one
+    );
     match nowait_cost(2000) {
         Some((nowait, sync)) => {
             println!("| same kernel through the runtime: synchronous launch (mean of 2000) | {:.2} µs |", sync * 1e6);

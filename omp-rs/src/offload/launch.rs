@@ -139,6 +139,8 @@ pub struct ArgPack<'a> {
     /// Devices that mapped/device arguments live on (`None`: host region).
     owners: Vec<(&'a str, Option<Device>)>,
     reductions: Vec<RedSlot>,
+    /// Device byte ranges of the `is_device_ptr` arguments (the queue orders launches by what they reach).
+    buffers: Vec<std::ops::Range<u64>>,
     /// The walk slots of a collapsed nest's kernel and the nest's innermost trip count.
     walk: Option<WalkSlots>,
     last_named: Option<usize>,
@@ -164,6 +166,7 @@ impl<'a> ArgPack<'a> {
             sec_args: Vec::with_capacity(4),
             owners: Vec::new(),
             reductions: Vec::new(),
+            buffers: Vec::new(),
             walk: None,
             last_named: None,
             last_mapped: None,
@@ -285,7 +288,9 @@ impl<'a> ArgPack<'a> {
     /// An `is_device_ptr` argument: device pointer and length, both `LITERAL`.
     pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
         self.owners.push(("DeviceBuffer", Some(b.device())));
-        self.literal(b.device_ptr() as u64);
+        let start = b.device_ptr() as u64;
+        self.buffers.push(start..start + (b.len() * std::mem::size_of::<T>()) as u64);
+        self.literal(start);
         self.literal(b.len() as u64);
         self
     }
@@ -638,6 +643,7 @@ pub(crate) fn launch_impl(
 
     if lookups.is_some() {
         if let (Some(slots), Some(target)) = (device_slots(&pack, &presence), kernel.target(device, reg)) {
+            let footprint = footprint(&pack, &presence);
             let l = QueuedLaunch {
                 kernel: kernel.name,
                 addr,
@@ -645,6 +651,7 @@ pub(crate) fn launch_impl(
                 region,
                 span: kernel.body,
                 slots: &slots,
+                footprint: &footprint,
                 teams,
                 threads,
                 record: state.panic_record,
@@ -699,6 +706,18 @@ fn device_slots(pack: &ArgPack<'_>, presence: &[map::Presence]) -> Option<Vec<u6
         }
     }
     Some(slots)
+}
+
+/// The device memory a queued kernel can reach: its mapped sections where they are present and its device buffers
+/// (kernels reach memory only through these arguments, bounds-checked).
+fn footprint(pack: &ArgPack<'_>, presence: &[map::Presence]) -> Vec<std::ops::Range<u64>> {
+    let mut out = pack.buffers.clone();
+    for (sec, p) in pack.secs.iter().zip(presence) {
+        if let map::Presence::Present(dev) = p {
+            out.push(*dev as u64..(*dev + sec.bytes) as u64);
+        }
+    }
+    out
 }
 
 /// Read (and reset) the pinned panic record after a synchronous launch.

@@ -1,5 +1,5 @@
-//! Queued launches: a target region whose data is already on the device is launched on a per-device queue and
-//! not waited for. libomptarget keeps owning the mappings (present table, reference counts, copies); the launch
+//! Queued launches: a target region whose data is already on the device is launched on one of its device's queues
+//! and not waited for; launches on common device memory share a queue (in order), others may overlap (`lanes.rs`). libomptarget keeps owning the mappings (present table, reference counts, copies); the launch
 //! goes through LLVM's liboffload (`olLaunchKernel` on an `olCreateQueue` queue, 3.2–3.5 µs on the H200 against
 //! 12–15 µs for a synchronous `__tgt_target_kernel`), or, on libomptarget's host plugin (which liboffload does
 //! not drive), through a worker thread that makes the libomptarget call, so CI runs the same queue logic.
@@ -8,7 +8,7 @@
 //! Kernels only touch device memory and pinned host buffers, and the host can observe neither without going
 //! through libomptarget (update, exit data, the end of a data region, a copy of a `DeviceBuffer`, a mapped
 //! launch) or reading a reduction. So:
-//! - every libomptarget call that moves or frees device data first settles the device's queue ([`settle`], made
+//! - every libomptarget call that moves or frees device data first settles the device's queues ([`settle`], made
 //!   by `result::Rt` itself, so no call site can forget it), and a launch that must wait (reductions, mapped
 //!   copies, `OMP_RS_LAUNCH=wait`) syncs the queue before returning;
 //! - the borrow checker keeps host code off data mapped by a `target_data` block (its tokens), so nothing reads
@@ -40,6 +40,7 @@ use libomptarget_sys::{self as sys, maptype as mt};
 
 use super::device::Device;
 use super::image::{self, ImageKind, PANIC_RECORD_GLOBAL};
+use super::lanes::Lanes;
 use super::policy::log;
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::result::{Ident, MapArgs};
@@ -70,6 +71,20 @@ pub(crate) fn mode() -> LaunchMode {
     })
 }
 
+/// Queues per device (`OMP_RS_LANES`, 1..=16, default 4): launches on different data go on different queues and may
+/// overlap on the device (`lanes.rs`); 1 keeps every launch of a device in submission order.
+fn lane_count() -> usize {
+    static N: OnceLock<usize> = OnceLock::new();
+    *N.get_or_init(|| match std::env::var("OMP_RS_LANES").map(|v| v.trim().parse::<usize>()) {
+        Ok(Ok(n)) if (1..=16).contains(&n) => n,
+        Ok(_) => {
+            eprintln!("omp-rs: OMP_RS_LANES must be a number from 1 to 16; using 4");
+            4
+        }
+        Err(_) => 4,
+    })
+}
+
 /// One queued launch, kept until its queue settles.
 #[derive(Debug, Clone, Copy)]
 struct PendingLaunch {
@@ -81,11 +96,15 @@ struct PendingLaunch {
     record: Option<usize>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct QueueState {
     pending: Vec<PendingLaunch>,
     /// A device panic (or a failed queued launch) found while settling, not yet reported.
     error: Option<Error>,
+    /// What each lane (queue) of the device has pending, for placing the next launch.
+    lanes: Lanes,
+    /// Events made for waits between lanes, destroyed when the device settles.
+    events: Vec<H>,
 }
 
 /// The queue of one device.
@@ -116,7 +135,8 @@ struct OffloadQueue {
     lib: &'static OffloadLib,
     device: H,
     host: H,
-    queue: H,
+    /// The device's queues, [`lane_count`] of them: launches on different data overlap (see `lanes.rs`).
+    lanes: Vec<H>,
     /// Per registered image set (by address): its program on this device and the kernels looked up in it.
     programs: Mutex<HashMap<usize, Result<Program, String>>>,
 }
@@ -165,7 +185,13 @@ fn for_device(device: Device, family: Family) -> Option<&'static DeviceQueue> {
             Ok(backend) => {
                 log(|| format!("{device}: queued launches through {}", backend.describe()));
                 at_exit_settle();
-                Some(&*Box::leak(Box::new(DeviceQueue { device: device.0, backend, state: Mutex::default() })))
+                let lanes = match &backend {
+                    Backend::Offload(q) => Lanes::new(q.lanes.len()),
+                    // One worker thread: one lane.
+                    Backend::Worker(_) => Lanes::new(1),
+                };
+                let state = Mutex::new(QueueState { pending: Vec::new(), error: None, lanes, events: Vec::new() });
+                Some(&*Box::leak(Box::new(DeviceQueue { device: device.0, backend, state })))
             }
             Err(why) => {
                 log(|| format!("{device}: launches stay synchronous: {why}"));
@@ -245,6 +271,8 @@ pub(crate) struct QueuedLaunch<'k> {
     pub(crate) region: &'static Location<'static>,
     pub(crate) span: Option<(&'static str, u32, u32)>,
     pub(crate) slots: &'k [u64],
+    /// The device memory the kernel can reach: its mapped arrays and device buffers (byte ranges).
+    pub(crate) footprint: &'k [std::ops::Range<u64>],
     pub(crate) teams: u32,
     pub(crate) threads: u32,
     pub(crate) record: Option<usize>,
@@ -294,8 +322,11 @@ impl Target {
         if let Some(e) = st.error.take() {
             return Err(e);
         }
+        let placed = st.lanes.place(l.footprint);
         match (&q.backend, self.kernel) {
             (Backend::Offload(q), Some(kernel)) => {
+                let lane = q.lanes[placed.lane];
+                q.order_after(lane, &placed.waits, &mut st.events).map_err(failed)?;
                 // The packed parameter buffer: `dyn_ptr`, then the slots (on the stack for every kernel omp-rs makes).
                 let mut stack = [0u64; 64];
                 let heap: Vec<u64>;
@@ -316,7 +347,7 @@ impl Target {
                 // slots in parameter order), copied by the library before the call returns; the rest is the
                 // caller's contract.
                 let r = unsafe {
-                    (q.lib.launch_kernel)(q.queue.0, q.device.0, kernel.0, args.as_ptr().cast(), args.len() * 8, &sizes)
+                    (q.lib.launch_kernel)(lane.0, q.device.0, kernel.0, args.as_ptr().cast(), args.len() * 8, &sizes)
                 };
                 // SAFETY: `r` came from the library.
                 if let Some(e) = unsafe { ol::error_text(r) } {
@@ -353,15 +384,27 @@ impl DeviceQueue {
             return;
         }
         let waited = match &self.backend {
-            // SAFETY: a queue of this library.
-            Backend::Offload(q) => match unsafe { ol::error_text((q.lib.sync_queue)(q.queue.0)) } {
-                None => Ok(()),
-                Some(detail) => Err(Error::LaunchFailed {
-                    kernel: st.pending[0].kernel.to_owned(),
-                    region: st.pending[0].region.to_string(),
-                    detail: format!("waiting for the device's queue failed: {detail}"),
-                }),
-            },
+            Backend::Offload(q) => {
+                let mut failure = None;
+                for lane in st.lanes.used() {
+                    // SAFETY: a queue of this library.
+                    if let Some(detail) = unsafe { ol::error_text((q.lib.sync_queue)(q.lanes[lane].0)) } {
+                        failure.get_or_insert(detail);
+                    }
+                }
+                for e in st.events.drain(..) {
+                    // SAFETY: an event of this library whose wait was queued; every queue is idle now.
+                    unsafe { (q.lib.destroy_event)(e.0) };
+                }
+                match failure {
+                    None => Ok(()),
+                    Some(detail) => Err(Error::LaunchFailed {
+                        kernel: st.pending[0].kernel.to_owned(),
+                        region: st.pending[0].region.to_string(),
+                        detail: format!("waiting for the device's queue failed: {detail}"),
+                    }),
+                }
+            }
             Backend::Worker(w) => {
                 let (m, cv) = &*w.progress;
                 let mut g = m.lock().unwrap_or_else(|p| p.into_inner());
@@ -372,6 +415,7 @@ impl DeviceQueue {
                 w.failures.lock().unwrap_or_else(|p| p.into_inner()).drain(..).next().map_or(Ok(()), Err)
             }
         };
+        st.lanes.clear();
         let pending = std::mem::take(&mut st.pending);
         if let Err(e) = waited {
             st.error.get_or_insert(e);
@@ -517,10 +561,47 @@ impl OffloadQueue {
         let dev = *gpus
             .get(device.0 as usize)
             .ok_or_else(|| format!("liboffload sees {} GPU(s), libomptarget device {} has no counterpart", gpus.len(), device.0))?;
-        let mut queue: Handle = std::ptr::null_mut();
-        // SAFETY: a device handle of this library.
-        check(unsafe { (lib.create_queue)(dev, &mut queue) }, "olCreateQueue")?;
-        Ok(OffloadQueue { lib, device: H(dev), host: H(host), queue: H(queue), programs: Mutex::new(HashMap::new()) })
+        let mut lanes = Vec::new();
+        for _ in 0..lane_count() {
+            let mut queue: Handle = std::ptr::null_mut();
+            // SAFETY: a device handle of this library.
+            check(unsafe { (lib.create_queue)(dev, &mut queue) }, "olCreateQueue")?;
+            lanes.push(H(queue));
+        }
+        Ok(OffloadQueue { lib, device: H(dev), host: H(host), lanes, programs: Mutex::new(HashMap::new()) })
+    }
+
+    /// Make work queued next on `lane` wait for what is queued so far on the lanes `waits` (an event recorded on
+    /// each; kept in `events` until the device settles). If an event cannot be made, those lanes are waited for
+    /// on the host instead: later, never wrong.
+    fn order_after(&self, lane: H, waits: &[usize], events: &mut Vec<H>) -> Result<(), String> {
+        if waits.is_empty() {
+            return Ok(());
+        }
+        let mut made: Vec<Handle> = Vec::with_capacity(waits.len());
+        let mut host_wait = false;
+        for &w in waits {
+            let mut e: Handle = std::ptr::null_mut();
+            // SAFETY: a queue of this library; `e` receives the event.
+            match unsafe { ol::error_text((self.lib.create_event)(self.lanes[w].0, &mut e)) } {
+                None => made.push(e),
+                Some(_) => host_wait = true,
+            }
+        }
+        events.extend(made.iter().map(|&e| H(e)));
+        // SAFETY: events of this library, alive until the device settles; a queue of this library.
+        if !made.is_empty() && unsafe { ol::error_text((self.lib.wait_events)(lane.0, made.as_mut_ptr(), made.len())) }.is_some() {
+            host_wait = true;
+        }
+        if host_wait {
+            for &w in waits {
+                // SAFETY: a queue of this library.
+                if let Some(e) = unsafe { ol::error_text((self.lib.sync_queue)(self.lanes[w].0)) } {
+                    return Err(format!("waiting for another queue of the device failed: {e}"));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The kernel `name` of `reg`'s image for this device, loading the program on first use.
