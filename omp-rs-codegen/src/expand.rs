@@ -474,9 +474,17 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_loop(&mut self, d: &Directive, f: &ExprForLoop, plan_kernel: bool) -> TokenStream {
-        let Some(nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
+        let Some(mut nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
             return sequential(f);
         };
+        // Rows written as `c[i][j]` under `collapse`: the loops of the second index run inside each iteration.
+        let rows = loops::rows_depth(&nest);
+        if rows < nest.dims.len() {
+            nest = match loops::extract(f, rows as u32, d.collapse_span(), d.construct.name, self.cx) {
+                Some(n) => n,
+                None => return sequential(f),
+            };
+        }
         let analysis = analyze::parallel_loop(d, &nest, self.cx);
         if self.cx.has_errors() {
             return sequential(f);

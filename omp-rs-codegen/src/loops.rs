@@ -179,3 +179,58 @@ pub fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
         _ => false,
     })
 }
+
+/// How deep a collapsed nest stays collapsed when its body writes rows: `c[i][j] = ..` on `&mut [Vec<f64>]` under
+/// `collapse(2)` writes a different element in every iteration, but only the row index `i` places the write in the
+/// array the loop is split over (each row is its own allocation; the element is then found inside the row). The
+/// loops whose variables appear only in such a second index then run inside each iteration instead of being
+/// spread over threads: the nest is collapsed down to the outermost of them (at least one loop). Speed only: a
+/// collapsed nest and the same nest with inner loops run sequentially compute the same thing, and the nest that is
+/// lowered is analysed like any other (a wrong guess here is a compile error or a slower loop, never a race).
+pub fn rows_depth(nest: &LoopNest) -> usize {
+    use syn::visit::Visit;
+    /// Second indices of `x[a][b]` places written in the body, with their first index.
+    struct RowWrites<'a>(Vec<(&'a Expr, &'a Expr)>);
+    impl<'a> RowWrites<'a> {
+        fn place(&mut self, e: &'a Expr) {
+            if let Expr::Index(outer) = strip(e) {
+                if let Expr::Index(inner) = strip(&outer.expr) {
+                    if matches!(strip(&inner.expr), Expr::Path(_)) {
+                        self.0.push((&inner.index, &outer.index));
+                    }
+                }
+            }
+        }
+    }
+    impl<'a> Visit<'a> for RowWrites<'a> {
+        fn visit_expr_assign(&mut self, a: &'a syn::ExprAssign) {
+            self.place(&a.left);
+            syn::visit::visit_expr_assign(self, a);
+        }
+        fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
+            if crate::analyze::walk::is_compound_assign(&b.op) {
+                self.place(&b.left);
+            }
+            syn::visit::visit_expr_binary(self, b);
+        }
+        fn visit_expr_reference(&mut self, r: &'a syn::ExprReference) {
+            if r.mutability.is_some() {
+                self.place(&r.expr);
+            }
+            syn::visit::visit_expr_reference(self, r);
+        }
+    }
+    let mut writes = RowWrites(Vec::new());
+    writes.visit_block(&nest.body);
+    let mut depth = nest.dims.len();
+    for (k, dim) in nest.dims.iter().enumerate().skip(1) {
+        let Some(v) = &dim.var else { continue };
+        let row_only = writes.0.iter().any(|(first, second)| {
+            mentions(second.to_token_stream(), v) && !mentions(first.to_token_stream(), v)
+        });
+        if row_only {
+            depth = depth.min(k);
+        }
+    }
+    depth
+}

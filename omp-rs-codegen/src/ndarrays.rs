@@ -201,7 +201,7 @@ impl<'ast> Visit<'ast> for Uses {
     }
 
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-        if is_compound(&b.op) {
+        if crate::analyze::walk::is_compound_assign(&b.op) {
             if let Some(v) = indexed_var(&b.left) {
                 self.written.insert(v);
             }
@@ -226,14 +226,6 @@ impl<'ast> Visit<'ast> for Uses {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         self.in_macros.extend(idents_in(m.tokens.clone()));
     }
-}
-
-fn is_compound(op: &syn::BinOp) -> bool {
-    use syn::BinOp::*;
-    matches!(
-        op,
-        AddAssign(_) | SubAssign(_) | MulAssign(_) | DivAssign(_) | RemAssign(_) | BitXorAssign(_) | BitAndAssign(_) | BitOrAssign(_) | ShlAssign(_) | ShrAssign(_)
-    )
 }
 
 struct Rewrite<'a> {

@@ -2786,6 +2786,67 @@ mod user_types {
         );
     }
 
+    // ---- case: rows_under_collapse — `c[i][j]` on `&mut [Vec<f64>]` under `collapse(2)`, and `collapse(3)` with the two
+    // inner variables in the row index: the row loop is split over threads, the others run inside each row (each row is
+    // its own allocation). A second write to the row's first element counts as sequential Rust does.
+    #[omp::parallel_for(num_threads(nt), collapse(2))]
+    fn rows_collapsed(nt: usize, x: &[f64], c: &mut [Vec<f64>]) {
+        for i in 0..c.len() {
+            for j in 0..x.len() {
+                c[i][j] += x[j] * i as f64;
+                c[i][0] += 1.0;
+            }
+        }
+    }
+
+    #[omp::parallel_for(num_threads(nt), collapse(3))]
+    fn rows_collapsed3(nt: usize, m: usize, c: &mut Vec<Vec<f64>>) {
+        for i in 0..c.len() {
+            for j in 0..m {
+                for k in 0..m {
+                    c[i][j * m + k] = (i + 2 * j + 3 * k) as f64;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rows_under_collapse() {
+        let mut r = rng();
+        let (rows, m) = (r.gen_range(0..60), r.gen_range(1..40));
+        let x = vf(&mut r, m);
+        let c0: Vec<Vec<f64>> = (0..rows).map(|_| vf(&mut r, m)).collect();
+        check(
+            "user_types::rows_under_collapse",
+            MustEqual,
+            |nt| { let mut c = c0.clone(); rows_collapsed(nt, &x, &mut c); c },
+            || {
+                let mut c = c0.clone();
+                for i in 0..rows {
+                    for j in 0..m {
+                        c[i][j] += x[j] * i as f64;
+                        c[i][0] += 1.0;
+                    }
+                }
+                c
+            },
+        );
+        let m3 = r.gen_range(1..8);
+        check(
+            "user_types::rows_under_collapse3",
+            MustEqual,
+            |nt| { let mut c = vec![vec![0.0; m3 * m3]; rows]; rows_collapsed3(nt, m3, &mut c); c },
+            || (0..rows).map(|i| (0..m3 * m3).map(|jk| (i + 2 * (jk / m3) + 3 * (jk % m3)) as f64).collect()).collect::<Vec<Vec<f64>>>(),
+        );
+        // A row shorter than the loop: the index panics, as sequentially.
+        check(
+            "user_types::rows_under_collapse_short_row",
+            MustPanic,
+            |nt| { let mut c = vec![vec![0.0; m], vec![0.0; m - 1]]; rows_collapsed(nt, &x, &mut c); c },
+            || { let mut c = vec![vec![0.0; m], vec![0.0; m - 1]]; for i in 0..2 { for j in 0..m { c[i][j] += x[j] * i as f64; c[i][0] += 1.0; } } c },
+        );
+    }
+
     // ---- case: mut_ref_and_swap — `let e = &mut y[i];` and `std::mem::swap(&mut a[i], &mut b[i])` ------------------------
     #[omp::parallel_for(num_threads(nt))]
     fn swap_scale(nt: usize, a: &mut [f64], b: &mut [f64], y: &mut [f64]) {

@@ -1,7 +1,6 @@
 //! The escape hatch `unsafe(disjoint(u))`: a host parallel loop reaches `u`'s elements without the ownership
 //! checks, because the user asserted, with `unsafe`, what omp-rs could not prove (halo copies that write the
-//! border and read the interior of one array, `c[i][j]` on rows under `collapse(2)`, a scatter whose indices are
-//! known to be distinct). Indices are still bounds-checked; only the absence of conflicts between iterations is the
+//! border and read the interior of one array, a scatter whose indices are known to be distinct). Indices are still bounds-checked; only the absence of conflicts between iterations is the
 //! user's promise, as in C.
 #![allow(unsafe_code)]
 
