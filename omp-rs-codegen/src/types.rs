@@ -187,6 +187,36 @@ pub enum DeviceType {
 
 /// Classifies a captured variable's declared type, or says why it cannot go to the device.
 pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
+    let class = array_or_value(ty)?;
+    if let DeviceType::Array { elem, .. } = &class {
+        if let Some(row) = row_type(elem) {
+            return Err(format!(
+                "the type `{}` cannot cross to the device: its elements are `{row}`s, each with its own allocation (a jagged \
+                 array, like `double **` in C), and target regions map contiguous elements only. Use one flat array \
+                 indexed `c[i * m + j]` (or an `ndarray::Array2`)",
+                ty.to_token_stream()
+            ));
+        }
+    }
+    Ok(class)
+}
+
+/// The owning container an array element type names (`Vec`, `Box`, `String`, ...), if it is one.
+fn row_type(elem: &Type) -> Option<String> {
+    match elem {
+        Type::Paren(p) => row_type(&p.elem),
+        Type::Group(g) => row_type(&g.elem),
+        Type::Reference(_) | Type::Slice(_) => Some(elem.to_token_stream().to_string()),
+        Type::Array(a) => row_type(&a.elem),
+        Type::Path(p) => {
+            let last = p.path.segments.last()?.ident.to_string();
+            ["Vec", "Box", "String", "VecDeque", "Rc", "Arc"].contains(&last.as_str()).then_some(last)
+        }
+        _ => None,
+    }
+}
+
+fn array_or_value(ty: &Type) -> Result<DeviceType, String> {
     match ty {
         Type::Paren(p) => device_type(&p.elem),
         Type::Group(g) => device_type(&g.elem),
