@@ -358,7 +358,7 @@ pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
 }
 
 fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
-    let kind = d.atomic_kind();
+    let kind = d.settings.atomic;
     let form_help = match kind {
         AtomicKind::Update => "`x op= e;` (op one of + - * / & | ^), `x = x op e;`, `x = x.max(e);` or `x = x.min(e);`",
         AtomicKind::Read => "`let v = x;` or `v = x;`",

@@ -474,13 +474,13 @@ impl<'a> Lowerer<'a> {
     }
 
     fn lower_loop(&mut self, d: &Directive, f: &ExprForLoop, plan_kernel: bool) -> TokenStream {
-        let Some(mut nest) = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, self.cx) else {
+        let Some(mut nest) = loops::extract(f, d.settings.collapse.depth, d.settings.collapse.span, d.construct.name, self.cx) else {
             return sequential(f);
         };
         // Rows written as `c[i][j]` under `collapse`: the loops of the second index run inside each iteration.
         let rows = loops::rows_depth(&nest);
         if rows < nest.dims.len() {
-            nest = match loops::extract(f, rows as u32, d.collapse_span(), d.construct.name, self.cx) {
+            nest = match loops::extract(f, rows as u32, d.settings.collapse.span, d.construct.name, self.cx) {
                 Some(n) => n,
                 None => return sequential(f),
             };
@@ -540,7 +540,7 @@ impl<'a> Lowerer<'a> {
             (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
                 // The block's regions and updates decide which variables its tokens must hold mutably.
-                let vars: Vec<Ident> = d.maps().flat_map(|m| m.items.iter().map(|i| i.var.clone())).collect();
+                let vars: Vec<Ident> = d.settings.maps.iter().flat_map(|m| m.items.iter().map(|i| i.var.clone())).collect();
                 let types = types::CaptureTypes::of(&vars, &self.types);
                 let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
                 self.types.push();

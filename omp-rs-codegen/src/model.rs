@@ -1,6 +1,7 @@
 //! The typed directive model: what a parsed `#[omp::…]` means, independent of how it is lowered.
 //!
-//! Every clause keeps the span of its tokens so later stages (checks, analysis) can point at it.
+//! Parsing gives the clauses as written (each with its span, for the checks' messages); once checked, they are read
+//! into [`Settings`], the typed fields every later stage (analysis, host and device lowering) uses.
 
 use proc_macro2::Span;
 use syn::{Expr, Ident};
@@ -372,9 +373,10 @@ pub enum DefaultKind {
 }
 
 /// `atomic` forms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum AtomicKind {
     /// `x op= e` (default)
+    #[default]
     Update,
     /// `v = x`
     Read,
@@ -434,117 +436,131 @@ pub struct Clause {
     pub value: ClauseValue,
 }
 
-/// A parsed directive: construct plus clauses.
+/// `collapse(n)`: how many loops of the nest are spread over threads (1 when the clause is absent).
+#[derive(Debug, Clone, Copy)]
+pub struct Collapse {
+    /// The count.
+    pub depth: u32,
+    /// Span of the clause, if written.
+    pub span: Option<Span>,
+}
+
+impl Default for Collapse {
+    fn default() -> Self {
+        Collapse { depth: 1, span: None }
+    }
+}
+
+/// One `to(..)` or `from(..)` list of `target update`, in source order.
+#[derive(Debug, Clone)]
+pub struct Motion {
+    /// `to` (host to device) or `from`.
+    pub to: bool,
+    /// The items moved.
+    pub items: Vec<MapItem>,
+}
+
+/// What a directive's clauses say, read once when it is parsed and checked ([`Settings::of`]): later stages read
+/// these fields instead of searching the clause list. A clause the construct does not take was refused by then,
+/// so a field is set only where it applies.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `collapse(n)`.
+    pub collapse: Collapse,
+    /// `schedule(kind[, chunk])`.
+    pub schedule: Option<Schedule>,
+    /// `num_threads(n)`.
+    pub num_threads: Option<Expr>,
+    /// `num_teams(n)`.
+    pub num_teams: Option<Expr>,
+    /// `thread_limit(n)`.
+    pub thread_limit: Option<Expr>,
+    /// `if(cond)` (a directive-name modifier, if any, was checked to apply to this construct).
+    pub if_cond: Option<Expr>,
+    /// `device(n)`.
+    pub device: Option<Expr>,
+    /// `nowait`.
+    pub nowait: bool,
+    /// `reduction(op: vars)`, in order.
+    pub reductions: Vec<Reduction>,
+    /// `map([modifiers,] kind: items)`, in order.
+    pub maps: Vec<Map>,
+    /// `to(..)` / `from(..)` of `target update`, in order.
+    pub motions: Vec<Motion>,
+    /// `private(vars)`.
+    pub private: Vec<Ident>,
+    /// `firstprivate(vars)`.
+    pub firstprivate: Vec<Ident>,
+    /// `is_device_ptr(vars)`.
+    pub is_device_ptr: Vec<Ident>,
+    /// `unsafe(disjoint(vars))`: each variable with the user's `unsafe` keyword.
+    pub disjoint: Vec<(syn::token::Unsafe, Ident)>,
+    /// The `atomic` form (update when none is written).
+    pub atomic: AtomicKind,
+}
+
+impl Settings {
+    /// Reads the (checked) clauses of a directive.
+    pub fn of(clauses: &[Clause]) -> Settings {
+        let mut s = Settings::default();
+        for c in clauses {
+            match &c.value {
+                ClauseValue::Collapse(n) => s.collapse = Collapse { depth: *n, span: Some(c.span) },
+                ClauseValue::Reduction(r) => s.reductions.push(r.clone()),
+                ClauseValue::Map(m) => s.maps.push(m.clone()),
+                ClauseValue::Schedule(x) => s.schedule = Some(x.clone()),
+                ClauseValue::NumThreads(e) => s.num_threads = Some(e.clone()),
+                ClauseValue::NumTeams(e) => s.num_teams = Some(e.clone()),
+                ClauseValue::ThreadLimit(e) => s.thread_limit = Some(e.clone()),
+                ClauseValue::If { cond, .. } => s.if_cond = Some(cond.clone()),
+                ClauseValue::Device(e) => s.device = Some(e.clone()),
+                ClauseValue::Nowait => s.nowait = true,
+                ClauseValue::IsDevicePtr(v) => s.is_device_ptr.extend(v.iter().cloned()),
+                ClauseValue::Private(v) => s.private.extend(v.iter().cloned()),
+                ClauseValue::Firstprivate(v) => s.firstprivate.extend(v.iter().cloned()),
+                ClauseValue::To(items) => s.motions.push(Motion { to: true, items: items.clone() }),
+                ClauseValue::From(items) => s.motions.push(Motion { to: false, items: items.clone() }),
+                ClauseValue::Atomic(k) => s.atomic = *k,
+                ClauseValue::UnsafeDisjoint { unsafe_token, vars } => s.disjoint.extend(vars.iter().map(|v| (*unsafe_token, v.clone()))),
+                // Accepted and checked; no later stage acts on them: dependences are met by the runtime's ordering of
+                // launches on common data; data sharing follows from the types and uses (`default(..)` and
+                // `shared(..)` change nothing: a variable the loop writes still needs its clause); the rest are
+                // hints.
+                ClauseValue::DistSchedule(_)
+                | ClauseValue::Depend { .. }
+                | ClauseValue::Shared(_)
+                | ClauseValue::Default(_)
+                | ClauseValue::Simdlen(_)
+                | ClauseValue::Safelen(_)
+                | ClauseValue::ProcBind(_)
+                | ClauseValue::Order(_)
+                | ClauseValue::MemoryOrder(_)
+                | ClauseValue::Hint(_) => {}
+            }
+        }
+        s
+    }
+
+    /// The reduced variables with their operators, in order.
+    pub fn reduced(&self) -> impl Iterator<Item = (&Ident, ReductionOp)> {
+        self.reductions.iter().flat_map(|r| r.vars.iter().map(move |v| (v, r.op)))
+    }
+
+    /// Every mapped variable, in order.
+    pub fn mapped(&self) -> impl Iterator<Item = &MapItem> {
+        self.maps.iter().flat_map(|m| m.items.iter())
+    }
+}
+
+/// A parsed directive: construct, clauses as written (for messages) and what they say.
 #[derive(Debug, Clone)]
 pub struct Directive {
     /// The construct.
     pub construct: Construct,
-    /// Clauses in source order (already checked against the construct).
+    /// Clauses in source order (already checked against the construct); only the checks read them.
     pub clauses: Vec<Clause>,
+    /// What the clauses say.
+    pub settings: Settings,
     /// `critical(name)`.
     pub critical_name: Option<Ident>,
-}
-
-impl Directive {
-    /// `collapse(n)`, 1 when absent.
-    pub fn collapse(&self) -> u32 {
-        self.clauses.iter().find_map(|c| match c.value {
-            ClauseValue::Collapse(n) => Some(n),
-            _ => None,
-        })
-        .unwrap_or(1)
-    }
-
-    /// The span of the `collapse` clause, if present.
-    pub fn collapse_span(&self) -> Option<Span> {
-        self.find(ClauseName::Collapse).map(|c| c.span)
-    }
-
-    /// The first clause with this name.
-    pub fn find(&self, name: ClauseName) -> Option<&Clause> {
-        self.clauses.iter().find(|c| c.name == name)
-    }
-
-    /// All reductions, in order.
-    pub fn reductions(&self) -> impl Iterator<Item = &Reduction> {
-        self.clauses.iter().filter_map(|c| match &c.value {
-            ClauseValue::Reduction(r) => Some(r),
-            _ => None,
-        })
-    }
-
-    /// All maps, in order.
-    pub fn maps(&self) -> impl Iterator<Item = &Map> {
-        self.clauses.iter().filter_map(|c| match &c.value {
-            ClauseValue::Map(m) => Some(m),
-            _ => None,
-        })
-    }
-
-    /// Variables named in a clause of the given data-sharing kind.
-    pub fn vars_of(&self, name: ClauseName) -> Vec<&Ident> {
-        self.clauses
-            .iter()
-            .filter(|c| c.name == name)
-            .flat_map(|c| match &c.value {
-                ClauseValue::Private(v) | ClauseValue::Firstprivate(v) | ClauseValue::Shared(v) | ClauseValue::IsDevicePtr(v) => {
-                    v.iter().collect::<Vec<_>>()
-                }
-                ClauseValue::UnsafeDisjoint { vars, .. } => vars.iter().collect(),
-                _ => Vec::new(),
-            })
-            .collect()
-    }
-
-    /// `schedule(...)`.
-    pub fn schedule(&self) -> Option<&Schedule> {
-        self.clauses.iter().find_map(|c| match &c.value {
-            ClauseValue::Schedule(s) => Some(s),
-            _ => None,
-        })
-    }
-
-    /// The expression of a single-expression clause (`num_threads`, `device`, ...).
-    pub fn expr_of(&self, name: ClauseName) -> Option<&Expr> {
-        self.clauses.iter().filter(|c| c.name == name).find_map(|c| match &c.value {
-            ClauseValue::NumThreads(e)
-            | ClauseValue::NumTeams(e)
-            | ClauseValue::ThreadLimit(e)
-            | ClauseValue::Device(e)
-            | ClauseValue::Simdlen(e)
-            | ClauseValue::Safelen(e)
-            | ClauseValue::Hint(e) => Some(e),
-            ClauseValue::If { cond, .. } => Some(cond),
-            _ => None,
-        })
-    }
-
-    /// `if(cond)` (a directive-name modifier, if any, was checked to apply to this construct).
-    pub fn if_cond(&self) -> Option<&Expr> {
-        self.expr_of(ClauseName::If)
-    }
-
-    /// `nowait`.
-    pub fn nowait(&self) -> bool {
-        self.find(ClauseName::Nowait).is_some()
-    }
-
-    /// The atomic form (update when absent).
-    pub fn atomic_kind(&self) -> AtomicKind {
-        self.clauses
-            .iter()
-            .find_map(|c| match c.value {
-                ClauseValue::Atomic(k) => Some(k),
-                _ => None,
-            })
-            .unwrap_or(AtomicKind::Update)
-    }
-
-    /// `default(...)`.
-    pub fn default_sharing(&self) -> Option<DefaultKind> {
-        self.clauses.iter().find_map(|c| match c.value {
-            ClauseValue::Default(d) => Some(d),
-            _ => None,
-        })
-    }
 }

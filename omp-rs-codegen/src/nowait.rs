@@ -27,7 +27,6 @@ use crate::analyze::{self, Class};
 use crate::body::{find_omp_attr, stmt_attrs};
 use crate::ctxt::Ctxt;
 use crate::loops;
-use crate::model::ClauseName;
 use crate::parse;
 use crate::types::{CaptureTypes, TypeEnv};
 
@@ -54,10 +53,10 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
         return None;
     }
     let d = parse::directive(construct, attr.args.clone(), &scratch);
-    if !d.nowait() || scratch.has_errors() {
+    if !d.settings.nowait || scratch.has_errors() {
         return None;
     }
-    let nest = loops::extract(f, d.collapse(), d.collapse_span(), d.construct.name, &scratch)?;
+    let nest = loops::extract(f, d.settings.collapse.depth, d.settings.collapse.span, d.construct.name, &scratch)?;
     let analysis = analyze::parallel_loop(&d, &nest, &scratch);
     let (mut to, mut tofrom) = (Vec::new(), Vec::new());
     for c in &analysis.captures {
@@ -88,10 +87,10 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     if !to.is_empty() {
         clauses.push(quote_spanned!(nowait_span=> map(to: #(#to),*)));
     }
-    if let Some(e) = d.expr_of(ClauseName::Device) {
+    if let Some(e) = &d.settings.device {
         clauses.push(quote!(device(#e)));
     }
-    if let Some(e) = d.expr_of(ClauseName::If) {
+    if let Some(e) = &d.settings.if_cond {
         clauses.push(quote!(if(#e)));
     }
     let data_attr = quote_spanned!(nowait_span=> #[omp::target_data(#(#clauses),*)]);

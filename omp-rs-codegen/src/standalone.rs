@@ -6,7 +6,7 @@ use quote::quote;
 use syn::Ident;
 
 use crate::ctxt::Ctxt;
-use crate::model::{ClauseValue, ConstructKind, Directive};
+use crate::model::{ConstructKind, Directive};
 use crate::parse;
 use crate::types::CaptureTypes;
 
@@ -21,7 +21,7 @@ pub fn parse(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> Option<Directive> 
     let tokens = if construct.kind == ConstructKind::TargetUpdate { short_motion(tokens) } else { tokens };
     let d = parse::directive(construct, tokens, cx);
     if d.construct.kind == ConstructKind::TargetUpdate
-        && !d.clauses.iter().any(|c| matches!(c.value, ClauseValue::To(_) | ClauseValue::From(_)))
+        && d.settings.motions.is_empty()
         && !cx.has_errors()
     {
         cx.error_spanned_by(name, "`target_update!` needs `to: vars` or `from: vars`, e.g. `omp::target_update!(from: a)`");
@@ -76,28 +76,16 @@ pub fn lower(name: &Ident, tokens: TokenStream, types: &CaptureTypes, cx: &Ctxt)
 
 /// The variables a standalone directive names.
 pub fn vars(d: &Directive) -> Vec<&Ident> {
-    d.clauses
-        .iter()
-        .flat_map(|c| match &c.value {
-            ClauseValue::To(items) | ClauseValue::From(items) => items.iter().map(|i| &i.var).collect::<Vec<_>>(),
-            ClauseValue::Map(m) => m.items.iter().map(|i| &i.var).collect(),
-            _ => Vec::new(),
-        })
-        .collect()
+    let moved = d.settings.motions.iter().flat_map(|m| &m.items);
+    moved.chain(d.settings.mapped()).map(|i| &i.var).collect()
 }
 
 /// The variables whose host copy a standalone directive writes (`target_update!(from: …)`, exit data `from`).
 pub fn written(d: &Directive) -> Vec<&Ident> {
-    d.clauses
-        .iter()
-        .flat_map(|c| match &c.value {
-            ClauseValue::From(items) => items.iter().map(|i| &i.var).collect::<Vec<_>>(),
-            ClauseValue::Map(m) if d.construct.kind == ConstructKind::TargetExitData && m.kind.writes_host() => {
-                m.items.iter().map(|i| &i.var).collect()
-            }
-            _ => Vec::new(),
-        })
-        .collect()
+    let from = d.settings.motions.iter().filter(|m| !m.to).flat_map(|m| &m.items);
+    let exit = d.construct.kind == ConstructKind::TargetExitData;
+    let copied_back = d.settings.maps.iter().filter(|m| exit && m.kind.writes_host()).flat_map(|m| &m.items);
+    from.chain(copied_back).map(|i| &i.var).collect()
 }
 
 #[cfg(test)]

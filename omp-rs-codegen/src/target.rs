@@ -11,7 +11,7 @@ use crate::abi::{self, SlotKind};
 use crate::analyze::{Analysis, Class};
 use crate::ctxt::Ctxt;
 use crate::loops::LoopNest;
-use crate::model::{ClauseName, Directive, MapKind, ReductionOp, Section};
+use crate::model::{Directive, MapKind, ReductionOp, Section};
 use crate::types::{self, DeviceType, TypeEnv};
 
 /// How the kernel uses an array.
@@ -310,7 +310,7 @@ pub fn plan(
     let mut reductions = Vec::new();
     let mut maps = Vec::new();
     let explicit = explicit_maps(d);
-    let device_ptrs: Vec<String> = d.vars_of(ClauseName::IsDevicePtr).iter().map(|i| i.to_string()).collect();
+    let device_ptrs: Vec<String> = d.settings.is_device_ptr.iter().map(|i| i.to_string()).collect();
 
     for cap in &analysis.captures {
         let name = cap.name.clone();
@@ -518,7 +518,7 @@ pub fn plan(
 }
 
 fn explicit_maps(d: &Directive) -> Vec<(String, MapKind, ExplicitMap)> {
-    d.maps()
+    d.settings.maps.iter()
         .flat_map(|m| {
             m.items.iter().map(move |it| {
                 (

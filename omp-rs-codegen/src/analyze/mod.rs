@@ -20,7 +20,7 @@ use syn::{BinOp, Expr, Ident};
 use crate::body::BodyDirective;
 use crate::ctxt::Ctxt;
 use crate::loops::LoopNest;
-use crate::model::{ClauseName, Directive, ReductionOp};
+use crate::model::{Directive, ReductionOp};
 use affine::{affine, Poly, Unreliable};
 use walk::{Access, Use, Walk};
 
@@ -109,7 +109,7 @@ impl Analysis {
 /// Analyses the body of a parallel loop nest for the given directive.
 pub fn parallel_loop(d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Analysis {
     let vars: Vec<Option<Ident>> = nest.dims.iter().map(|dim| dim.var.clone()).collect();
-    let reductions: Vec<(Ident, ReductionOp)> = d.reductions().flat_map(|r| r.vars.iter().map(|v| (v.clone(), r.op))).collect();
+    let reductions: Vec<(Ident, ReductionOp)> = d.settings.reduced().map(|(v, op)| (v.clone(), op)).collect();
     let walk = walk::walk_body(&nest.body, &vars, &reductions);
     classify(d, nest, walk, cx)
 }
@@ -117,16 +117,14 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, cx: &Ctxt) -> Analysis {
 /// The names a written index cannot treat as loop-invariant, each with the reason.
 fn unreliable(d: &Directive, walk: &Walk) -> Unreliable {
     let mut u = Unreliable::default();
-    for v in d.vars_of(ClauseName::Private).into_iter().chain(d.vars_of(ClauseName::Firstprivate)) {
+    for v in d.settings.private.iter().chain(&d.settings.firstprivate) {
         u.add(
             &v.to_string(),
             format!("`{v}` is private: every thread has its own copy, which the body may change, so it cannot place a write"),
         );
     }
-    for r in d.reductions() {
-        for v in &r.vars {
-            u.add(&v.to_string(), format!("`{v}` is a reduction variable: inside the loop it holds a partial result"));
-        }
+    for (v, _) in d.settings.reduced() {
+        u.add(&v.to_string(), format!("`{v}` is a reduction variable: inside the loop it holds a partial result"));
     }
     for i in &walk.macro_idents {
         u.add(
@@ -163,22 +161,13 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
     }
 
     let mut reductions: BTreeMap<String, ReductionOp> = BTreeMap::new();
-    for r in d.reductions() {
-        for v in &r.vars {
-            reductions.insert(v.to_string(), r.op);
-        }
+    for (v, op) in d.settings.reduced() {
+        reductions.insert(v.to_string(), op);
     }
-    let privates: Vec<String> = d.vars_of(ClauseName::Private).iter().map(|i| i.to_string()).collect();
-    let firstprivates: Vec<String> = d.vars_of(ClauseName::Firstprivate).iter().map(|i| i.to_string()).collect();
-    let unchecked: BTreeMap<String, syn::token::Unsafe> = d
-        .clauses
-        .iter()
-        .filter_map(|c| match &c.value {
-            crate::model::ClauseValue::UnsafeDisjoint { unsafe_token, vars } => Some((unsafe_token, vars)),
-            _ => None,
-        })
-        .flat_map(|(t, vars)| vars.iter().map(move |v| (v.to_string(), *t)))
-        .collect();
+    let privates: Vec<String> = d.settings.private.iter().map(|i| i.to_string()).collect();
+    let firstprivates: Vec<String> = d.settings.firstprivate.iter().map(|i| i.to_string()).collect();
+    let unchecked: BTreeMap<String, syn::token::Unsafe> =
+        d.settings.disjoint.iter().map(|(t, v)| (v.to_string(), *t)).collect();
 
     // Group uses by variable, in order of first use.
     let mut order: Vec<String> = Vec::new();
@@ -191,11 +180,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         by_var.entry(k).or_default().push(u);
     }
     // Clause variables the body never names still need their copies (e.g. a reduction over no iteration).
-    let clause_vars = d
-        .reductions()
-        .flat_map(|r| r.vars.iter())
-        .chain(d.vars_of(ClauseName::Private))
-        .chain(d.vars_of(ClauseName::Firstprivate));
+    let clause_vars = d.settings.reduced().map(|(v, _)| v).chain(&d.settings.private).chain(&d.settings.firstprivate);
     let mut unused: Vec<Ident> = Vec::new();
     for v in clause_vars {
         if !by_var.contains_key(&v.to_string()) && !unused.iter().any(|u| u == v) {

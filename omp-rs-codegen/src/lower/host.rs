@@ -20,7 +20,7 @@ use crate::analyze::affine::{Coeff, IterVar, Poly, Witness};
 use crate::analyze::{Analysis, Class, DisjointArray};
 use crate::body::{self, AtomicStmt, BodyDirective};
 use crate::loops::{Adaptor, LoopDim, LoopNest};
-use crate::model::{AtomicKind, ClauseName, Directive, ScheduleKind};
+use crate::model::{AtomicKind, Directive, ScheduleKind};
 use crate::types::CaptureTypes;
 
 /// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
@@ -40,11 +40,11 @@ pub fn dim_expr(dim: &LoopDim) -> TokenStream {
 /// The region configuration: team size, schedule, `if`.
 fn region_config(d: &Directive) -> TokenStream {
     let rt = rt();
-    let num_threads = match d.expr_of(ClauseName::NumThreads) {
+    let num_threads = match &d.settings.num_threads {
         Some(e) => quote!(::core::option::Option::Some(#rt::team_size(#e))),
         None => quote!(::core::option::Option::None),
     };
-    let schedule = match d.schedule() {
+    let schedule = match &d.settings.schedule {
         None => quote!(#rt::Schedule::Static(::core::option::Option::None)),
         Some(s) => {
             let chunk = match &s.chunk {
@@ -60,7 +60,7 @@ fn region_config(d: &Directive) -> TokenStream {
             }
         }
     };
-    let active = match d.if_cond() {
+    let active = match &d.settings.if_cond {
         Some(c) => quote!(#c),
         None => quote!(true),
     };

@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 
 use crate::manifest::{self, ManifestView};
-use crate::model::{ClauseName, ClauseValue, Directive, MapItem, MapKind};
+use crate::model::{Directive, MapItem, MapKind};
 use crate::analyze::Class;
 use crate::target::{ArrayUse, KernelArg, KernelPlan};
 use crate::types::CaptureTypes;
@@ -18,7 +18,7 @@ fn off() -> TokenStream {
 
 /// `Option<i64>` of `device(n)`.
 fn device_expr(d: &Directive) -> TokenStream {
-    match d.expr_of(ClauseName::Device) {
+    match &d.settings.device {
         Some(e) => quote!(::core::option::Option::Some((#e) as i64)),
         None => quote!(::core::option::Option::None),
     }
@@ -26,7 +26,7 @@ fn device_expr(d: &Directive) -> TokenStream {
 
 /// The `if` condition (`true` without the clause).
 fn if_expr(d: &Directive) -> TokenStream {
-    match d.if_cond() {
+    match &d.settings.if_cond {
         Some(c) => quote!(#c),
         None => quote!(true),
     }
@@ -250,11 +250,11 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             });
         }
     }
-    let geometry_field = |c: ClauseName| match d.expr_of(c) {
+    let geometry_field = |e: &Option<syn::Expr>| match e {
         Some(e) => quote!(::core::option::Option::Some((#e) as i64)),
         None => quote!(::core::option::Option::None),
     };
-    let (teams, limit) = (geometry_field(ClauseName::NumTeams), geometry_field(ClauseName::ThreadLimit));
+    let (teams, limit) = (geometry_field(&d.settings.num_teams), geometry_field(&d.settings.thread_limit));
     let iterations = quote!(1u64 #(* #dims.count())*);
     // Where the body is, so that a device panic of a queued region names this region (the device records the
     // line of the panic).
@@ -351,7 +351,7 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
     let (images, set) = crate_images();
     let scope = super::names::hidden("__omp_data");
     let mut tokens = TokenStream::new();
-    for m in d.maps() {
+    for m in d.settings.maps.iter() {
         let mods = modifiers(m);
         for MapItem { var, section } in &m.items {
             let name = var.to_string();
@@ -425,46 +425,40 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
         let range = section_range(section);
         quote!(#slice[#range])
     };
-    for c in &d.clauses {
-        match &c.value {
-            ClauseValue::To(items) | ClauseValue::From(items) => {
-                let to = matches!(c.value, ClauseValue::To(_));
-                for MapItem { var, section: sec } in items {
-                    let name = var.to_string();
-                    calls.push(if to {
-                        let x = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
-                        quote!(#off::update_to(&#x, #name, #device, #cond))
-                    } else {
-                        let w = super::host::writable(var, types);
-                        let x = section(var, sec.as_ref(), w);
-                        quote!(#off::update_from(&mut #x, #name, #device, #cond))
-                    });
+    for motion in &d.settings.motions {
+        for MapItem { var, section: sec } in &motion.items {
+            let name = var.to_string();
+            calls.push(if motion.to {
+                let x = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
+                quote!(#off::update_to(&#x, #name, #device, #cond))
+            } else {
+                let w = super::host::writable(var, types);
+                let x = section(var, sec.as_ref(), w);
+                quote!(#off::update_from(&mut #x, #name, #device, #cond))
+            });
+        }
+    }
+    for m in &d.settings.maps {
+        for MapItem { var, section: sec } in &m.items {
+            let name = var.to_string();
+            let mods = modifiers(m);
+            let read = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
+            let read = quote!(&#read);
+            calls.push(match (d.construct.kind, m.kind) {
+                (crate::model::ConstructKind::TargetEnterData, MapKind::Alloc) => {
+                    quote!(#off::enter_data(#read, false, #mods, #device, #cond))
                 }
-            }
-            ClauseValue::Map(m) => {
-                for MapItem { var, section: sec } in &m.items {
-                    let name = var.to_string();
-                    let mods = modifiers(m);
-                    let read = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
-                    let read = quote!(&#read);
-                    calls.push(match (d.construct.kind, m.kind) {
-                        (crate::model::ConstructKind::TargetEnterData, MapKind::Alloc) => {
-                            quote!(#off::enter_data(#read, false, #mods, #device, #cond))
-                        }
-                        (crate::model::ConstructKind::TargetEnterData, _) => quote!(#off::enter_data(#read, true, #mods, #device, #cond)),
-                        (_, MapKind::Delete) => quote!(#off::exit_data_release(#read, true, #name, #device, #cond)),
-                        (_, MapKind::Release | MapKind::To | MapKind::Alloc) => {
-                            quote!(#off::exit_data_release(#read, false, #name, #device, #cond))
-                        }
-                        (_, _) => {
-                            let w = super::host::writable(var, types);
-                            let x = section(var, sec.as_ref(), w);
-                            quote!(#off::exit_data_from(&mut #x, #name, #device, #cond))
-                        }
-                    });
+                (crate::model::ConstructKind::TargetEnterData, _) => quote!(#off::enter_data(#read, true, #mods, #device, #cond)),
+                (_, MapKind::Delete) => quote!(#off::exit_data_release(#read, true, #name, #device, #cond)),
+                (_, MapKind::Release | MapKind::To | MapKind::Alloc) => {
+                    quote!(#off::exit_data_release(#read, false, #name, #device, #cond))
                 }
-            }
-            _ => {}
+                (_, _) => {
+                    let w = super::host::writable(var, types);
+                    let x = section(var, sec.as_ref(), w);
+                    quote!(#off::exit_data_from(&mut #x, #name, #device, #cond))
+                }
+            });
         }
     }
     // The crate's images first when the directive may be the process's first offload operation (updates and exit

@@ -14,7 +14,7 @@ use syn::{Ident, Token};
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::keyword;
-use crate::model::{Clause, Construct, ConstructKind, Directive};
+use crate::model::{Clause, Construct, ConstructKind, Directive, Settings};
 
 pub use map::parse_map_items;
 
@@ -67,7 +67,8 @@ pub fn directive(construct: Construct, args: TokenStream, cx: &Ctxt) -> Directiv
         cx.syn_error(e);
     }
     let clauses = check::clauses(&construct, clauses, cx);
-    Directive { construct, clauses, critical_name }
+    let settings = Settings::of(&clauses);
+    Directive { construct, clauses, settings, critical_name }
 }
 
 /// After a malformed clause: drop tokens up to the next top-level comma so the following clauses still parse.
