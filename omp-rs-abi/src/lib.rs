@@ -16,3 +16,29 @@ pub const MANIFEST_FORMAT_VERSION: u32 = 1;
 
 /// The text of `shared.rs`, which `omp-rs-build` compiles into `omp_device` as its `abi_shared` module.
 pub const SHARED_SOURCE: &str = include_str!("shared.rs");
+
+#[cfg(test)]
+mod loop_tests {
+    use super::{loop_slot, LoopIndex};
+
+    /// Every loop variable type decodes `first + k·step` from the host's slots, descending steps included.
+    #[test]
+    fn loop_values_decode_what_the_host_encodes() {
+        fn check<T: LoopIndex + PartialEq + core::fmt::Debug + TryFrom<i128>>(first: i128, step: i128, count: i128) {
+            for k in 0..count {
+                let want = T::try_from(first + k * step).ok().expect("the test's values fit the type");
+                let got = T::loop_value(loop_slot(first), loop_slot(step), k as u64);
+                assert_eq!(got, want, "{first} + {k}·{step}");
+            }
+        }
+        check::<u8>(250, -3, 80);
+        check::<i8>(-128, 5, 51);
+        check::<u16>(0, 7, 9000);
+        check::<i32>(i32::MAX as i128, -100_000, 40_000);
+        check::<u32>(u32::MAX as i128 - 1, -1, 100);
+        check::<i64>(i64::MIN as i128 + 5, 1 << 40, 1000);
+        check::<u64>(u64::MAX as i128, -(1 << 50), 1000);
+        check::<usize>(10, 3, 1000);
+        check::<isize>(-7, -2, 1000);
+    }
+}

@@ -166,3 +166,27 @@ impl Scalar for f32 {
         f32::from_bits(bits as u32)
     }
 }
+
+/// A loop dimension's first value or step as its slot carries it: the value in two's complement, 64 bits (a
+/// descending loop's step is negative). Kernels get the loop variable back with [`LoopIndex::loop_value`].
+pub const fn loop_slot(value: i128) -> u64 {
+    value as i64 as u64
+}
+
+/// Integer types a loop variable can have.
+pub trait LoopIndex: Copy {
+    /// `first + k·step` in the type's wrapping arithmetic, from the [`loop_slot`]s of the first value and step.
+    fn loop_value(first: u64, step: u64, k: u64) -> Self;
+}
+
+macro_rules! loop_index {
+    ($($t:ty),*) => {$(
+        impl LoopIndex for $t {
+            #[inline(always)]
+            fn loop_value(first: u64, step: u64, k: u64) -> Self {
+                (first as $t).wrapping_add((k as $t).wrapping_mul(step as $t))
+            }
+        }
+    )*};
+}
+loop_index!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);

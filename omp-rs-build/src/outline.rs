@@ -202,6 +202,62 @@ mod test {
         assert_eq!(demo().kernels.len(), demo().krate.exports.len());
     }
 
+    /// The slot list the launch code follows (`KernelPlan::slots`, recorded in the manifest) and the parameter list
+    /// of the generated kernel are made by different code from one plan: they must have the same length for every
+    /// kind of argument (arrays with and without ownership, scalars, inline arrays, a struct by value, device
+    /// buffers, reductions, a tiled collapsed nest).
+    #[test]
+    fn kernel_parameters_match_the_slots_the_launch_passes() {
+        let file: syn::File = syn::parse_quote! {
+            #[omp::declare_target]
+            #[derive(Clone, Copy)]
+            struct P { a: f64, b: f64 }
+            #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(max: m))]
+            fn red(x: &[f64], mut s: f64, mut m: f64) -> (f64, f64) {
+                for i in 0..x.len() {
+                    s += x[i];
+                    m = m.max(x[i]);
+                }
+                (s, m)
+            }
+            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            fn mm(n: usize, a: &[f64], b: &[f64], c: &mut [f64]) {
+                for i in 0..n {
+                    for j in 0..n {
+                        let mut t: f64 = 0.0;
+                        for k in 0..n {
+                            t += a[i * n + k] * b[k * n + j];
+                        }
+                        c[i * n + j] = t;
+                    }
+                }
+            }
+            #[omp::target_teams_distribute_parallel_for(collapse(3))]
+            fn fill(p: P, taps: [f64; 3], y: &mut [f64], n: usize) {
+                for i in 0..n {
+                    for j in 0..n {
+                        for k in 0..3 {
+                            y[(i * n + j) * 3 + k] = p.a * taps[k] + p.b;
+                        }
+                    }
+                }
+            }
+            #[omp::target_teams_distribute_parallel_for(is_device_ptr(x, y))]
+            fn dev(n: usize, x: &omp::DeviceBuffer<f64>, y: &mut omp::DeviceBuffer<f64>) {
+                for i in 0..n {
+                    y[i] = 2.0 * x[i];
+                }
+            }
+        };
+        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file }];
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().unwrap();
+        assert_eq!(o.kernels.len(), 4, "{:?}", o.kernels.iter().map(|k| &k.name).collect::<Vec<_>>());
+        for k in &o.kernels {
+            let params = &k.source.as_ref().expect("every kernel has its listing").params;
+            assert_eq!(params.len(), k.slots.len(), "kernel {}: parameters {params:?}, slots {:?}", k.name, k.slots);
+        }
+    }
+
     /// The same function in two modules: one kernel when it compiles the same; two kernels named by their location
     /// when the modules' consts make them differ (one name would launch the first module's kernel for both).
     #[test]

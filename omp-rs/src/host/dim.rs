@@ -147,14 +147,14 @@ impl<T: LoopIndex> Dim<T> {
         self.at(self.count.saturating_sub(1))
     }
 
-    /// The first value as kernel ABI v2 passes it (widened to 64 bits, two's complement).
+    /// The first value as the kernel ABI passes it (`omp_rs_abi::loop_slot`).
     pub fn slot_first(&self) -> i64 {
-        self.start.to_i128() as i64
+        omp_rs_abi::loop_slot(self.start.to_i128()) as i64
     }
 
-    /// The step as kernel ABI v2 passes it (negative for descending loops).
+    /// The step as the kernel ABI passes it (negative for descending loops).
     pub fn slot_step(&self) -> i64 {
-        self.signed_step() as i64
+        omp_rs_abi::loop_slot(self.signed_step()) as i64
     }
 
     /// The range of the loop variable's type, for index arithmetic done in it.
