@@ -102,7 +102,7 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
             ..Default::default()
         }],
     });
-    m.images.push(ImageEntry { arch: "gfx90a".into(), file: "demo_kernels.gfx90a.hsaco".into(), kind: ImageKind::Hsaco, resources: vec![] });
+    m.images.push(ImageEntry { arch: "gfx90a".into(), file: "demo_kernels.gfx90a.hsaco".into(), kind: ImageKind::AmdCodeObject, resources: vec![] });
     m.write(&dir.join("manifest.json")).unwrap();
     write(&dir.join("demo_kernels.sm_90.cubin"), "not a real cubin");
     write(&dir.join("demo_kernels.sm_90.ptx"), PTX);

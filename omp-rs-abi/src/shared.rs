@@ -190,3 +190,34 @@ macro_rules! loop_index {
     )*};
 }
 loop_index!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// What a device image is: how the runtime registers it and the manifest names it (`cubin`, `hsaco`, `so`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum ImageKind {
+    /// NVIDIA cubin (ELF, `e_machine` EM_CUDA = 190) for one `sm_XX`, from ptxas.
+    #[cfg_attr(feature = "serde", serde(rename = "cubin"))]
+    Cubin,
+    /// AMD code object (ELF, `e_machine` EM_AMDGPU = 224, code object version 5) for one `gfxNNN`.
+    #[cfg_attr(feature = "serde", serde(rename = "hsaco"))]
+    AmdCodeObject,
+    /// Shared object for libomptarget's host plugin (CI and tests; each kernel is called once).
+    #[cfg_attr(feature = "serde", serde(rename = "so"))]
+    HostSo,
+}
+
+impl ImageKind {
+    /// `true` for the GPU kinds.
+    pub const fn is_gpu(self) -> bool {
+        !matches!(self, ImageKind::HostSo)
+    }
+
+    /// The image file's extension (also its name in the manifest).
+    pub const fn extension(self) -> &'static str {
+        match self {
+            ImageKind::Cubin => "cubin",
+            ImageKind::AmdCodeObject => "hsaco",
+            ImageKind::HostSo => "so",
+        }
+    }
+}

@@ -3,8 +3,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
 /// An offload architecture name that is not one (its own type, so that this module needs no other of the crate;
 /// [`crate::Error::UnknownArch`] wraps it).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -22,17 +20,8 @@ pub enum Arch {
     Host,
 }
 
-/// What kind of file an image is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ImageKind {
-    /// NVIDIA ELF (`e_machine` EM_CUDA = 190), from ptxas.
-    Cubin,
-    /// AMD code object (ELF, `e_machine` EM_AMDGPU = 224), code object version 5.
-    Hsaco,
-    /// ELF shared object for the host plugin.
-    So,
-}
+/// What kind of file an image is (`omp-rs-abi`: the runtime registers the same kinds).
+pub use omp_rs_abi::ImageKind;
 
 /// Target triple of NVIDIA images.
 pub const NVPTX_TARGET: &str = "nvptx64-nvidia-cuda";
@@ -82,25 +71,14 @@ impl Arch {
     pub fn image_kind(&self) -> ImageKind {
         match self {
             Arch::Nvidia(_) => ImageKind::Cubin,
-            Arch::Amd(_) => ImageKind::Hsaco,
-            Arch::Host => ImageKind::So,
+            Arch::Amd(_) => ImageKind::AmdCodeObject,
+            Arch::Host => ImageKind::HostSo,
         }
     }
 
     /// `true` for NVIDIA and AMD.
     pub fn is_gpu(&self) -> bool {
         !matches!(self, Arch::Host)
-    }
-}
-
-impl ImageKind {
-    /// File extension of the image.
-    pub fn extension(self) -> &'static str {
-        match self {
-            ImageKind::Cubin => "cubin",
-            ImageKind::Hsaco => "hsaco",
-            ImageKind::So => "so",
-        }
     }
 }
 

@@ -35,7 +35,7 @@ pub struct ImageView {
     /// File name relative to the manifest.
     pub file: String,
     /// `cubin`, `hsaco`, `so`.
-    pub kind: String,
+    pub kind: omp_rs_abi::ImageKind,
 }
 
 /// The part of the manifest the macros read.

@@ -321,7 +321,7 @@ fn explain_kernel(found: &Found, m: &Manifest, k: &KernelEntry, image: Option<&I
             Some(i) => {
                 let f = dir.join(&i.file);
                 let hint = match i.kind {
-                    ImageKind::Hsaco => format!("llvm-objdump-22 -d --mcpu={} {}", i.arch, f.display()),
+                    ImageKind::AmdCodeObject => format!("llvm-objdump-22 -d --mcpu={} {}", i.arch, f.display()),
                     _ => format!("objdump -d --disassemble={} {}", k.name, f.display()),
                 };
                 let _ = writeln!(s, "  {} images have no PTX; disassemble with: {hint}", i.arch);
@@ -378,7 +378,7 @@ mod test {
         let mut m = Manifest::new();
         let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![], source: None };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
-        m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::So, resources: vec![] });
+        m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::HostSo, resources: vec![] });
         m
     }
 

@@ -36,10 +36,10 @@ fn if_expr(d: &Directive) -> TokenStream {
 fn image_set(m: &ManifestView) -> TokenStream {
     let off = off();
     let images = m.images.iter().map(|i| {
-        let kind = match i.kind.as_str() {
-            "cubin" => quote!(Cubin),
-            "hsaco" => quote!(AmdCodeObject),
-            _ => quote!(HostSo),
+        let kind = match i.kind {
+            omp_rs_abi::ImageKind::Cubin => quote!(Cubin),
+            omp_rs_abi::ImageKind::AmdCodeObject => quote!(AmdCodeObject),
+            omp_rs_abi::ImageKind::HostSo => quote!(HostSo),
         };
         let arch = &i.arch;
         let path = m.dir.join(&i.file).to_string_lossy().into_owned();

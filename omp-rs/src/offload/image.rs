@@ -18,23 +18,8 @@ use std::sync::OnceLock;
 use super::registry::Registered;
 use crate::Error;
 
-/// What an image contains.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ImageKind {
-    /// NVIDIA cubin (ELF, `EM_CUDA`) for one `sm_XX`.
-    Cubin,
-    /// AMD code object (ELF, `EM_AMDGPU`) for one `gfxNNN`.
-    AmdCodeObject,
-    /// Shared object for libomptarget's host plugin (CI and tests; each kernel is called once).
-    HostSo,
-}
-
-impl ImageKind {
-    /// `true` for the GPU kinds.
-    pub fn is_gpu(self) -> bool {
-        !matches!(self, ImageKind::HostSo)
-    }
-}
+/// What an image contains (`omp-rs-abi`: the build helper and the macros name the same kinds).
+pub use omp_rs_abi::ImageKind;
 
 /// One device image.
 #[derive(Debug, Clone, Copy)]
