@@ -1,12 +1,12 @@
 //! Data environments over libomptarget's present table, observed through `omp_target_is_present` and through
 //! what kernels and copies see (`OMP_TARGET_OFFLOAD=MANDATORY`, host plugin). The mappings are made as the macros
-//! make them: a `DataScope` and one token per variable (`target_data` blocks), and the enter/exit primitives
+//! make them: a `DataRegion` and one token per variable (`target_data` blocks), and the enter/exit primitives
 //! (`target_enter_data!` / `target_exit_data!`).
 mod common;
 
 use common::{kernel, random_f64, rng, set_policy};
 use omp::__private::offload::{
-    enter_data, exit_data_from, exit_data_release, launch, should_offload, update_from, update_to, ArgPack, DataScope, Decision,
+    enter_data, exit_data_from, exit_data_release, launch, should_offload, update_from, update_to, ArgPack, DataRegion, Decision,
     Device, Geometry, KernelRef,
 };
 use omp::__private::{as_slice, as_slice_mut};
@@ -42,13 +42,13 @@ fn nested_regions_count_references_and_copy_back_only_at_the_last_end() {
     let once: Vec<f64> = x.iter().zip(&y0).map(|(a, b)| 3.0 * a + b).collect();
     let twice: Vec<f64> = x.iter().zip(&once).map(|(a, b)| 3.0 * a + b).collect();
     {
-        let outer = DataScope::begin(None, true, None).unwrap();
+        let outer = DataRegion::begin(None, true, None).unwrap();
         let xt = outer.map_ref(&x, .., true, plain(), "x").unwrap();
         let mut yt = outer.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
         assert!(target_is_present(as_slice(&xt), d.num()) && outer.device() == Some(d));
         {
             // An inner block maps the same data again (reference count 2): no copy on entry or exit.
-            let inner = DataScope::begin(None, true, None).unwrap();
+            let inner = DataRegion::begin(None, true, None).unwrap();
             let it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, plain(), "y").unwrap();
             assert!(target_is_present(as_slice(&it), d.num()));
         }
@@ -75,20 +75,20 @@ fn update_to_and_always_refresh_the_device_copy() {
     let y1 = random_f64(&mut r, n);
     let want: Vec<f64>;
     {
-        let scope = DataScope::begin(None, true, None).unwrap();
+        let scope = DataRegion::begin(None, true, None).unwrap();
         let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
         let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
         // Host write without update: the device keeps the old copy; a nested mapping without `always` copies nothing.
         as_slice_mut(&mut yt).copy_from_slice(&y1);
         {
-            let inner = DataScope::begin(None, true, None).unwrap();
+            let inner = DataRegion::begin(None, true, None).unwrap();
             let _it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, plain(), "y").unwrap();
         }
         update_from(as_slice_mut(&mut yt), "y", None, true).unwrap();
         assert_ne!(as_slice(&yt), &y1[..], "present data is not copied on entry without `always`");
         as_slice_mut(&mut yt).copy_from_slice(&y1);
         {
-            let inner = DataScope::begin(None, true, None).unwrap();
+            let inner = DataRegion::begin(None, true, None).unwrap();
             let always = Modifiers { always: true, present: false };
             let _it = inner.map_mut(as_slice_mut(&mut yt), .., MapKind::ToFrom, always, "y").unwrap();
         }
@@ -114,7 +114,7 @@ fn update_to_and_always_refresh_the_device_copy() {
 fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
     let (_, d) = saxpy();
     let x = vec![1.0f64; 64];
-    let scope = DataScope::begin(None, true, None).unwrap();
+    let scope = DataRegion::begin(None, true, None).unwrap();
     let present = Modifiers { always: false, present: true };
     let e = scope.map_ref(&x, .., true, present, "x").map(|_| ()).unwrap_err();
     match &e {
@@ -125,7 +125,7 @@ fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
     assert!(!target_is_present(&x, d.num()), "nothing was mapped");
     // Mapped first, `present` succeeds (and a section of it too).
     let outer = scope.map_ref(&x, .., true, plain(), "x").unwrap();
-    let inner_scope = DataScope::begin(None, true, None).unwrap();
+    let inner_scope = DataRegion::begin(None, true, None).unwrap();
     let inner = inner_scope.map_ref(as_slice(&outer), 8..16, true, present, "x").unwrap();
     drop(inner);
     drop(outer);
@@ -139,7 +139,7 @@ fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
 fn sections_that_would_extend_a_mapping_are_refused() {
     let (k, d) = saxpy();
     let y = vec![2.0f64; 40];
-    let scope = DataScope::begin(None, true, None).unwrap();
+    let scope = DataRegion::begin(None, true, None).unwrap();
     let first = scope.map_ref(&y, 0..10, true, plain(), "y").unwrap();
     // Extends past the end of the mapping.
     let e = launch(k, d, ArgPack::new().scalar(1.0f64).to(&y[0..20]).to(&y[0..20]).dim(0, 0, 1), Geometry::for_iterations(0)).unwrap_err();
@@ -221,7 +221,7 @@ fn a_region_argument_on_another_device_is_refused() {
     let other = (d.num() + 1) % omp::get_num_devices();
     let x = vec![1.0f64; 8];
     let mut y = vec![0.0f64; 8];
-    let scope = DataScope::begin(Some(i64::from(other)), true, None).unwrap();
+    let scope = DataRegion::begin(Some(i64::from(other)), true, None).unwrap();
     let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
     let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
     assert!(target_is_present(as_slice(&xt), other) && (other == d.num() || !target_is_present(as_slice(&xt), d.num())));
@@ -233,7 +233,7 @@ fn a_region_argument_on_another_device_is_refused() {
     } else {
         assert!(matches!(r, Err(Error::InvalidAccess { .. })), "{:?}", r.err());
     }
-    assert!(matches!(DataScope::begin(Some(99), true, None), Err(Error::InvalidDevice { device: 99, .. })));
+    assert!(matches!(DataRegion::begin(Some(99), true, None), Err(Error::InvalidDevice { device: 99, .. })));
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn empty_sections_map_nothing_and_launch() {
     let x: Vec<f64> = Vec::new();
     let mut y: Vec<f64> = Vec::new();
     {
-        let scope = DataScope::begin(None, true, None).unwrap();
+        let scope = DataRegion::begin(None, true, None).unwrap();
         let xt = scope.map_ref(&x, .., true, plain(), "x").unwrap();
         let yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
         assert_eq!((xt.len(), yt.len()), (0, 0));

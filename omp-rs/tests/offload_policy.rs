@@ -6,7 +6,7 @@ mod common;
 use std::process::Command;
 
 use omp::__private::offload::{should_offload, Decision, HostReason, Image, ImageKind, ImageSet, KernelRef};
-use omp::__private::offload::{update_from, DataScope, MapKind, Modifiers};
+use omp::__private::offload::{update_from, DataRegion, MapKind, Modifiers};
 use omp::__private::as_slice_mut;
 use omp::{DeviceBuffer, Error};
 
@@ -147,7 +147,7 @@ fn child() {
             }
             let msg = e.to_string();
             assert!(msg.contains("/nonexistent/libomptarget.so.22.1") && msg.contains("OMP_RS_LIBOMPTARGET") && msg.contains("DISABLED"), "{msg}");
-            assert!(matches!(DataScope::begin(None, true, None), Err(Error::LibraryNotFound { .. })));
+            assert!(matches!(DataRegion::begin(None, true, None), Err(Error::LibraryNotFound { .. })));
             assert!(matches!(DeviceBuffer::<f64>::alloc(4, None), Err(Error::LibraryNotFound { .. })));
             assert_eq!(omp::get_num_devices(), 0);
         }
@@ -158,7 +158,7 @@ fn child() {
             }
             let mut y = vec![2.0f64; 16];
             {
-                let scope = DataScope::begin(None, true, None).unwrap();
+                let scope = DataRegion::begin(None, true, None).unwrap();
                 assert_eq!(scope.device(), None, "a host block maps nothing");
                 let _xt = scope.map_ref(&x, .., true, Modifiers::default(), "x").unwrap();
                 let mut yt = scope.map_mut(&mut y, .., MapKind::ToFrom, Modifiers::default(), "y").unwrap();
@@ -172,7 +172,7 @@ fn child() {
         "disabled" => {
             assert_eq!(should_offload(&K_NO_IMAGES, Some(0), true).unwrap(), Decision::Host(HostReason::Disabled));
             assert_eq!(omp::get_num_devices(), 0);
-            let scope = DataScope::begin(None, true, None).unwrap();
+            let scope = DataRegion::begin(None, true, None).unwrap();
             let _xt = scope.map_ref(&x, .., true, Modifiers::default(), "x").unwrap();
             assert_eq!(scope.device(), None);
             assert!(omp::target_is_present(&x, 0), "with 0 devices, device 0 is the initial device");
@@ -194,7 +194,7 @@ fn child() {
                 assert!(e.to_string().contains("sm_90"), "{e}");
                 let e = should_offload(&K_NO_IMAGES, None, true).unwrap_err();
                 assert!(matches!(e, Error::ImageArchMismatch { .. }), "{e:?}");
-                assert!(matches!(DataScope::begin(None, true, None), Err(Error::NoDevice { .. })), "no device accepted an image");
+                assert!(matches!(DataRegion::begin(None, true, None), Err(Error::NoDevice { .. })), "no device accepted an image");
             }
         }
         "arch_default" => match should_offload(&K_CUBIN, None, true).unwrap() {

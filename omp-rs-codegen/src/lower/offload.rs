@@ -407,7 +407,7 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
     let stmts = &block.stmts;
     quote!({
         #images
-        let #scope = #off::DataScope::begin(#device, #cond, #set).unwrap_or_else(|e| ::core::panic!("{}", e));
+        let #scope = #off::DataRegion::begin(#device, #cond, #set).unwrap_or_else(|e| ::core::panic!("{}", e));
         #tokens
         #(#stmts)*
     })

@@ -1,6 +1,6 @@
 //! The mapping primitives every data construct is made of: `target enter data` and `target exit data` of one
 //! section on libomptarget's present table, with omp-rs's overlap checks around them. `target_data` blocks
-//! ([`DataScope`](super::scope::DataScope) and its tokens) begin and end their mappings with these, and so do
+//! ([`DataRegion`](super::data_region::DataRegion) and its tokens) begin and end their mappings with these, and so do
 //! `omp::target_enter_data!` / `omp::target_exit_data!`; there is no other way into the table (one soundness
 //! argument: a section is checked against the table and omp-rs's shadow of it before it is mapped, and only memory
 //! a borrow keeps alive is mapped by safe code).

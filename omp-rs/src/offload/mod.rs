@@ -30,6 +30,8 @@ mod buffer;
 mod cuda;
 #[allow(unsafe_code)]
 mod data;
+#[allow(unsafe_code)]
+mod data_region;
 mod device;
 mod image;
 mod lanes;
@@ -49,11 +51,10 @@ mod registry;
 mod repr;
 #[allow(unsafe_code)]
 mod result;
-#[allow(unsafe_code)]
-mod scope;
 
 pub use buffer::DeviceBuffer;
 pub use data::{target_enter_data_raw, target_exit_data_raw};
+pub use data_region::{MappedMut, MappedRef};
 pub use device::{
     device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
     Decision, Device, HostReason,
@@ -63,7 +64,6 @@ pub use map::{ExitKind, MapKind, Modifiers};
 pub use policy::{policy, Policy};
 pub use registry::PanicRecord;
 pub use repr::{DeviceScalar, Pod, Scalar};
-pub use scope::{MappedMut, MappedRef};
 
 use crate::Error;
 

@@ -15,8 +15,8 @@ pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, La
 pub use super::nowait::{scope, Pending, Scope};
 pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::repr::{Pod, Scalar};
-pub use super::scope::{
-    enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataScope,
+pub use super::data_region::{
+    enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataRegion,
     HostAccess, MappedMut, MappedRef,
 };
 

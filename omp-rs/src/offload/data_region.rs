@@ -1,4 +1,4 @@
-//! Data environments as the directive macros expand them: `#[omp::target_data]` blocks ([`DataScope`] and one
+//! Data environments as the directive macros expand them: `#[omp::target_data]` blocks ([`DataRegion`] and one
 //! mapping token per variable), `omp::target_update!`, `omp::target_enter_data!` / `omp::target_exit_data!` on
 //! the user's variables.
 //!
@@ -29,7 +29,7 @@ use crate::Error;
 /// An active `#[omp::target_data]` block: where its variables are mapped (a device, or the host when the block
 /// does not offload). The mappings themselves belong to the tokens made from it.
 #[derive(Debug)]
-pub struct DataScope {
+pub struct DataRegion {
     device: Option<Device>,
     loc: &'static Ident,
 }
@@ -47,7 +47,7 @@ struct Entry {
 impl Drop for Entry {
     fn drop(&mut self) {
         let Ok(r) = registry::runtime() else { return };
-        // SAFETY: mapped by `DataScope::map` on this device; the token that owns this entry holds the borrow of
+        // SAFETY: mapped by `DataRegion::map` on this device; the token that owns this entry holds the borrow of
         // the section for as long as the entry lives (exclusively when `exit` copies back into it).
         unsafe { super::data::exit_raw(r.rt, self.loc, self.device.0, self.addr, self.bytes, self.exit) };
         // The end of the block is where the host sees the device's results: a queued region's failure surfaces here.
@@ -73,14 +73,14 @@ pub fn register_images(images: Option<&'static ImageSet>, if_cond: bool) {
     }
 }
 
-impl DataScope {
+impl DataRegion {
     /// Decides where the block's data lives (`device`, `if`); `images`: the crate's image set, registered first so
     /// that its devices exist. Maps nothing yet: each variable is mapped by its token.
     ///
     /// # Errors
     /// Device selection errors.
     #[track_caller]
-    pub fn begin(device: Option<i64>, if_cond: bool, images: Option<&'static ImageSet>) -> Result<DataScope, Error> {
+    pub fn begin(device: Option<i64>, if_cond: bool, images: Option<&'static ImageSet>) -> Result<DataRegion, Error> {
         let loc = Ident::at(Location::caller(), "target data");
         register_images(images, if_cond);
         let device = match device::resolve(device, if_cond)? {
@@ -90,7 +90,7 @@ impl DataScope {
                 None
             }
         };
-        Ok(DataScope { device, loc })
+        Ok(DataRegion { device, loc })
     }
 
     /// The device the scope maps on (`None`: host).
@@ -136,7 +136,7 @@ impl DataScope {
     /// exclusively (the copy back writes it).
     ///
     /// # Errors
-    /// As [`DataScope::map_ref`].
+    /// As [`DataRegion::map_ref`].
     pub fn map_mut<'s, 'a, T: Pod, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(
         &'s self,
         x: &'a mut [T],
@@ -170,7 +170,7 @@ pub struct MappedRef<'s, 'a, T> {
     /// The device whose copy is the current one (the block's regions may write it there), `None` when the host's is.
     owner: Option<Device>,
     _entry: Option<Entry>,
-    _scope: &'s DataScope,
+    _scope: &'s DataRegion,
 }
 
 /// A variable mapped `from`/`tofrom` (or written by the block's regions) by an enclosing `target_data` block: as
@@ -183,7 +183,7 @@ pub struct MappedMut<'s, 'a, T> {
     /// The device whose copy is the current one (the block's regions may write it there), `None` when the host's is.
     owner: Option<Device>,
     _entry: Option<Entry>,
-    _scope: &'s DataScope,
+    _scope: &'s DataRegion,
 }
 
 macro_rules! mapped_common {
@@ -378,7 +378,7 @@ pub fn update_from<T: Pod>(x: &mut [T], var: &str, device: Option<i64>, if_cond:
 /// `omp::target_enter_data!(map(to|alloc: x))` on a variable (no-op on the host).
 ///
 /// # Errors
-/// As [`DataScope::map_ref`].
+/// As [`DataRegion::map_ref`].
 #[track_caller]
 pub fn enter_data<T: Pod>(x: &[T], to: bool, mods: Modifiers, device: Option<i64>, if_cond: bool) -> Result<(), Error> {
     if !if_cond {
