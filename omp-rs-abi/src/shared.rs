@@ -3,7 +3,7 @@
 
 /// Version of the kernel ABI: how target regions become kernels (leading `dyn_ptr`, 8-byte slots, slot order),
 /// the panic record, the device globals. A manifest or device library of another version is refused.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// Name of the device global through which kernels record panics: a pointer to a [`PanicRecord`] in pinned host
 /// memory, set by the runtime after it loads an image (null: a panicking thread just ends).
@@ -85,7 +85,7 @@ pub enum SlotKind {
     LoopStep,
     /// Pointer to `num_teams` partial values of a reduction variable.
     ReductionPartials,
-    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned.
+    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned, 3 hull checked in 32-bit arithmetic.
     OwnerMode,
     /// Ownership: the lowest element owned by iteration 0 (i64).
     OwnerOrigin,

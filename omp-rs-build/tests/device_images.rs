@@ -353,7 +353,7 @@ mod host {
             assert_eq!(out, [mn, mx, and, or, xor, 1000 - sum, n as i64, 5 + 2 * sum]);
             assert_eq!(f[0], fsum);
 
-            // kernel ABI v2 ownership: y[i] owned by iteration i (hull mode, origin lo, width 0, stride step)
+            // Ownership slots: y[i] owned by iteration i (hull mode, origin lo, width 0, stride step)
             let owned: libloading::Symbol<S10> = lib.get(b"omp_demo_owned\0").unwrap();
             *rec = PanicRecord::default();
             let count_before = rec.count;
@@ -368,6 +368,21 @@ mod host {
             assert_eq!(yo[1], -1.0, "the stray write must not happen");
             let want_line = outline::DEMO_SOURCE.lines().position(|l| l.contains("// OWNED_LINE")).unwrap() as u64 + 1;
             assert_eq!(rec.line, want_line, "{rec:?}");
+            // Mode 3, the hull checked in 32-bit arithmetic (every owned element below 2^31): owned writes pass, a write
+            // to the next iteration's element and one just below the iteration's base (the difference wraps past the
+            // width) panic before writing.
+            for (shift, lo, trips, stray) in [(0u64, 0u64, 64u64, false), (1, 0, 63, true), (u64::MAX, 1, 63, true)] {
+                *rec = PanicRecord::default();
+                let mut yo = vec![-1.0f64; 64];
+                owned(dynp, yo.as_mut_ptr() as u64, 64, 3, lo, 0, 1, shift, lo, trips, 1);
+                assert_eq!(rec.count > 0, stray, "mode 3, shift {shift}: {rec:?}");
+                if stray {
+                    let target = (lo as usize).wrapping_add(shift as usize);
+                    assert_eq!(yo[target], -1.0, "mode 3, shift {shift}: the stray write must not happen");
+                } else {
+                    assert!(yo.iter().enumerate().all(|(i, v)| *v == i as f64));
+                }
+            }
 
             // null record: the panic is swallowed, nothing written
             *rec_global = std::ptr::null_mut();

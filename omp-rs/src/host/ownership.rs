@@ -493,8 +493,8 @@ impl<const D: usize> Ownership<D> {
         fits.then(|| (t.iter().zip(&self.counts).fold(0u64, |p, (&t, &c)| p * c.max(1) + t), digits))
     }
 
-    /// Kernel ABI v2: the ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`):
-    /// mode (0 hull, 1 lattice, 2 nothing owned), origin, width, one stride per dimension, then `inner` pairs
+    /// The ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`): mode (0 hull,
+    /// 1 lattice, 2 nothing owned, 3 hull whose elements all lie in `0..2^31`), origin, width, one stride per dimension, then `inner` pairs
     /// (stride, count) of the sequential-loop terms, largest first (padded with `(0, 1)`). `None` when some owned
     /// element lies outside `i64`, or the form has more sequential-loop terms than `inner` slots.
     pub(crate) fn device_slots(&self, inner: usize) -> Option<Vec<u64>> {
@@ -508,6 +508,9 @@ impl<const D: usize> Ownership<D> {
             return None;
         }
         let mode = match self.mode {
+            // Every element any iteration owns in 0..2^31: the kernel checks in 32-bit arithmetic (see
+            // `omp_device::view::Owner`: modulo 2^32 the base is exact, and an index below it wraps past the width).
+            Mode::Hull if self.lowest >= 0 && self.highest < 1 << 31 => 3,
             Mode::Hull => 0,
             Mode::Lattice => 1,
         };
@@ -552,6 +555,23 @@ mod test {
 
     fn dim(lo: i64, hi: i64) -> Dim<i64> {
         Dim::from(lo..hi)
+    }
+
+    #[test]
+    fn kernels_check_in_32_bits_only_when_every_owned_element_is_below_2_pow_31() {
+        let mode = |origin: i128, stride: i128, n: i64| {
+            let d = dim(0, n);
+            Affine::new(Some(origin), [n as u64]).term(0, Some(stride), &d).ownership("y", "i").unwrap().device_slots(0).unwrap()[0]
+        };
+        assert_eq!(mode(0, 1, 1000), 3);
+        assert_eq!(mode((1 << 31) - 1000, 1, 1000), 3, "the last element is 2^31 - 1");
+        assert_eq!(mode((1 << 31) - 999, 1, 1000), 0, "the last element is 2^31");
+        assert_eq!(mode(-1, 1, 10), 0, "an element below zero");
+        assert_eq!(mode(1 << 40, -3, 1000), 0);
+        // Sequential-loop terms (lattice mode) keep their own check.
+        let (d, k) = (dim(0, 10), dim(0, 4));
+        let lattice = Affine::new(Some(0), [10]).term(0, Some(1), &d).inner(Some(10), &k).ownership("y", "i + 10 * k").unwrap();
+        assert_eq!(lattice.device_slots(1).unwrap()[0], 1);
     }
 
     #[test]

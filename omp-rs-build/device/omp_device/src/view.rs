@@ -142,6 +142,10 @@ pub struct Owner<const D: usize, const I: usize> {
     /// Mode 2: the runtime found no element to own (e.g. an empty sequential loop); any write is a stray one.
     nothing: bool,
     lattice: bool,
+    /// Mode 3: hull mode whose every owned element lies in `0..2^31` (the runtime checked it for all iterations), so
+    /// that the base and the distance to it are computed in 32-bit arithmetic (GPUs multiply 64-bit integers with
+    /// three instructions): modulo 2^32 the base is exact, and an index below it wraps past any width.
+    narrow: bool,
     origin: i64,
     width: u64,
     strides: [i64; D],
@@ -150,8 +154,8 @@ pub struct Owner<const D: usize, const I: usize> {
 }
 
 impl<const D: usize, const I: usize> Owner<D, I> {
-    /// From the kernel's ownership slots: mode (0 hull, 1 lattice, 2 nothing), origin, width, one stride per
-    /// dimension, then (stride, count) per sequential-loop term.
+    /// From the kernel's ownership slots: mode (0 hull, 1 lattice, 2 nothing, 3 hull in 32 bits), origin, width,
+    /// one stride per dimension, then (stride, count) per sequential-loop term.
     #[inline(always)]
     pub fn from_slots(mode: u64, origin: u64, width: u64, strides: [u64; D], inner: [[u64; 2]; I]) -> Self {
         let mut s = [0i64; D];
@@ -166,12 +170,19 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         // leaves the common 1-D write (`y[i]`) one comparison instead of a mode branch.
         let lattice = mode == 1 && I > 0;
         let width = if mode == 1 && I == 0 { 0 } else { width };
-        Owner { nothing: mode > 1, lattice, origin: origin as i64, width, strides: s, inner: t }
+        Owner { nothing: mode == 2 || mode > 3, lattice, narrow: mode == 3, origin: origin as i64, width, strides: s, inner: t }
     }
 
     /// Whether the iteration with iteration numbers `k` owns element `i`.
     #[inline(always)]
     fn owns(&self, k: &[u64; D], i: usize) -> bool {
+        if self.narrow {
+            let mut base = self.origin as u32;
+            for d in 0..D {
+                base = base.wrapping_add((self.strides[d] as u32).wrapping_mul(k[d] as u32));
+            }
+            return (i as u64) >> 32 == 0 && u64::from((i as u32).wrapping_sub(base)) <= self.width;
+        }
         let mut base = self.origin;
         for d in 0..D {
             base = base.wrapping_add(self.strides[d].wrapping_mul(k[d] as i64));
