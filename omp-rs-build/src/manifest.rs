@@ -52,7 +52,7 @@ pub struct Manifest {
 /// One kernel (one target region).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KernelEntry {
-    /// Symbol name (kernel ABI v2: `omp_<fn>_<region>_<hash>`).
+    /// Symbol name (the kernel ABI: `omp_<fn>_<region>_<hash>`).
     pub name: String,
     /// The user function holding the region.
     #[serde(rename = "fn")]

@@ -193,7 +193,7 @@ mod test {
         let k = &o.kernels[0];
         assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
         use SlotKind::*;
-        // ABI v2: the written `y` carries its ownership (mode, origin, width, one stride) after base and length.
+        // The written `y` carries its ownership (mode, origin, width, one stride) after base and length.
         let y = [ArrayBase, ArrayLen, OwnerMode, OwnerOrigin, OwnerWidth, OwnerStride];
         let want: Vec<SlotKind> = [&[Float64, ArrayBase, ArrayLen][..], &y[..], &[LoopFirst, LoopTrips, LoopStep][..]].concat();
         assert_eq!(k.slots, want);

@@ -1,4 +1,4 @@
-//! Kernel ABI v2 (ARCHITECTURE.md): kernel names and argument slots. The host expansion and the device crate both
+//! The kernel ABI (ARCHITECTURE.md): kernel names and argument slots. The host expansion and the device crate both
 //! take them from here, so they cannot drift.
 
 use std::fmt::Write;
@@ -8,7 +8,7 @@ use proc_macro2::{TokenStream, TokenTree};
 pub use omp_rs_abi::SlotKind;
 
 /// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms
-/// (kernel ABI v2), after its base and length.
+/// (the kernel ABI), after its base and length.
 pub fn owner_slots(depth: usize, inner: usize) -> Vec<SlotKind> {
     let mut s = vec![SlotKind::OwnerMode, SlotKind::OwnerOrigin, SlotKind::OwnerWidth];
     s.extend(std::iter::repeat_n(SlotKind::OwnerStride, depth));

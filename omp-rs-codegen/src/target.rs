@@ -57,7 +57,7 @@ pub enum KernelArg {
         explicit: Option<ExplicitMap>,
         /// A scalar updated atomically (mapped as a one-element array).
         scalar: bool,
-        /// A disjointly written array: its ownership's shape (kernel ABI v2 slots after base and length).
+        /// A disjointly written array: its ownership's shape (the kernel ABI slots after base and length).
         owner: Option<OwnerShape>,
         /// A `private` / `firstprivate` array of this length (`[T; N]`): passed like a read-only array, and each
         /// iteration works on its own copy of it (the same per-iteration copy as the host path).
@@ -158,7 +158,7 @@ pub struct MapDecision {
 /// Everything about one target loop region that both sides of the offload boundary need.
 #[derive(Debug, Clone)]
 pub struct KernelPlan {
-    /// Kernel symbol name (ABI v2).
+    /// Kernel symbol name (the kernel ABI).
     pub name: String,
     /// The user function holding the region.
     pub function: String,
@@ -462,7 +462,7 @@ pub fn plan(
             (_, DeviceType::Scalar(_)) => {}
         }
     }
-    // Reductions after every other slot (ABI v2).
+    // Reductions after every other slot (the kernel ABI).
     let mut dim_types = Vec::new();
     for dim in &nest.dims {
         match types::range_type(&dim.base, env) {

@@ -1,4 +1,4 @@
-// Hand-written device crate in the shape the outliner must emit (kernel ABI v2): exercises
+// Hand-written device crate in the shape the outliner must emit (the kernel ABI): exercises
 // View bounds checks, read-only slices, team_reduce, math, float atomics and panics.
 // Slot order per kernel: captures (arrays as base + length), loop (first, trips, step),
 // reduction partial pointers.
@@ -137,7 +137,7 @@ omp_device::kernel! {
         }
     }
 
-    /// y[i + shift] = i for i in lo.., y owned one element per iteration (`y[i]`, kernel ABI v2 ownership
+    /// y[i + shift] = i for i in lo.., y owned one element per iteration (`y[i]`, the kernel ABI ownership
     /// slots): shift != 0 writes another iteration's element, which the ownership check turns into a panic.
     pub unsafe fn omp_demo_owned(_dyn: *mut u8, y: *mut f64, y_len: u64, mode: u64, origin: u64, width: u64,
                                  stride: u64, shift: u64, lo: u64, trips: u64, step: u64) {

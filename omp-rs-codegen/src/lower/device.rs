@@ -1,5 +1,5 @@
 //! Device lowering: a [`KernelPlan`] becomes the Rust source of one kernel in the generated `no_std` device crate
-//! (`omp_device::kernel! { ... }`), following kernel ABI v2 slot by slot. Every GPU thread walks the flattened
+//! (`omp_device::kernel! { ... }`), following the kernel ABI slot by slot. Every GPU thread walks the flattened
 //! iteration space grid-stride; the body is the user's loop body with the same data-sharing treatment as on the
 //! host (views for disjoint writes, private reduction copies, atomics), so its panics (bounds checks) point at the
 //! user's code.

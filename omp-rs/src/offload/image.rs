@@ -211,7 +211,7 @@ mod test {
         // ptxas 12.9 sm_90 cubin: e_flags 0x5a055a, ABI v1.
         let h = elf_header(&elf(EM_CUDA, 2, 7, 0x5a055a)).unwrap();
         assert_eq!(cubin_sm(&h), 90);
-        // ABI v2 (sm_100): SM in bits 8..15.
+        // The cubin e_flags of ABI v2 (sm_100): SM in bits 8..15.
         let h = elf_header(&elf(EM_CUDA, 2, 8, 0x64_08)).unwrap();
         assert_eq!(cubin_sm(&h), 100);
     }

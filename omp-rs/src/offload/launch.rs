@@ -1,7 +1,7 @@
-//! Kernel launch: [`KernelRef`] (one `static` per target region), [`ArgPack`] (kernel ABI v2 slots), [`Geometry`],
+//! Kernel launch: [`KernelRef`] (one `static` per target region), [`ArgPack`] (the kernel ABI slots), [`Geometry`],
 //! [`should_offload`] and [`launch`].
 //!
-//! ABI v2 (ARCHITECTURE.md): the kernel is `fn(dyn_ptr, slot_0, slot_1, ...)` with 8-byte slots. An array is two
+//! The kernel ABI (ARCHITECTURE.md): the kernel is `fn(dyn_ptr, slot_0, slot_1, ...)` with 8-byte slots. An array is two
 //! slots (device base pointer, length as a `LITERAL`), a scalar one `LITERAL` slot, a loop dimension three
 //! (first, trip count, step), a reduction one (pointer to `num_teams` partials in pinned host memory).
 //! `KernelArgsTy` version 3 makes libomptarget prepend `dyn_ptr`.
@@ -128,7 +128,7 @@ pub(crate) struct Tiles {
     pub count: u64,
 }
 
-/// The kernel arguments of one launch, in slot order (kernel ABI v2). Borrows every slice it maps for `'a`.
+/// The kernel arguments of one launch, in slot order (the kernel ABI). Borrows every slice it maps for `'a`.
 #[derive(Debug)]
 #[must_use = "an ArgPack does nothing until passed to `launch`"]
 pub struct ArgPack<'a> {
@@ -247,7 +247,7 @@ impl<'a> ArgPack<'a> {
         self
     }
 
-    /// The ownership of the written array just added (kernel ABI v2): its slots follow the array's base and length,
+    /// The ownership of the written array just added (the kernel ABI): its slots follow the array's base and length,
     /// so each GPU iteration can check it writes only its own elements. `inner`: the kernel's number of
     /// sequential-loop term slots.
     pub fn owned<const D: usize>(mut self, own: &Ownership<D>, inner: usize) -> Self {
@@ -656,7 +656,7 @@ pub(crate) fn launch_impl(
                 threads,
                 record: state.panic_record,
             };
-            // SAFETY: `slots` follow ABI v2 with the device addresses of mappings that outlive the launch (their
+            // SAFETY: `slots` follow the kernel ABI with the device addresses of mappings that outlive the launch (their
             // owners end them through libomptarget, which settles the queue first) and literals; reduction slots
             // point at buffers leased to `ran` until the wait below.
             unsafe { target.launch(&l)? };
@@ -680,7 +680,7 @@ pub(crate) fn launch_impl(
     queue::sync(device.0)?;
     let mut ka = pack.args.kernel_args(teams, threads);
     // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
-    // family; the slots follow ABI v2; mapped sections are borrowed by `pack` for the call and were checked
+    // family; the slots follow the kernel ABI; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
     let rc = unsafe { rt.target_kernel(ident, device.0, addr as *mut c_void, &mut ka) };
     if rc != sys::OMP_TGT_SUCCESS {

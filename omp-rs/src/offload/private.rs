@@ -5,7 +5,7 @@
 //! Call sequence of one target region:
 //! 1. `static K: KernelRef = KernelRef::new(&IMAGES, "omp_saxpy_0_1a2b3c4d");` (one per region);
 //! 2. `should_offload(&K, device, if_cond)?` → [`Decision::Offload`] or [`Decision::Host`];
-//! 3. offload: build an [`ArgPack`] in ABI v2 slot order, `launch(&K, dev, pack, geometry)?`;
+//! 3. offload: build an [`ArgPack`] in the kernel ABI slot order, `launch(&K, dev, pack, geometry)?`;
 //!    [`LaunchOutcome::NotOffloaded`] or [`Decision::Host`] → run the host loop (omp-rs's thread team);
 //! 4. reductions: `ran.reduce::<T>(i, original, op)`.
 

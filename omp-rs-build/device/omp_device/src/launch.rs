@@ -1,4 +1,4 @@
-//! Where the calling thread is in the launch (kernel ABI v2: 1-D grid of teams, 1-D teams).
+//! Where the calling thread is in the launch (the kernel ABI: 1-D grid of teams, 1-D teams).
 //!
 //! GPUs: a team is a CUDA block / HIP workgroup. Host `.so`: the plugin calls a kernel once, so
 //! there is one team of one thread and a grid-stride loop covers the whole iteration space.

@@ -86,7 +86,7 @@ pub use crate::abi_shared::DEVICE_GLOBALS;
 ///
 /// GPUs get `#[no_mangle] pub unsafe extern "gpu-kernel" fn`, the host `.so` gets
 /// `#[no_mangle] pub unsafe extern "C" fn` whose body runs under [`host_guard`]. Every parameter
-/// must be 8 bytes (kernel ABI v2); the first one receives libomptarget's `dyn_ptr`.
+/// must be 8 bytes (the kernel ABI); the first one receives libomptarget's `dyn_ptr`.
 /// The crate using it needs `#![cfg_attr(any(target_arch = "nvptx64", target_arch = "amdgpu"),
 /// feature(abi_gpu_kernel))]`.
 #[macro_export]

@@ -133,7 +133,7 @@ pub unsafe fn ro_slice<T>(base: &[T; 0], len: u64) -> &[T] {
     unsafe { core::slice::from_raw_parts(base.as_ptr(), len as usize) }
 }
 
-/// Which elements of a written array each iteration of the kernel owns (kernel ABI v2; computed and verified
+/// Which elements of a written array each iteration of the kernel owns (the kernel ABI; computed and verified
 /// disjoint by the host runtime before the launch, `omp::__private::Ownership`): iteration numbers `k` own
 /// `base(k) = origin + Σ stride_d·k_d` plus, in hull mode, up to `width` more elements, or, in lattice mode,
 /// exactly the points `Σ inner_j·q_j` (`q_j < count_j`) above it.
