@@ -1,8 +1,9 @@
 //! Queued launches: a target region whose data is already on the device is launched on one of its device's queues
-//! and not waited for; launches on common device memory share a queue (in order), others may overlap (`lanes.rs`). libomptarget keeps owning the mappings (present table, reference counts, copies); the launch
-//! goes through LLVM's liboffload (`olLaunchKernel` on an `olCreateQueue` queue, 3.2–3.5 µs on the H200 against
-//! 12–15 µs for a synchronous `__tgt_target_kernel`), or, on libomptarget's host plugin (which liboffload does
-//! not drive), through a worker thread that makes the libomptarget call, so CI runs the same queue logic.
+//! and not waited for; launches on common device memory share a queue (in order), others may overlap (`lanes.rs`).
+//! libomptarget keeps owning the mappings (present table, reference counts, copies); the launch goes through LLVM's
+//! liboffload (`olLaunchKernel` on an `olCreateQueue` queue, 3.2–3.5 µs on the H200 against 12–15 µs for a
+//! synchronous `__tgt_target_kernel`), or, on libomptarget's host plugin (which liboffload does not drive), through a
+//! worker thread that makes the libomptarget call, so CI runs the same queue logic.
 //!
 //! # Why it is sound
 //! Kernels only touch device memory and pinned host buffers, and the host can observe neither without going
