@@ -2810,6 +2810,19 @@ mod user_types {
         }
     }
 
+    /// The row loop's variable shadowed inside the body: the narrowed nest runs the inner loop in order inside each
+    /// row, so every iteration of a row writes its element 0 one after the other, as sequential Rust does.
+    #[omp::parallel_for(num_threads(nt), collapse(2))]
+    #[allow(unused_variables)]
+    fn rows_shadowed(nt: usize, m: usize, c: &mut [Vec<f64>]) {
+        for i in 0..c.len() {
+            for j in 0..m {
+                let j = 0;
+                c[i][j] = 2.0 * c[i][j] + 1.0;
+            }
+        }
+    }
+
     #[test]
     fn rows_under_collapse() {
         let mut r = rng();
@@ -2837,6 +2850,21 @@ mod user_types {
             MustEqual,
             |nt| { let mut c = vec![vec![0.0; m3 * m3]; rows]; rows_collapsed3(nt, m3, &mut c); c },
             || (0..rows).map(|i| (0..m3 * m3).map(|jk| (i + 2 * (jk / m3) + 3 * (jk % m3)) as f64).collect()).collect::<Vec<Vec<f64>>>(),
+        );
+        let rows0: Vec<Vec<f64>> = (0..rows).map(|_| vf(&mut r, 3)).collect();
+        check(
+            "user_types::rows_under_collapse_shadowed",
+            MustEqual,
+            |nt| { let mut c = rows0.clone(); rows_shadowed(nt, m, &mut c); c },
+            || {
+                let mut c = rows0.clone();
+                for row in c.iter_mut() {
+                    for _ in 0..m {
+                        row[0] = 2.0 * row[0] + 1.0;
+                    }
+                }
+                c
+            },
         );
         // A row shorter than the loop: the index panics, as sequentially.
         check(
