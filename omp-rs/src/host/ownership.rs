@@ -494,9 +494,10 @@ impl<const D: usize> Ownership<D> {
     }
 
     /// The ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`): mode (0 hull,
-    /// 1 lattice, 2 nothing owned, 3 hull whose elements all lie in `0..2^31`), origin, width, one stride per dimension, then `inner` pairs
-    /// (stride, count) of the sequential-loop terms, largest first (padded with `(0, 1)`). `None` when some owned
-    /// element lies outside `i64`, or the form has more sequential-loop terms than `inner` slots.
+    /// 1 lattice, 2 nothing owned, 3 hull whose elements all lie in `0..2^31`), origin, width, one stride per
+    /// dimension, then `inner` pairs (stride, count) of the sequential-loop terms, largest first (padded with
+    /// `(0, 1)`). `None` when some owned element lies outside `i64`, or the form has more sequential-loop terms than
+    /// `inner` slots.
     pub(crate) fn device_slots(&self, inner: usize) -> Option<Vec<u64>> {
         if self.highest < self.lowest {
             let mut out = vec![2, 0, 0];
