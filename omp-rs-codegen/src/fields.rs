@@ -280,7 +280,7 @@ impl<'ast> Visit<'ast> for Uses {
         // Writes are recorded after the walk above noted the path (so the entry exists).
         match e {
             Expr::Assign(a) => self.write_to(&a.left),
-            Expr::Binary(b) if crate::analyze::walk::is_compound_assign(&b.op) => self.write_to(&b.left),
+            Expr::Binary(b) if crate::place::is_compound_assign(&b.op) => self.write_to(&b.left),
             Expr::Reference(r) if r.mutability.is_some() => self.write_to(&r.expr),
             Expr::MethodCall(m) if MUTATING_METHODS.contains(&m.method.to_string().as_str()) => {
                 if let Some((_, key)) = field_path(&m.receiver) {

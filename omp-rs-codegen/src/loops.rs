@@ -208,7 +208,7 @@ pub fn rows_depth(nest: &LoopNest) -> usize {
             syn::visit::visit_expr_assign(self, a);
         }
         fn visit_expr_binary(&mut self, b: &'a syn::ExprBinary) {
-            if crate::analyze::walk::is_compound_assign(&b.op) {
+            if crate::place::is_compound_assign(&b.op) {
                 self.place(&b.left);
             }
             syn::visit::visit_expr_binary(self, b);

@@ -201,7 +201,7 @@ impl<'ast> Visit<'ast> for Uses {
     }
 
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-        if crate::analyze::walk::is_compound_assign(&b.op) {
+        if crate::place::is_compound_assign(&b.op) {
             if let Some(v) = indexed_var(&b.left) {
                 self.written.insert(v);
             }

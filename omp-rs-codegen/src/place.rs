@@ -1,7 +1,8 @@
-//! Place expressions (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`): the variable they are rooted at. A syntax
-//! helper shared by the body-directive parser, the capture analysis and both lowerings.
+//! Place expressions (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`): the variable they are rooted at, and which
+//! operators write them. Syntax helpers shared by the body-directive parser, the capture analysis, the loop-nest
+//! reader and both lowerings (a leaf module: it uses nothing of the crate).
 
-use syn::{Expr, Ident};
+use syn::{BinOp, Expr, Ident};
 
 /// The variable a place expression is rooted at, and the index applied directly to it.
 pub struct Root<'a> {
@@ -31,4 +32,21 @@ pub fn place_root(e: &Expr) -> Option<Root<'_>> {
         }
         _ => None,
     }
+}
+
+/// Whether `op` is a compound assignment (`+=`, `<<=`, ...).
+pub fn is_compound_assign(op: &BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::AddAssign(_)
+            | BinOp::SubAssign(_)
+            | BinOp::MulAssign(_)
+            | BinOp::DivAssign(_)
+            | BinOp::RemAssign(_)
+            | BinOp::BitXorAssign(_)
+            | BinOp::BitAndAssign(_)
+            | BinOp::BitOrAssign(_)
+            | BinOp::ShlAssign(_)
+            | BinOp::ShrAssign(_)
+    )
 }

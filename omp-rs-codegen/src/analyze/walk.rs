@@ -11,7 +11,7 @@ use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
 
 use crate::body::{self, BodyDirective};
-use crate::place::{place_root, Root};
+use crate::place::{is_compound_assign, place_root, Root};
 use crate::model::{AtomicKind, ReductionOp};
 
 /// What an induction or local variable is, for the index analysis.
@@ -459,23 +459,6 @@ pub(crate) const MUTATING_METHODS: &[&str] = &[
     "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
     "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
 ];
-
-/// Whether `op` is a compound assignment (`+=`, `<<=`, ...).
-pub(crate) fn is_compound_assign(op: &BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::AddAssign(_)
-            | BinOp::SubAssign(_)
-            | BinOp::MulAssign(_)
-            | BinOp::DivAssign(_)
-            | BinOp::RemAssign(_)
-            | BinOp::BitXorAssign(_)
-            | BinOp::BitAndAssign(_)
-            | BinOp::BitOrAssign(_)
-            | BinOp::ShlAssign(_)
-            | BinOp::ShrAssign(_)
-    )
-}
 
 impl<'ast> Visit<'ast> for Walker {
     fn visit_block(&mut self, b: &'ast syn::Block) {

@@ -796,7 +796,7 @@ impl VisitMut for Rewrite<'_> {
                 self.visit_expr_mut(&mut a.right);
                 self.place(&mut a.left);
             }
-            Expr::Binary(b) if crate::analyze::walk::is_compound_assign(&b.op) => {
+            Expr::Binary(b) if crate::place::is_compound_assign(&b.op) => {
                 self.visit_expr_mut(&mut b.right);
                 self.place(&mut b.left);
             }
