@@ -540,7 +540,7 @@ impl<'a> Lowerer<'a> {
             (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
                 // The block's regions and updates decide which variables its tokens must hold mutably.
-                let vars: Vec<Ident> = d.settings.maps.iter().flat_map(|m| m.items.iter().map(|i| i.var.clone())).collect();
+                let vars: Vec<Ident> = d.settings.mapped().map(|i| i.var.clone()).collect();
                 let types = types::CaptureTypes::of(&vars, &self.types);
                 let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
                 self.types.push();

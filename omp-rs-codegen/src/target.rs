@@ -518,7 +518,9 @@ pub fn plan(
 }
 
 fn explicit_maps(d: &Directive) -> Vec<(String, MapKind, ExplicitMap)> {
-    d.settings.maps.iter()
+    d.settings
+        .maps
+        .iter()
         .flat_map(|m| {
             m.items.iter().map(move |it| {
                 (

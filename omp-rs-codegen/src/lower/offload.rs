@@ -351,7 +351,7 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
     let (images, set) = crate_images();
     let scope = super::names::hidden("__omp_data");
     let mut tokens = TokenStream::new();
-    for m in d.settings.maps.iter() {
+    for m in &d.settings.maps {
         let mods = modifiers(m);
         for MapItem { var, section } in &m.items {
             let name = var.to_string();
