@@ -3,7 +3,8 @@
 # the checkout's root, .device/ carried (bin/omp-bench of this commit, bin/omp-bench-<old> of the commit before,
 # bin/omp-offload-suite, bin/offload-bench; debs/). Needs nvcc there (the CUDA baseline).
 #   OUT=/some/dir bash scripts/device/walk-ab.sh
-# The CUDA baseline once, then every .device/bin/omp-bench* twice, alternating (omp-gpu only, default size,
+# The suite, three rounds of offload-bench against CUDA's launch probe, the CUDA baseline once, then every
+# .device/bin/omp-bench* twice, alternating (omp-gpu only, default size,
 # --repeats 5), so that each binary's ratio against the same CUDA run comes with its own run-to-run spread.
 set -u
 O=${OUT:-walk-ab}; mkdir -p "$O"
@@ -13,7 +14,11 @@ export OMP_TARGET_OFFLOAD=MANDATORY
 {
   date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   timeout 120 .device/bin/omp-offload-suite | grep -E "passed|FAIL"
-  timeout 60 .device/bin/offload-bench
+  # Launch costs: offload-bench and CUDA's launch probe (bench/cuda/launch.cu) alternating, three rounds.
+  nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o /tmp/launch 2>&1 | tail -3
+  for round in 1 2 3; do
+    echo "== round $round"; timeout 60 .device/bin/offload-bench; /tmp/launch 20000
+  done
 } 2>&1 | tee "$O/suite.log"
 C=/tmp/omp-bench-cuda
 BUILD_DIR=$C bash bench/cuda/run.sh --size default --repeats 5 --json "$O/cuda.json" > "$O/cuda.log" 2>&1

@@ -221,8 +221,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         let e = super::host::dim_expr(dim);
         quote!(let #n = #e;)
     });
-    for n in &dims {
-        pack = quote!(#pack.dim(#n.slot_first(), #n.count(), #n.slot_step()));
+    for (n, dim) in dims.iter().zip(&plan.nest.dims) {
+        // The kernel of a plain `a..b` computes its values with step 1 (see `lower::device`).
+        let add = if dim.adaptors.is_empty() { quote!(unit_dim) } else { quote!(dim) };
+        pack = quote!(#pack.#add(#n.slot_first(), #n.count(), #n.slot_step()));
     }
     if let (true, Some(last)) = (plan.walks_in_tiles(), dims.last()) {
         pack = quote!(#pack.walk(#last.count()));

@@ -308,6 +308,13 @@ impl<'a> ArgPack<'a> {
         self
     }
 
+    /// A loop dimension whose kernel was compiled for step 1 (a plain `a..b` or `a..=b`): the step is checked here,
+    /// so that the kernel's literal step can never walk other values than the host's loop would.
+    pub fn unit_dim(self, first: i64, count: u64, step: i64) -> Self {
+        assert_eq!(step, 1, "omp-rs internal error: a kernel compiled for a unit-step loop got step {step}; please report it");
+        self.dim(first, count, step)
+    }
+
     /// The walk slots of a collapsed nest's kernel (after its dimensions), whose innermost loop runs `inner` times:
     /// [`launch`] fills them with the tiles the kernel's threads walk the nest in (rows, tiles per row, tiles; rows
     /// 0 for the flat walk; see [`Geometry`]).
@@ -772,6 +779,15 @@ mod tests {
         assert_eq!(three.resolve("k", Some(132), tiled(1000)).unwrap().0, 3);
         // Not a collapsed nest (or not a GPU): flat, the grid as before.
         assert_eq!(g.resolve("k", Some(132), KernelShape::default()).unwrap(), (3907, 256, Tiles::default()));
+    }
+
+    #[test]
+    fn a_unit_step_dimension_checks_its_step() {
+        let pack = ArgPack::new().unit_dim(3, 10, 1).dim(9, 4, -2);
+        assert_eq!(pack.args.begin.len(), 6, "three slots per dimension");
+        let other = std::panic::catch_unwind(|| ArgPack::new().unit_dim(0, 10, 2));
+        let msg = other.expect_err("step 2 for a kernel compiled with step 1");
+        assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("unit-step loop got step 2")));
     }
 
     #[test]

@@ -248,15 +248,16 @@ impl<'a> EnergyInputs<'a> {
         let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
         for i in 0..q_new.len() {
             q_new[i] = energy_body::q2(
-                v.delvc[i],
-                v.comp_half_step[i],
-                v.pbvc[i],
-                e_new[i],
-                v.bvc[i],
-                v.p_half_step[i],
+                i,
+                v.delvc,
+                v.comp_half_step,
+                v.pbvc,
+                e_new,
+                v.bvc,
+                v.p_half_step,
                 v.rho0,
-                v.ql_old[i],
-                v.qq_old[i],
+                v.ql_old,
+                v.qq_old,
             );
         }
     }
@@ -289,42 +290,35 @@ impl<'a> EnergyInputs<'a> {
         let (v, q_new) = (self.range(0..e_new.len()), &q_new[..e_new.len()]);
         for i in 0..e_new.len() {
             e_new[i] = energy_body::e5(
+                i,
                 e_new[i],
-                v.delvc[i],
-                v.pbvc[i],
-                v.vnewc[i],
-                v.bvc[i],
-                v.p_new[i],
+                v.delvc,
+                v.pbvc,
+                v.vnewc,
+                v.bvc,
+                v.p_new,
                 v.rho0,
-                v.ql_old[i],
-                v.qq_old[i],
-                v.p_old[i],
-                v.q_old[i],
-                v.p_half_step[i],
-                q_new[i],
+                v.ql_old,
+                v.qq_old,
+                v.p_old,
+                v.q_old,
+                v.p_half_step,
+                q_new,
                 v.e_cut,
                 v.emin,
             );
         }
     }
 
-    /// Loop 6: final q_new.
+    /// Loop 6: final q_new where `delvc <= 0`.
     pub fn loop6(&self, e_new: &[f64], q_new: &mut [f64]) {
         let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
         for i in 0..q_new.len() {
-            q_new[i] = energy_body::q6(
-                q_new[i],
-                v.delvc[i],
-                v.pbvc[i],
-                e_new[i],
-                v.vnewc[i],
-                v.bvc[i],
-                v.p_new[i],
-                v.rho0,
-                v.ql_old[i],
-                v.qq_old[i],
-                v.q_cut,
-            );
+            if v.delvc[i] <= 0.0 {
+                q_new[i] = energy_body::q6(
+                    i, v.pbvc, e_new, v.vnewc, v.bvc, v.p_new, v.rho0, v.ql_old, v.qq_old, v.q_cut,
+                );
+            }
         }
     }
 }
@@ -350,26 +344,31 @@ pub mod energy_body {
         e_old - 0.5 * delvc * (p_old + q_old) + 0.5 * work
     }
 
-    /// Loop 2: new q_new.
+    /// Loop 2: new q_new. Takes the arrays and the index, not their values: like RAJAPerf's body
+    /// (and the C and CUDA kernels) it reads the other arrays only where `delvc[i] <= 0`. A function
+    /// of the values would load all nine arrays before the branch (Rust evaluates arguments first),
+    /// 3x the memory traffic of RAJAPerf's kernel for its inputs, where `delvc > 0` everywhere.
     #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn q2(
-        delvc: f64,
-        comp_half_step: f64,
-        pbvc: f64,
-        e_new: f64,
-        bvc: f64,
-        p_half_step: f64,
+        i: usize,
+        delvc: &[f64],
+        comp_half_step: &[f64],
+        pbvc: &[f64],
+        e_new: &[f64],
+        bvc: &[f64],
+        p_half_step: &[f64],
         rho0: f64,
-        ql_old: f64,
-        qq_old: f64,
+        ql_old: &[f64],
+        qq_old: &[f64],
     ) -> f64 {
-        if delvc > 0.0 {
+        if delvc[i] > 0.0 {
             0.0
         } else {
-            let vhalf = 1.0 / (1.0 + comp_half_step);
-            ssc(pbvc * e_new + vhalf * vhalf * bvc * p_half_step, rho0) * ql_old + qq_old
+            let vhalf = 1.0 / (1.0 + comp_half_step[i]);
+            ssc(pbvc[i] * e_new[i] + vhalf * vhalf * bvc[i] * p_half_step[i], rho0) * ql_old[i]
+                + qq_old[i]
         }
     }
 
@@ -394,34 +393,39 @@ pub mod energy_body {
         e
     }
 
-    /// Loop 5: new e_new.
+    /// Loop 5: new e_new from its old value `e_new`; the arrays with the index, so that `q_tilde`'s
+    /// inputs are read only where `delvc[i] <= 0` (see [`q2`]).
     #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn e5(
+        i: usize,
         e_new: f64,
-        delvc: f64,
-        pbvc: f64,
-        vnewc: f64,
-        bvc: f64,
-        p_new: f64,
+        delvc: &[f64],
+        pbvc: &[f64],
+        vnewc: &[f64],
+        bvc: &[f64],
+        p_new: &[f64],
         rho0: f64,
-        ql_old: f64,
-        qq_old: f64,
-        p_old: f64,
-        q_old: f64,
-        p_half_step: f64,
-        q_new: f64,
+        ql_old: &[f64],
+        qq_old: &[f64],
+        p_old: &[f64],
+        q_old: &[f64],
+        p_half_step: &[f64],
+        q_new: &[f64],
         e_cut: f64,
         emin: f64,
     ) -> f64 {
-        let q_tilde = if delvc > 0.0 {
+        let q_tilde = if delvc[i] > 0.0 {
             0.0
         } else {
-            ssc(pbvc * e_new + vnewc * vnewc * bvc * p_new, rho0) * ql_old + qq_old
+            ssc(pbvc[i] * e_new + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i]
+                + qq_old[i]
         };
         let mut e = e_new
-            - (7.0 * (p_old + q_old) - 8.0 * (p_half_step + q_new) + (p_new + q_tilde)) * delvc
+            - (7.0 * (p_old[i] + q_old[i]) - 8.0 * (p_half_step[i] + q_new[i])
+                + (p_new[i] + q_tilde))
+                * delvc[i]
                 / 6.0;
         if e.abs() < e_cut {
             e = 0.0;
@@ -432,32 +436,29 @@ pub mod energy_body {
         e
     }
 
-    /// Loop 6: new q_new.
+    /// Loop 6: the new q_new[i], for the `i` with `delvc[i] <= 0` (the loops write only those, as
+    /// RAJAPerf's body does; see [`q2`]).
     #[omp::declare_target]
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn q6(
-        q_new: f64,
-        delvc: f64,
-        pbvc: f64,
-        e_new: f64,
-        vnewc: f64,
-        bvc: f64,
-        p_new: f64,
+        i: usize,
+        pbvc: &[f64],
+        e_new: &[f64],
+        vnewc: &[f64],
+        bvc: &[f64],
+        p_new: &[f64],
         rho0: f64,
-        ql_old: f64,
-        qq_old: f64,
+        ql_old: &[f64],
+        qq_old: &[f64],
         q_cut: f64,
     ) -> f64 {
-        if delvc <= 0.0 {
-            let mut q = ssc(pbvc * e_new + vnewc * vnewc * bvc * p_new, rho0) * ql_old + qq_old;
-            if q.abs() < q_cut {
-                q = 0.0;
-            }
-            q
-        } else {
-            q_new
+        let mut q = ssc(pbvc[i] * e_new[i] + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i]
+            + qq_old[i];
+        if q.abs() < q_cut {
+            q = 0.0;
         }
+        q
     }
 }
 

@@ -78,15 +78,16 @@ fn energy(
             #[omp::target_teams_distribute_parallel_for]
             for i in 0..n {
                 q_new[i] = q2(
-                    delvc[i],
-                    comp_half_step[i],
-                    pbvc[i],
-                    e_new[i],
-                    bvc[i],
-                    p_half_step[i],
+                    i,
+                    delvc,
+                    comp_half_step,
+                    pbvc,
+                    e_new,
+                    bvc,
+                    p_half_step,
                     rho0,
-                    ql_old[i],
-                    qq_old[i],
+                    ql_old,
+                    qq_old,
                 );
             }
             #[omp::target_teams_distribute_parallel_for]
@@ -107,29 +108,31 @@ fn energy(
             #[omp::target_teams_distribute_parallel_for]
             for i in 0..n {
                 e_new[i] = e5(
+                    i,
                     e_new[i],
-                    delvc[i],
-                    pbvc[i],
-                    vnewc[i],
-                    bvc[i],
-                    p_new[i],
+                    delvc,
+                    pbvc,
+                    vnewc,
+                    bvc,
+                    p_new,
                     rho0,
-                    ql_old[i],
-                    qq_old[i],
-                    p_old[i],
-                    q_old[i],
-                    p_half_step[i],
-                    q_new[i],
+                    ql_old,
+                    qq_old,
+                    p_old,
+                    q_old,
+                    p_half_step,
+                    q_new,
                     e_cut,
                     emin,
                 );
             }
             #[omp::target_teams_distribute_parallel_for]
             for i in 0..n {
-                q_new[i] = q6(
-                    q_new[i], delvc[i], pbvc[i], e_new[i], vnewc[i], bvc[i], p_new[i], rho0,
-                    ql_old[i], qq_old[i], q_cut,
-                );
+                if delvc[i] <= 0.0 {
+                    q_new[i] = q6(
+                        i, pbvc, e_new, vnewc, bvc, p_new, rho0, ql_old, qq_old, q_cut,
+                    );
+                }
             }
         }
         t.stop();

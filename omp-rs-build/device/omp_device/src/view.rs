@@ -181,7 +181,9 @@ impl<const D: usize, const I: usize> Owner<D, I> {
             for d in 0..D {
                 base = base.wrapping_add((self.strides[d] as u32).wrapping_mul(k[d] as u32));
             }
-            return (i as u64) >> 32 == 0 && u64::from((i as u32).wrapping_sub(base)) <= self.width;
+            // Compared in 32 bits as well (the runtime's hull is below 2^31, so is the width): a 64-bit
+            // comparison lets LLVM widen the whole computation back to 64-bit multiplies.
+            return (i as u64) >> 32 == 0 && (i as u32).wrapping_sub(base) <= self.width as u32;
         }
         let mut base = self.origin;
         for d in 0..D {
