@@ -32,3 +32,17 @@ for round in 1 2; do
     echo "$n round $round rc=$?"
   done
 done
+# LARGE=1: the streaming kernels at 32e6 (20 reps), CUDA then every omp-bench once, against the CUDA copy ceiling.
+if [ "${LARGE:-0}" = 1 ]; then
+  K=Stream_ADD,Stream_COPY,Stream_DOT,Stream_MUL,Stream_TRIAD,Basic_DAXPY,Basic_INIT3,Lcals_HYDRO_1D,Lcals_FIRST_DIFF,Apps_FIR
+  BUILD_DIR=$C bash bench/cuda/run.sh --size 32000000 --reps 20 --repeats 3 --kernels $K --json "$O/cuda-32m.json" \
+      > "$O/cuda-32m.log" 2>&1
+  echo "cuda 32e6 rc=$?"
+  for b in .device/bin/omp-bench*; do
+    n=$(basename "$b")
+    timeout 150 "$b" --variants omp-gpu --baseline omp-gpu --size 32000000 --reps 20 --repeats 3 --kernels $K --quiet \
+        --device-ceiling-gbs "$(grep -o '"gbs": *[0-9.eE+-]*' "$O/cuda-32m.json" | head -n 1 | sed 's/.*: *//')" \
+        --json "$O/$n-32m.json" > /dev/null 2>&1
+    echo "$n 32e6 rc=$?"
+  done
+fi

@@ -8,11 +8,14 @@
 
 use core::ffi::c_void;
 use std::any::{type_name, TypeId};
+use std::cell::Cell;
 use std::marker::PhantomData;
+use std::ops::Range;
 use std::panic::Location;
 use std::sync::{Mutex, OnceLock};
 
 use libomptarget_sys::{self as sys, maptype as mt};
+use smallvec::SmallVec;
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
@@ -132,15 +135,11 @@ pub(crate) struct Tiles {
 #[derive(Debug)]
 #[must_use = "an ArgPack does nothing until passed to `launch`"]
 pub struct ArgPack<'a> {
-    args: MapArgs,
-    secs: Vec<Section>,
-    /// The argument index of each of `secs`.
-    sec_args: Vec<usize>,
+    /// The slots, the mapped sections and the launch's scratch, in buffers the thread's packs reuse.
+    bufs: PackBuffers,
     /// Devices that mapped/device arguments live on (`None`: host region).
-    owners: Vec<(&'a str, Option<Device>)>,
-    reductions: Vec<RedSlot>,
-    /// Device byte ranges of the `is_device_ptr` arguments (the queue orders launches by what they reach).
-    buffers: Vec<std::ops::Range<u64>>,
+    owners: SmallVec<[(&'static str, Option<Device>); 4]>,
+    reductions: SmallVec<[RedSlot; 2]>,
     /// The walk slots of a collapsed nest's kernel and the nest's innermost trip count.
     walk: Option<WalkSlots>,
     last_named: Option<usize>,
@@ -149,6 +148,56 @@ pub struct ArgPack<'a> {
     /// An argument that cannot be passed (reported by `launch`, before anything reaches libomptarget).
     deferred: Option<Error>,
     _borrows: PhantomData<&'a mut ()>,
+}
+
+/// The heap buffers of an [`ArgPack`] and of its launch, handed to the thread's next pack when it drops: a time loop
+/// builds thousands of packs, and their allocations (a dozen per launch) were a visible part of the microsecond
+/// that omp-rs adds to liboffload's queued launch (H200, bench/RESULTS.md).
+#[derive(Debug, Default)]
+struct PackBuffers {
+    args: MapArgs,
+    secs: Vec<Section>,
+    /// The argument index of each of `secs`.
+    sec_args: Vec<usize>,
+    /// Device byte ranges of the `is_device_ptr` arguments (the queue orders launches by what they reach).
+    buffers: Vec<Range<u64>>,
+    /// Scratch of a queued launch: its slots with device addresses, and the device memory it reaches.
+    slots: Vec<u64>,
+    footprint: Vec<Range<u64>>,
+}
+
+thread_local! {
+    static SPARE_BUFFERS: Cell<Option<PackBuffers>> = const { Cell::new(None) };
+}
+
+impl PackBuffers {
+    /// The thread's spare buffers (empty), or new ones.
+    fn take() -> PackBuffers {
+        // `try_with`: a pack may be built or dropped while the thread's locals are being destroyed.
+        SPARE_BUFFERS
+            .try_with(Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| PackBuffers { args: MapArgs::with_capacity(24), ..PackBuffers::default() })
+    }
+
+    /// Emptied, they become the thread's spare buffers.
+    fn give_back(mut self) {
+        let PackBuffers { args, secs, sec_args, buffers, slots, footprint } = &mut self;
+        args.clear();
+        secs.clear();
+        sec_args.clear();
+        buffers.clear();
+        slots.clear();
+        footprint.clear();
+        let _ = SPARE_BUFFERS.try_with(|s| s.set(Some(self)));
+    }
+}
+
+impl Drop for ArgPack<'_> {
+    fn drop(&mut self) {
+        std::mem::take(&mut self.bufs).give_back();
+    }
 }
 
 impl Default for ArgPack<'_> {
@@ -161,12 +210,9 @@ impl<'a> ArgPack<'a> {
     /// An empty pack.
     pub fn new() -> ArgPack<'a> {
         ArgPack {
-            args: MapArgs::with_capacity(24),
-            secs: Vec::with_capacity(4),
-            sec_args: Vec::with_capacity(4),
-            owners: Vec::new(),
-            reductions: Vec::new(),
-            buffers: Vec::new(),
+            bufs: PackBuffers::take(),
+            owners: SmallVec::new(),
+            reductions: SmallVec::new(),
             walk: None,
             last_named: None,
             last_mapped: None,
@@ -177,7 +223,7 @@ impl<'a> ArgPack<'a> {
 
     fn literal(&mut self, v: u64) {
         let p = v as usize as *mut c_void;
-        self.args.push(p, p, 8, mt::TARGET_PARAM | mt::LITERAL);
+        self.bufs.args.push(p, p, 8, mt::TARGET_PARAM | mt::LITERAL);
     }
 
     fn mapped<T: Pod>(mut self, ptr: *const T, len: usize, kind: MapKind) -> Self {
@@ -188,12 +234,12 @@ impl<'a> ArgPack<'a> {
             self.literal(std::mem::align_of::<T>() as u64);
         } else {
             let p = ptr.cast_mut().cast::<c_void>();
-            self.last_mapped = Some(self.args.len());
-            self.sec_args.push(self.args.len());
-            self.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
-            let var = VarName::Arg { slot: self.args.len() - 1, ty: type_name::<T>(), len };
-            self.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
-            self.last_named = Some(self.secs.len() - 1);
+            self.last_mapped = Some(self.bufs.args.len());
+            self.bufs.sec_args.push(self.bufs.args.len());
+            self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
+            let var = VarName::Arg { slot: self.bufs.args.len() - 1, ty: type_name::<T>(), len };
+            self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
+            self.last_named = Some(self.bufs.secs.len() - 1);
         }
         self.literal(len as u64);
         self
@@ -222,7 +268,7 @@ impl<'a> ArgPack<'a> {
     /// The `always` map-type modifier on the last mapped argument: copy even when the data is present.
     pub fn always(mut self) -> Self {
         if let Some(i) = self.last_mapped {
-            self.args.set_type(i, self.args.type_of(i) | mt::ALWAYS);
+            self.bufs.args.set_type(i, self.bufs.args.type_of(i) | mt::ALWAYS);
         }
         self
     }
@@ -230,7 +276,7 @@ impl<'a> ArgPack<'a> {
     /// The `present` map-type modifier on the last mapped argument: it must already be mapped (checked by omp-rs,
     /// which returns [`Error::NotPresent`] instead of libomptarget's abort).
     pub fn require_present(mut self) -> Self {
-        if let (Some(_), Some(s)) = (self.last_mapped, self.last_named.and_then(|k| self.secs.get_mut(k))) {
+        if let (Some(_), Some(s)) = (self.last_mapped, self.last_named.and_then(|k| self.bufs.secs.get_mut(k))) {
             s.present = true;
         }
         self
@@ -240,7 +286,7 @@ impl<'a> ArgPack<'a> {
     /// host's copy is current, and the region may map it itself). A region on another device than the block's would copy the
     /// host's data to its own device, and the block would copy its stale copy back over the results: refused at
     /// launch with both devices named.
-    pub fn mapped_by(mut self, var: &'a str, device: Option<Device>) -> Self {
+    pub fn mapped_by(mut self, var: &'static str, device: Option<Device>) -> Self {
         if device.is_some() {
             self.owners.push((var, device));
         }
@@ -289,7 +335,7 @@ impl<'a> ArgPack<'a> {
     pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
         self.owners.push(("DeviceBuffer", Some(b.device())));
         let start = b.device_ptr() as u64;
-        self.buffers.push(start..start + (b.len() * std::mem::size_of::<T>()) as u64);
+        self.bufs.buffers.push(start..start + (b.len() * std::mem::size_of::<T>()) as u64);
         self.literal(start);
         self.literal(b.len() as u64);
         self
@@ -319,7 +365,7 @@ impl<'a> ArgPack<'a> {
     /// [`launch`] fills them with the tiles the kernel's threads walk the nest in (rows, tiles per row, tiles; rows
     /// 0 for the flat walk; see [`Geometry`]).
     pub fn walk(mut self, inner: u64) -> Self {
-        self.walk = Some(WalkSlots { arg: self.args.len(), inner });
+        self.walk = Some(WalkSlots { arg: self.bufs.args.len(), inner });
         for _ in 0..3 {
             self.literal(0);
         }
@@ -330,7 +376,7 @@ impl<'a> ArgPack<'a> {
     /// (`partials[team]`); [`LaunchOutcome::partials`] returns them.
     pub fn reduction<T: Pod>(mut self) -> Self {
         self.reductions.push(RedSlot {
-            arg: self.args.len(),
+            arg: self.bufs.args.len(),
             size: std::mem::size_of::<T>(),
             align: std::mem::align_of::<T>(),
             elem: TypeId::of::<T>(),
@@ -343,14 +389,14 @@ impl<'a> ArgPack<'a> {
     /// Name the last mapped array in error messages.
     pub fn var(mut self, name: &'static str) -> Self {
         if let Some(i) = self.last_named {
-            self.secs[i].var = VarName::Name(name);
+            self.bufs.secs[i].var = VarName::Name(name);
         }
         self
     }
 
     /// Number of 8-byte slots after `dyn_ptr`.
     pub fn slots(&self) -> usize {
-        self.args.len()
+        self.bufs.args.len()
     }
 }
 
@@ -504,6 +550,9 @@ impl Ran {
 
 impl Drop for Ran {
     fn drop(&mut self) {
+        if self.reds.is_empty() {
+            return;
+        }
         let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
         pool.extend(self.reds.drain(..).map(|(_, b)| b));
     }
@@ -600,8 +649,8 @@ pub(crate) fn launch_impl(
     if let Some(w) = pack.walk {
         for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {
             let p = v as usize as *mut c_void;
-            pack.args.base[w.arg + i] = p;
-            pack.args.begin[w.arg + i] = p;
+            pack.bufs.args.base[w.arg + i] = p;
+            pack.bufs.args.begin[w.arg + i] = p;
         }
     }
     for (var, owner) in &pack.owners {
@@ -621,7 +670,7 @@ pub(crate) fn launch_impl(
     let mode = queue::mode();
     let mut changing = (mode == LaunchMode::Sync).then(map::changing_mappings);
     let lookups = changing.is_none().then(map::lookups_stay_valid);
-    let presence = map::check_sections(rt, device.0, &pack.secs)?;
+    let presence = map::check_sections(rt, device.0, &pack.bufs.secs)?;
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
     let partial_count = if on_host { 1 } else { teams as usize };
@@ -642,23 +691,23 @@ pub(crate) fn launch_impl(
             }
         };
         let p = buf.ptr as *mut c_void;
-        pack.args.base[slot.arg] = p;
-        pack.args.begin[slot.arg] = p;
+        pack.bufs.args.base[slot.arg] = p;
+        pack.bufs.args.begin[slot.arg] = p;
         reds.push((*slot, buf));
     }
     let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };
 
     if lookups.is_some() {
-        if let (Some(slots), Some(target)) = (device_slots(&pack, &presence), kernel.target(device, reg)) {
-            let footprint = footprint(&pack, &presence);
+        if let (true, Some(target)) = (pack.bufs.device_slots(&presence), kernel.target(device, reg)) {
+            pack.bufs.footprint(&presence);
             let l = QueuedLaunch {
                 kernel: kernel.name,
                 addr,
                 ident,
                 region,
                 span: kernel.body,
-                slots: &slots,
-                footprint: &footprint,
+                slots: &pack.bufs.slots,
+                footprint: &pack.bufs.footprint,
                 teams,
                 threads,
                 record: state.panic_record,
@@ -680,12 +729,12 @@ pub(crate) fn launch_impl(
     if changing.is_none() {
         drop(lookups);
         changing = Some(map::changing_mappings());
-        map::check_sections(rt, device.0, &pack.secs)?;
+        map::check_sections(rt, device.0, &pack.bufs.secs)?;
     }
     let _exclusive = changing; // held until the launch has returned
     // Earlier queued regions finish (and report) before a synchronous launch.
     queue::sync(device.0)?;
-    let mut ka = pack.args.kernel_args(teams, threads);
+    let mut ka = pack.bufs.args.kernel_args(teams, threads);
     // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
     // family; the slots follow the kernel ABI; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
@@ -700,31 +749,34 @@ pub(crate) fn launch_impl(
     Ok(LaunchOutcome::Ran(ran))
 }
 
-/// The kernel's slots with device addresses in place of mapped arguments, when nothing needs copying: every
-/// mapped section present (`presence`, from the check made before) and no `always` modifier. `None`: the launch
-/// must go through libomptarget, which maps.
-fn device_slots(pack: &ArgPack<'_>, presence: &[map::Presence]) -> Option<Vec<u64>> {
-    let a = &pack.args;
-    let mut slots: Vec<u64> = a.begin.iter().map(|p| *p as usize as u64).collect();
-    for (&arg, p) in pack.sec_args.iter().zip(presence) {
-        match p {
-            map::Presence::Present(dev) if a.types[arg] & mt::ALWAYS == 0 => slots[arg] = *dev as u64,
-            _ => return None,
+impl PackBuffers {
+    /// Fill `slots` with the kernel's slots, device addresses in place of mapped arguments, when nothing needs
+    /// copying: every mapped section present (`presence`, from the check made before) and no `always` modifier.
+    /// `false`: the launch must go through libomptarget, which maps.
+    fn device_slots(&mut self, presence: &[map::Presence]) -> bool {
+        let a = &self.args;
+        self.slots.clear();
+        self.slots.extend(a.begin.iter().map(|p| *p as usize as u64));
+        for (&arg, p) in self.sec_args.iter().zip(presence) {
+            match p {
+                map::Presence::Present(dev) if a.types[arg] & mt::ALWAYS == 0 => self.slots[arg] = *dev as u64,
+                _ => return false,
+            }
         }
+        true
     }
-    Some(slots)
-}
 
-/// The device memory a queued kernel can reach: its mapped sections where they are present and its device buffers
-/// (kernels reach memory only through these arguments, bounds-checked).
-fn footprint(pack: &ArgPack<'_>, presence: &[map::Presence]) -> Vec<std::ops::Range<u64>> {
-    let mut out = pack.buffers.clone();
-    for (sec, p) in pack.secs.iter().zip(presence) {
-        if let map::Presence::Present(dev) = p {
-            out.push(*dev as u64..(*dev + sec.bytes) as u64);
+    /// Fill `footprint` with the device memory a queued kernel can reach: its mapped sections where they are present
+    /// and its device buffers (kernels reach memory only through these arguments, bounds-checked).
+    fn footprint(&mut self, presence: &[map::Presence]) {
+        self.footprint.clear();
+        self.footprint.extend_from_slice(&self.buffers);
+        for (sec, p) in self.secs.iter().zip(presence) {
+            if let map::Presence::Present(dev) = p {
+                self.footprint.push(*dev as u64..(*dev + sec.bytes) as u64);
+            }
         }
     }
-    out
 }
 
 /// Read (and reset) the pinned panic record after a synchronous launch.
@@ -782,9 +834,21 @@ mod tests {
     }
 
     #[test]
+    fn packs_reuse_the_threads_buffers() {
+        let first = ArgPack::new().scalar(1.5f64).unit_dim(0, 4, 1);
+        let base = first.bufs.args.base.as_ptr();
+        drop(first);
+        let second = ArgPack::new();
+        assert_eq!(second.slots(), 0, "handed back empty");
+        assert_eq!(second.bufs.args.base.as_ptr(), base, "the same allocation");
+        let third = ArgPack::new();
+        assert_ne!(third.bufs.args.base.as_ptr(), base, "one pack at a time owns them");
+    }
+
+    #[test]
     fn a_unit_step_dimension_checks_its_step() {
         let pack = ArgPack::new().unit_dim(3, 10, 1).dim(9, 4, -2);
-        assert_eq!(pack.args.begin.len(), 6, "three slots per dimension");
+        assert_eq!(pack.bufs.args.begin.len(), 6, "three slots per dimension");
         let other = std::panic::catch_unwind(|| ArgPack::new().unit_dim(0, 10, 2));
         let msg = other.expect_err("step 2 for a kernel compiled with step 1");
         assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("unit-step loop got step 2")));
@@ -802,3 +866,4 @@ mod tests {
         assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 }
+

@@ -63,6 +63,14 @@ impl MapArgs {
         self.base.len()
     }
 
+    /// No arguments (keeping the capacity).
+    pub(crate) fn clear(&mut self) {
+        self.base.clear();
+        self.begin.clear();
+        self.sizes.clear();
+        self.types.clear();
+    }
+
     /// `KernelArgsTy` v3 over these arguments with a bare-mode grid (`teams` × `threads`). Points into `self`:
     /// use it while `self` is alive and unchanged.
     pub(crate) fn kernel_args(&mut self, teams: u32, threads: u32) -> sys::KernelArgsTy {
