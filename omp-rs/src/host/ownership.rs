@@ -17,13 +17,7 @@
 //!
 //! All arithmetic is exact (`i128`, checked); a form whose values leave `i128` is rejected.
 
-use smallvec::SmallVec;
-
 use super::{Dim, LoopIndex};
-
-/// The kernel slots of one written array's ownership ([`Ownership::device_slots`]), on the stack for the usual
-/// nests.
-pub(crate) type OwnerSlots = SmallVec<[u64; 16]>;
 
 /// At most this many sequential-loop terms in one index form (more is rejected by the macro).
 pub(crate) const MAX_INNER: usize = 6;
@@ -181,10 +175,9 @@ impl<const D: usize> Affine<D> {
         for &(s, c) in inner {
             width = span(s, c).and_then(|x| x.checked_add(width)).filter(|&x| x <= i128::MAX as u128).ok_or_else(overflow)?;
         }
-        // Term lists on the stack: every target region's launch checks its ownership again.
-        let parallel: Terms =
+        let parallel: Vec<Term> =
             (0..D).filter(|&d| self.counts[d] > 1).map(|d| Term { stride: strides[d], count: self.counts[d], dim: Some(d) }).collect();
-        let inner_terms: Terms = inner.iter().filter(|t| t.1 > 1).map(|&(stride, count)| Term { stride, count, dim: None }).collect();
+        let inner_terms: Vec<Term> = inner.iter().filter(|t| t.1 > 1).map(|&(stride, count)| Term { stride, count, dim: None }).collect();
         // Hull mode: each iteration owns the interval its inner loops span, and the parallel terms keep those
         // intervals apart. Lattice mode (`px[i + r * n]`, the inner loop the slower digit): each iteration owns
         // exactly its lattice points, and all terms together are one mixed-radix number.
@@ -224,7 +217,7 @@ impl<const D: usize> Affine<D> {
         let direction = match mode {
             Mode::Lattice => Direction::Mixed,
             Mode::Hull => {
-                let dims: SmallVec<[usize; MAX_TERMS]> = terms.iter().filter_map(|t| t.dim).collect();
+                let dims: Vec<usize> = terms.iter().filter_map(|t| t.dim).collect();
                 let nest_order = dims.windows(2).all(|w| w[0] < w[1]);
                 if !nest_order {
                     Direction::Mixed
@@ -263,9 +256,6 @@ impl<const D: usize> Affine<D> {
 /// At most this many terms (parallel dimensions and sequential loops) in one ownership.
 const MAX_TERMS: usize = 12;
 
-/// A list of terms, on the stack up to [`MAX_TERMS`].
-type Terms = SmallVec<[Term; MAX_TERMS]>;
-
 /// One variable term of an index form.
 #[derive(Debug, Clone, Copy)]
 struct Term {
@@ -278,7 +268,7 @@ struct Term {
 /// Checks the mixed-radix condition: sorted by stride, each stride exceeds everything the smaller terms (and
 /// `base` more elements) span. Err: the first term that fails, with the span it does not exceed.
 fn mixed_radix(terms: &[Term], base: u128) -> Result<(), (u128, u64, u128)> {
-    let mut sorted: SmallVec<[(u128, u64); MAX_TERMS]> = terms.iter().map(|t| (t.stride.unsigned_abs(), t.count)).collect();
+    let mut sorted: Vec<(u128, u64)> = terms.iter().map(|t| (t.stride.unsigned_abs(), t.count)).collect();
     sorted.sort_unstable();
     let mut span = base;
     for (stride, count) in sorted {
@@ -508,9 +498,9 @@ impl<const D: usize> Ownership<D> {
     /// dimension, then `inner` pairs (stride, count) of the sequential-loop terms, largest first (padded with
     /// `(0, 1)`). `None` when some owned element lies outside `i64`, or the form has more sequential-loop terms than
     /// `inner` slots.
-    pub(crate) fn device_slots(&self, inner: usize) -> Option<OwnerSlots> {
+    pub(crate) fn device_slots(&self, inner: usize) -> Option<Vec<u64>> {
         if self.highest < self.lowest {
-            let mut out = OwnerSlots::from_slice(&[2, 0, 0]);
+            let mut out = vec![2, 0, 0];
             out.extend(std::iter::repeat_n(0, D));
             out.extend((0..inner).flat_map(|_| [0, 1]));
             return Some(out);
@@ -537,14 +527,14 @@ impl<const D: usize> Ownership<D> {
                 self.origin + shift
             }
         };
-        let mut out = OwnerSlots::new();
+        let mut out = Vec::with_capacity(3 + D + 2 * inner);
         out.extend([mode, i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?]);
         for d in 0..D {
             // A dimension of one iteration never moves the index; its stride may be anything.
             out.push(if self.counts[d] > 1 { i64::try_from(self.strides[d]).ok()? as u64 } else { 0 });
         }
-        let terms: SmallVec<[&Term; MAX_TERMS]> = match self.mode {
-            Mode::Hull => SmallVec::new(),
+        let terms: Vec<&Term> = match self.mode {
+            Mode::Hull => Vec::new(),
             Mode::Lattice => self.order[..self.n_order].iter().filter(|t| t.dim.is_none()).collect(),
         };
         if terms.len() > inner {

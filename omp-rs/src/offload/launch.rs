@@ -15,7 +15,6 @@ use std::panic::Location;
 use std::sync::{Mutex, OnceLock};
 
 use libomptarget_sys::{self as sys, maptype as mt};
-use smallvec::SmallVec;
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
@@ -132,14 +131,30 @@ pub(crate) struct Tiles {
 }
 
 /// The kernel arguments of one launch, in slot order (the kernel ABI). Borrows every slice it maps for `'a`.
+///
+/// One pointer: the builder calls of a region move it by value, and its buffers go back to the thread when it
+/// drops (see [`PackBuffers`]).
 #[derive(Debug)]
 #[must_use = "an ArgPack does nothing until passed to `launch`"]
 pub struct ArgPack<'a> {
-    /// The slots, the mapped sections and the launch's scratch, in buffers the thread's packs reuse.
-    bufs: PackBuffers,
+    bufs: Recycled,
+    _borrows: PhantomData<&'a mut ()>,
+}
+
+/// Everything an [`ArgPack`] holds, and the scratch of its launch, in buffers handed to the thread's next pack when
+/// it drops: a time loop builds thousands of packs, and allocating and moving them was a visible part of the
+/// microsecond that omp-rs adds to liboffload's queued launch (H200, bench/RESULTS.md).
+#[derive(Debug, Default)]
+struct PackBuffers {
+    args: MapArgs,
+    secs: Vec<Section>,
+    /// The argument index of each of `secs`.
+    sec_args: Vec<usize>,
     /// Devices that mapped/device arguments live on (`None`: host region).
-    owners: SmallVec<[(&'static str, Option<Device>); 4]>,
-    reductions: SmallVec<[RedSlot; 2]>,
+    owners: Vec<(&'static str, Option<Device>)>,
+    reductions: Vec<RedSlot>,
+    /// Device byte ranges of the `is_device_ptr` arguments (the queue orders launches by what they reach).
+    buffers: Vec<Range<u64>>,
     /// The walk slots of a collapsed nest's kernel and the nest's innermost trip count.
     walk: Option<WalkSlots>,
     last_named: Option<usize>,
@@ -147,56 +162,66 @@ pub struct ArgPack<'a> {
     last_mapped: Option<usize>,
     /// An argument that cannot be passed (reported by `launch`, before anything reaches libomptarget).
     deferred: Option<Error>,
-    _borrows: PhantomData<&'a mut ()>,
-}
-
-/// The heap buffers of an [`ArgPack`] and of its launch, handed to the thread's next pack when it drops: a time loop
-/// builds thousands of packs, and their allocations (a dozen per launch) were a visible part of the microsecond
-/// that omp-rs adds to liboffload's queued launch (H200, bench/RESULTS.md).
-#[derive(Debug, Default)]
-struct PackBuffers {
-    args: MapArgs,
-    secs: Vec<Section>,
-    /// The argument index of each of `secs`.
-    sec_args: Vec<usize>,
-    /// Device byte ranges of the `is_device_ptr` arguments (the queue orders launches by what they reach).
-    buffers: Vec<Range<u64>>,
     /// Scratch of a queued launch: its slots with device addresses, and the device memory it reaches.
     slots: Vec<u64>,
     footprint: Vec<Range<u64>>,
 }
 
 thread_local! {
-    static SPARE_BUFFERS: Cell<Option<PackBuffers>> = const { Cell::new(None) };
+    static SPARE_BUFFERS: Cell<Option<Box<PackBuffers>>> = const { Cell::new(None) };
 }
 
 impl PackBuffers {
     /// The thread's spare buffers (empty), or new ones.
-    fn take() -> PackBuffers {
+    fn take() -> Box<PackBuffers> {
         // `try_with`: a pack may be built or dropped while the thread's locals are being destroyed.
         SPARE_BUFFERS
             .try_with(Cell::take)
             .ok()
             .flatten()
-            .unwrap_or_else(|| PackBuffers { args: MapArgs::with_capacity(24), ..PackBuffers::default() })
+            .unwrap_or_else(|| Box::new(PackBuffers { args: MapArgs::with_capacity(24), ..PackBuffers::default() }))
     }
 
     /// Emptied, they become the thread's spare buffers.
-    fn give_back(mut self) {
-        let PackBuffers { args, secs, sec_args, buffers, slots, footprint } = &mut self;
+    fn give_back(mut self: Box<Self>) {
+        let PackBuffers {
+            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, slots, footprint,
+        } = &mut *self;
         args.clear();
         secs.clear();
         sec_args.clear();
+        owners.clear();
+        reductions.clear();
         buffers.clear();
         slots.clear();
         footprint.clear();
+        (*walk, *last_named, *last_mapped, *deferred) = (None, None, None, None);
         let _ = SPARE_BUFFERS.try_with(|s| s.set(Some(self)));
     }
 }
 
-impl Drop for ArgPack<'_> {
+/// The [`PackBuffers`] of one pack, back to the thread when it drops.
+#[derive(Debug)]
+struct Recycled(Option<Box<PackBuffers>>);
+
+impl std::ops::Deref for Recycled {
+    type Target = PackBuffers;
+    fn deref(&self) -> &PackBuffers {
+        self.0.as_deref().expect("taken only by drop")
+    }
+}
+
+impl std::ops::DerefMut for Recycled {
+    fn deref_mut(&mut self) -> &mut PackBuffers {
+        self.0.as_deref_mut().expect("taken only by drop")
+    }
+}
+
+impl Drop for Recycled {
     fn drop(&mut self) {
-        std::mem::take(&mut self.bufs).give_back();
+        if let Some(b) = self.0.take() {
+            b.give_back();
+        }
     }
 }
 
@@ -209,16 +234,7 @@ impl Default for ArgPack<'_> {
 impl<'a> ArgPack<'a> {
     /// An empty pack.
     pub fn new() -> ArgPack<'a> {
-        ArgPack {
-            bufs: PackBuffers::take(),
-            owners: SmallVec::new(),
-            reductions: SmallVec::new(),
-            walk: None,
-            last_named: None,
-            last_mapped: None,
-            deferred: None,
-            _borrows: PhantomData,
-        }
+        ArgPack { bufs: Recycled(Some(PackBuffers::take())), _borrows: PhantomData }
     }
 
     fn literal(&mut self, v: u64) {
@@ -234,12 +250,13 @@ impl<'a> ArgPack<'a> {
             self.literal(std::mem::align_of::<T>() as u64);
         } else {
             let p = ptr.cast_mut().cast::<c_void>();
-            self.last_mapped = Some(self.bufs.args.len());
-            self.bufs.sec_args.push(self.bufs.args.len());
+            self.bufs.last_mapped = Some(self.bufs.args.len());
+            let arg = self.bufs.args.len();
+            self.bufs.sec_args.push(arg);
             self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
             let var = VarName::Arg { slot: self.bufs.args.len() - 1, ty: type_name::<T>(), len };
             self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
-            self.last_named = Some(self.bufs.secs.len() - 1);
+            self.bufs.last_named = Some(self.bufs.secs.len() - 1);
         }
         self.literal(len as u64);
         self
@@ -267,8 +284,9 @@ impl<'a> ArgPack<'a> {
 
     /// The `always` map-type modifier on the last mapped argument: copy even when the data is present.
     pub fn always(mut self) -> Self {
-        if let Some(i) = self.last_mapped {
-            self.bufs.args.set_type(i, self.bufs.args.type_of(i) | mt::ALWAYS);
+        if let Some(i) = self.bufs.last_mapped {
+            let ty = self.bufs.args.type_of(i) | mt::ALWAYS;
+            self.bufs.args.set_type(i, ty);
         }
         self
     }
@@ -276,7 +294,7 @@ impl<'a> ArgPack<'a> {
     /// The `present` map-type modifier on the last mapped argument: it must already be mapped (checked by omp-rs,
     /// which returns [`Error::NotPresent`] instead of libomptarget's abort).
     pub fn require_present(mut self) -> Self {
-        if let (Some(_), Some(s)) = (self.last_mapped, self.last_named.and_then(|k| self.bufs.secs.get_mut(k))) {
+        if let (Some(_), Some(s)) = (self.bufs.last_mapped, self.bufs.last_named.and_then(|k| self.bufs.secs.get_mut(k))) {
             s.present = true;
         }
         self
@@ -288,7 +306,7 @@ impl<'a> ArgPack<'a> {
     /// launch with both devices named.
     pub fn mapped_by(mut self, var: &'static str, device: Option<Device>) -> Self {
         if device.is_some() {
-            self.owners.push((var, device));
+            self.bufs.owners.push((var, device));
         }
         self
     }
@@ -304,7 +322,7 @@ impl<'a> ArgPack<'a> {
                 }
             }
             None => {
-                self.deferred.get_or_insert(Error::InvalidAccess {
+                self.bufs.deferred.get_or_insert(Error::InvalidAccess {
                     detail: format!(
                         "the index `{}[{}]` of this target region reaches elements beyond 64 bits for these loop bounds",
                         own.array(),
@@ -333,7 +351,7 @@ impl<'a> ArgPack<'a> {
 
     /// An `is_device_ptr` argument: device pointer and length, both `LITERAL`.
     pub fn device_buffer<T: Pod>(mut self, b: &'a DeviceBuffer<T>) -> Self {
-        self.owners.push(("DeviceBuffer", Some(b.device())));
+        self.bufs.owners.push(("DeviceBuffer", Some(b.device())));
         let start = b.device_ptr() as u64;
         self.bufs.buffers.push(start..start + (b.len() * std::mem::size_of::<T>()) as u64);
         self.literal(start);
@@ -365,7 +383,7 @@ impl<'a> ArgPack<'a> {
     /// [`launch`] fills them with the tiles the kernel's threads walk the nest in (rows, tiles per row, tiles; rows
     /// 0 for the flat walk; see [`Geometry`]).
     pub fn walk(mut self, inner: u64) -> Self {
-        self.walk = Some(WalkSlots { arg: self.bufs.args.len(), inner });
+        self.bufs.walk = Some(WalkSlots { arg: self.bufs.args.len(), inner });
         for _ in 0..3 {
             self.literal(0);
         }
@@ -375,8 +393,9 @@ impl<'a> ArgPack<'a> {
     /// A reduction variable of type `T`: one slot pointing at `num_teams` partials the kernel writes
     /// (`partials[team]`); [`LaunchOutcome::partials`] returns them.
     pub fn reduction<T: Pod>(mut self) -> Self {
-        self.reductions.push(RedSlot {
-            arg: self.bufs.args.len(),
+        let arg = self.bufs.args.len();
+        self.bufs.reductions.push(RedSlot {
+            arg,
             size: std::mem::size_of::<T>(),
             align: std::mem::align_of::<T>(),
             elem: TypeId::of::<T>(),
@@ -388,7 +407,7 @@ impl<'a> ArgPack<'a> {
 
     /// Name the last mapped array in error messages.
     pub fn var(mut self, name: &'static str) -> Self {
-        if let Some(i) = self.last_named {
+        if let Some(i) = self.bufs.last_named {
             self.bufs.secs[i].var = VarName::Name(name);
         }
         self
@@ -630,7 +649,7 @@ pub(crate) fn launch_impl(
     ident: &'static Ident,
     region: &'static Location<'static>,
 ) -> Result<LaunchOutcome, Error> {
-    if let Some(e) = pack.deferred.take() {
+    if let Some(e) = pack.bufs.deferred.take() {
         return Err(e);
     }
     let (reg, addr) = kernel.resolve()?;
@@ -643,17 +662,17 @@ pub(crate) fn launch_impl(
     let state = reg.device_state(device.0)?;
     // Tiles on GPUs only: the host plugin calls the kernel once, as one thread.
     let on_host = reg.family == Family::Host || device::is_host_plugin(device);
-    let tile_inner = pack.walk.filter(|_| !on_host).map(|w| w.inner);
-    let shape = KernelShape { tile_inner, reducing: !pack.reductions.is_empty() };
+    let tile_inner = pack.bufs.walk.filter(|_| !on_host).map(|w| w.inner);
+    let shape = KernelShape { tile_inner, reducing: !pack.bufs.reductions.is_empty() };
     let (teams, threads, tiles) = geometry.resolve(kernel.name, rtm.sm_count(), shape)?;
-    if let Some(w) = pack.walk {
+    if let Some(w) = pack.bufs.walk {
         for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {
             let p = v as usize as *mut c_void;
             pack.bufs.args.base[w.arg + i] = p;
             pack.bufs.args.begin[w.arg + i] = p;
         }
     }
-    for (var, owner) in &pack.owners {
+    for (var, owner) in &pack.bufs.owners {
         if *owner != Some(device) {
             return Err(Error::InvalidAccess {
                 detail: format!(
@@ -674,8 +693,9 @@ pub(crate) fn launch_impl(
 
     // Reduction partial buffers: leased from the kernel's pool, sized for `teams`.
     let partial_count = if on_host { 1 } else { teams as usize };
-    let mut reds = Vec::with_capacity(pack.reductions.len());
-    for slot in &pack.reductions {
+    let mut reds = Vec::with_capacity(pack.bufs.reductions.len());
+    let bufs = &mut *pack.bufs;
+    for slot in &bufs.reductions {
         let need = slot.size * teams as usize;
         let buf = {
             let mut pool = kernel.partials.lock().unwrap_or_else(|p| p.into_inner());
@@ -691,8 +711,8 @@ pub(crate) fn launch_impl(
             }
         };
         let p = buf.ptr as *mut c_void;
-        pack.bufs.args.base[slot.arg] = p;
-        pack.bufs.args.begin[slot.arg] = p;
+        bufs.args.base[slot.arg] = p;
+        bufs.args.begin[slot.arg] = p;
         reds.push((*slot, buf));
     }
     let ran = Ran { device, teams, threads, partial_count, reds, pool: &kernel.partials };

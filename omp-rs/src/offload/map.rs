@@ -84,9 +84,6 @@ impl Modifiers {
     }
 }
 
-/// The presence of each section of a call, on the stack for up to eight (every launch looks them up).
-pub(crate) type Presences = smallvec::SmallVec<[Presence; 8]>;
-
 /// One host section to map: `bytes` bytes at `addr`.
 #[derive(Debug, Clone)]
 pub(crate) struct Section {
@@ -134,8 +131,8 @@ pub(crate) enum Presence {
 }
 
 /// Check sections that are about to be mapped together (in this order) on `device`.
-pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Presences, Error> {
-    let mut out = Presences::new();
+pub(crate) fn check_sections(rt: Rt, device: i32, secs: &[Section]) -> Result<Vec<Presence>, Error> {
+    let mut out = Vec::with_capacity(secs.len());
     for (i, s) in secs.iter().enumerate() {
         if s.bytes == 0 {
             out.push(Presence::Absent);
