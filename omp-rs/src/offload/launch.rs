@@ -420,8 +420,8 @@ impl<'a> ArgPack<'a> {
 }
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
-/// thread one iteration (regions with reductions: eight), at most 32 teams per SM (132 SMs when the SM count is
-/// unknown).
+/// thread one iteration (regions with reductions: eight), at most 128 teams per SM (regions with reductions: 32;
+/// 132 SMs when the SM count is unknown).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
 /// iterations, one tile per team at a time, when its innermost loop runs at least 32 times, the nest has at least
@@ -457,7 +457,7 @@ impl Geometry {
             Some(n) if (1..=i64::from(i32::MAX)).contains(&n) => n as u32,
             Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
             None => {
-                let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm());
+                let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm(shape.reducing));
                 let per_thread = if shape.reducing { REDUCTION_ITERATIONS_PER_THREAD } else { 1 };
                 let wanted = if tiles.rows != 0 { tiles.count } else { self.iterations.div_ceil(u64::from(threads) * per_thread) };
                 wanted.clamp(1, cap) as u32
@@ -504,14 +504,18 @@ fn tiles(threads: u32, iterations: u64, inner: u64) -> Tiles {
     Tiles { rows, per_row, count }
 }
 
-/// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM`, default 32, a tuning knob): beyond it each thread
+/// Most teams per SM of the default grid (`OMP_RS_TEAMS_PER_SM` sets both, a tuning knob): beyond it each thread
 /// runs several iterations of the loop. Up to it every thread runs at most one, which the kernels' loop-free path
-/// makes cheapest (bench/RESULTS.md, 2026-12-01).
-fn teams_per_sm() -> u32 {
-    static T: OnceLock<u32> = OnceLock::new();
-    *T.get_or_init(|| {
-        std::env::var("OMP_RS_TEAMS_PER_SM").ok().and_then(|v| v.trim().parse().ok()).filter(|&t: &u32| (1..=1024).contains(&t)).unwrap_or(32)
-    })
+/// makes cheapest. 128 (a million-iteration loop gets one thread per iteration up to ~4.3 M iterations on an H200):
+/// at 32e6 the streaming kernels run 2-4 % faster than with 32 (Stream_COPY 96 -> 98 % of the copy ceiling,
+/// FIRST_DIFF 91 -> 94 %); reductions keep 32, as more teams means more partials to combine (Stream_DOT 97 -> 87 %
+/// with 128; bench/RESULTS.md, 2026-12-01).
+fn teams_per_sm(reducing: bool) -> u32 {
+    static T: OnceLock<Option<u32>> = OnceLock::new();
+    let set = *T.get_or_init(|| {
+        std::env::var("OMP_RS_TEAMS_PER_SM").ok().and_then(|v| v.trim().parse().ok()).filter(|&t: &u32| (1..=1024).contains(&t))
+    });
+    set.unwrap_or(if reducing { 32 } else { 128 })
 }
 
 /// What a launch did.
@@ -846,7 +850,7 @@ mod tests {
         assert_eq!(tiles(256, 1 << 32, 1 << 16), Tiles::default());
         // The cap on the default grid holds for tiles too; num_teams(n) stays n.
         let big = Geometry::for_iterations(4000 * 4000);
-        assert_eq!(big.resolve("k", Some(132), tiled(4000)).unwrap().0, 132 * teams_per_sm());
+        assert_eq!(big.resolve("k", Some(132), tiled(4000)).unwrap().0, 132 * teams_per_sm(false));
         let three = Geometry { num_teams: Some(3), ..g };
         assert_eq!(three.resolve("k", Some(132), tiled(1000)).unwrap().0, 3);
         // Not a collapsed nest (or not a GPU): flat, the grid as before.
@@ -882,7 +886,7 @@ mod tests {
         assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 1);
         // The usual cap: large loops give each thread more than eight anyway; num_teams(n) is kept.
         let big = Geometry::for_iterations(32_000_000);
-        assert_eq!(big.resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm());
+        assert_eq!(big.resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm(true));
         assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 }

@@ -19,7 +19,7 @@
 //! | `OMP_RS_LANES` | queues per device for queued launches (1..=16, default 4): launches on different data overlap, see `lanes.rs` |
 //! | `OMP_RS_LAUNCH` | `queued` (default: regions on resident data go onto the device's queue, see `queue.rs`), `wait` (queued, but every region waits), `sync` (every region through libomptarget's synchronous launch) |
 //! | `OMP_RS_LIBOFFLOAD` | path of liboffload (default: `libLLVMOffload.so.22.1` beside libomptarget) |
-//! | `OMP_RS_TEAMS_PER_SM` | cap of the default grid, teams per SM (default 32) |
+//! | `OMP_RS_TEAMS_PER_SM` | cap of the default grid, teams per SM (default 128; regions with reductions 32) |
 //! | `LIBOMPTARGET_INFO` | passed through to libomptarget |
 
 // Only the modules marked `allow(unsafe_code)` call into libomptarget/liboffload or touch memory they own; every
