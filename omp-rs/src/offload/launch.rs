@@ -250,11 +250,11 @@ impl<'a> ArgPack<'a> {
             self.literal(std::mem::align_of::<T>() as u64);
         } else {
             let p = ptr.cast_mut().cast::<c_void>();
-            self.bufs.last_mapped = Some(self.bufs.args.len());
             let arg = self.bufs.args.len();
+            self.bufs.last_mapped = Some(arg);
             self.bufs.sec_args.push(arg);
             self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
-            let var = VarName::Arg { slot: self.bufs.args.len() - 1, ty: type_name::<T>(), len };
+            let var = VarName::Arg { slot: arg, ty: type_name::<T>(), len };
             self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
             self.bufs.last_named = Some(self.bufs.secs.len() - 1);
         }
