@@ -276,7 +276,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let __omp_stride: u64 = __omp_walk.step();
                 let mut __omp_next: u64 = __omp_walk.first();
                 if __omp_units <= __omp_stride {
-                    // At most one unit per thread (the default grid up to 32 teams per SM): without a loop the
+                    // At most one unit per thread (the default grid up to 128 teams per SM): without a loop the
                     // compiler sets up no strided increments (some fifty instructions per thread on sm_90, more than
                     // the iteration itself when the data sits in L2). `while` with a flag, so that `continue` in the
                     // body means what it means in the loop below.
