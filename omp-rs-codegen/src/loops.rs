@@ -26,6 +26,15 @@ pub struct LoopDim {
     pub span: Span,
 }
 
+impl LoopDim {
+    /// A plain `a..b` / `a..=b`: its values count up by one. The kernel of such a loop computes them with a literal
+    /// step (`lower::device`) and its launch passes the dimension through `ArgPack::unit_dim`, which checks that the
+    /// step is 1 (`lower::offload`): both ask here, so they cannot disagree.
+    pub fn counts_by_one(&self) -> bool {
+        self.adaptors.is_empty()
+    }
+}
+
 /// `.step_by(s)` or `.rev()`.
 #[derive(Debug, Clone)]
 pub enum Adaptor {

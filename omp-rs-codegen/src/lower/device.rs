@@ -238,11 +238,10 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let var_lets = plan.nest.dims.iter().enumerate().map(|(k, dim)| {
         let t: syn::Type = syn::parse_str(&plan.dim_types[k]).unwrap_or_else(|_| syn::parse_quote!(usize));
         let (f, kk) = (&firsts[k], &ks[k]);
-        // A plain `a..b` / `a..=b` counts up by one: the literal step saves a 64-bit multiply per dimension and
-        // thread. The launch passes such a dimension through `ArgPack::unit_dim`, which checks that the step
-        // really is 1, so a misread header stops the launch instead of walking the wrong values.
+        // The literal step saves a 64-bit multiply per dimension and thread; the launch checks the step it passes
+        // (`LoopDim::counts_by_one`), so a misread header stops the launch instead of walking the wrong values.
         let step = &steps[k];
-        let s = if dim.adaptors.is_empty() { quote!(1u64) } else { quote!(#step) };
+        let s = if dim.counts_by_one() { quote!(1u64) } else { quote!(#step) };
         match dim.var.as_ref().map(fresh) {
             Some(v) => quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);),
             None => quote!(let _ = #kk;),

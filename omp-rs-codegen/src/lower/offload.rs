@@ -222,8 +222,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         quote!(let #n = #e;)
     });
     for (n, dim) in dims.iter().zip(&plan.nest.dims) {
-        // The kernel of a plain `a..b` computes its values with step 1 (see `lower::device`).
-        let add = if dim.adaptors.is_empty() { quote!(unit_dim) } else { quote!(dim) };
+        let add = if dim.counts_by_one() { quote!(unit_dim) } else { quote!(dim) };
         pack = quote!(#pack.#add(#n.slot_first(), #n.count(), #n.slot_step()));
     }
     if let (true, Some(last)) = (plan.walks_in_tiles(), dims.last()) {
