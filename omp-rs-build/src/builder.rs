@@ -274,7 +274,7 @@ fn write_build_log(dir: &Path, r: &Report) {
         let t = &i.timings;
         let _ = writeln!(
             s,
-            "{:<12} {:>7.3}s total: setup {:.3}s rustc {:.3}s link {:.3}s opt {:.3}s llc {:.3}s finish {:.3}s -> {}",
+            "{:<12} {:>7.3}s total: setup {:.3}s rustc {:.3}s link {:.3}s opt {:.3}s llc {:.3}s finish {:.3}s occupancy {:.3}s -> {}",
             i.arch.to_string(),
             t.total.as_secs_f64(),
             t.setup.as_secs_f64(),
@@ -283,15 +283,17 @@ fn write_build_log(dir: &Path, r: &Report) {
             t.opt.as_secs_f64(),
             t.llc.as_secs_f64(),
             t.finish.as_secs_f64(),
+            t.occupancy.as_secs_f64(),
             i.path.display()
         );
         for l in i.diagnostics.lines() {
             let _ = writeln!(s, "    rustc: {l}");
         }
         for k in &i.resources {
+            let unsunk = k.sunk_registers.map(|r| format!(" (without machine sinking; {r} with it)")).unwrap_or_default();
             let _ = writeln!(
                 s,
-                "    {}: {} registers, {} B stack, {}/{} B spill st/ld, {} B smem, {} barriers",
+                "    {}: {} registers{unsunk}, {} B stack, {}/{} B spill st/ld, {} B smem, {} barriers",
                 k.name, k.registers, k.stack_frame_bytes, k.spill_store_bytes, k.spill_load_bytes, k.smem_bytes, k.barriers
             );
         }

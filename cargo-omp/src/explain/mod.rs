@@ -235,6 +235,9 @@ fn resources_text(image: &ImageEntry, r: &KernelResources) -> String {
         "  registers {}, stack frame {} B, spills {} B stored / {} B loaded, static shared memory {} B, barriers {}\n",
         r.registers, r.stack_frame_bytes, r.spill_store_bytes, r.spill_load_bytes, r.smem_bytes, r.barriers
     );
+    if let Some(sunk) = r.sunk_registers {
+        let _ = writeln!(s, "  compiled without LLVM's machine sinking: {} registers where the default placement needed {sunk} (more teams fit per SM)", r.registers);
+    }
     if let Some((w, max)) = register_occupancy(&image.arch, r.registers) {
         let _ = writeln!(s, "  registers allow {w} of {max} warps per SM ({}% occupancy before block-size and smem limits)", w * 100 / max);
     }

@@ -2,7 +2,7 @@
 //!
 //! | arch | pipeline |
 //! |---|---|
-//! | `sm_XX` | `rustc --emit=llvm-bc` → `llvm-link` (+ omp_device) → `llvm-link --only-needed` (core, helper, libdevice) → `opt` (internalize all but the exports, O3) → `llc` → PTX → `ptxas -v` → cubin |
+//! | `sm_XX` | `rustc --emit=llvm-bc` → `llvm-link` (+ omp_device) → `llvm-link --only-needed` (core, helper, libdevice) → `opt` (internalize all but the exports, O3) → `llc` → PTX → `ptxas -v` → cubin; kernels above 32 registers once more without machine sinking, kept where more teams fit (`occupancy`) |
 //! | `gfxXXX` | same up to `opt` with ocml/ockl/oclc instead of libdevice → `llc -filetype=obj` (code object v5) → `ld.lld -shared --no-undefined` |
 //! | host | `rustc --crate-type cdylib` (std, `panic=unwind`) with the host rustc |
 //!
@@ -13,6 +13,7 @@
 mod amdgpu;
 mod host;
 mod nvptx;
+mod occupancy;
 pub mod ptxas;
 
 use std::path::{Path, PathBuf};
@@ -58,6 +59,8 @@ pub struct Timings {
     pub llc: Duration,
     /// ptxas or ld.lld.
     pub finish: Duration,
+    /// NVIDIA: compiling kernels above 32 registers once more without machine sinking (`occupancy`).
+    pub occupancy: Duration,
     /// Everything.
     pub total: Duration,
 }

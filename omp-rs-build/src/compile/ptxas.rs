@@ -19,6 +19,10 @@ pub struct KernelResources {
     pub spill_store_bytes: u64,
     /// Bytes reloaded from spills.
     pub spill_load_bytes: u64,
+    /// `Some(r)` when the kernel was compiled without LLVM's machine sinking because that fits more teams per SM
+    /// than the default placement, which needed `r` registers (see the `compile` module's pipeline table).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sunk_registers: Option<u32>,
 }
 
 /// Reads the `ptxas -v` log: `Compiling entry function 'k'`, then `Function properties for k` +
