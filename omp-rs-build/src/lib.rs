@@ -65,6 +65,7 @@ pub mod toolchain;
 
 pub use arch::{Arch, ImageKind};
 pub use builder::{Builder, Report};
+pub use compile::occupancy::register_occupancy;
 pub use compile::{compile, DeviceCrate, Image, KernelResources, Timings};
 pub use error::{Error, Result};
 pub use manifest::Manifest;

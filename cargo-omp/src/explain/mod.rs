@@ -214,22 +214,6 @@ fn kernel_source(dir: &Path, k: &KernelEntry) -> std::result::Result<(PathBuf, u
         .map_err(|e| format!("cannot read {} ({e}): rebuild the package", path.display()))
 }
 
-/// Warps per SM the register count allows on an NVIDIA arch (256-register allocation granule per
-/// warp, 64K registers per SM), of the arch's maximum; `None` for arches not tabulated.
-pub(crate) fn register_occupancy(arch: &str, registers: u32) -> Option<(u32, u32)> {
-    let max_warps = match arch {
-        "sm_70" | "sm_80" | "sm_90" | "sm_100" => 64,
-        "sm_75" => 32,
-        "sm_86" | "sm_87" | "sm_89" | "sm_120" => 48,
-        _ => return None,
-    };
-    if registers == 0 {
-        return Some((max_warps, max_warps));
-    }
-    let per_warp = (registers * 32).div_ceil(256) * 256;
-    Some(((65536 / per_warp).min(max_warps), max_warps))
-}
-
 fn resources_text(image: &ImageEntry, r: &KernelResources) -> String {
     let mut s = format!(
         "  registers {}, stack frame {} B, spills {} B stored / {} B loaded, static shared memory {} B, barriers {}\n",
@@ -238,7 +222,7 @@ fn resources_text(image: &ImageEntry, r: &KernelResources) -> String {
     if let Some(sunk) = r.sunk_registers {
         let _ = writeln!(s, "  compiled without LLVM's machine sinking: {} registers where the default placement needed {sunk} (more teams fit per SM)", r.registers);
     }
-    if let Some((w, max)) = register_occupancy(&image.arch, r.registers) {
+    if let Some((w, max)) = omp_build::register_occupancy(&image.arch, r.registers) {
         let _ = writeln!(s, "  registers allow {w} of {max} warps per SM ({}% occupancy before block-size and smem limits)", w * 100 / max);
     }
     if r.spill_store_bytes + r.spill_load_bytes > 0 {
@@ -367,14 +351,6 @@ mod test {
         let s = [ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep, ReductionPartials, ReductionPartials];
         assert_eq!(slot_summary(&s), "7: array, loop, reduction_partials x2");
         assert_eq!(slot_summary(&[]), "0: ");
-    }
-
-    #[test]
-    fn occupancy() {
-        assert_eq!(register_occupancy("sm_90", 30), Some((64, 64)));
-        assert_eq!(register_occupancy("sm_90", 38), Some((51, 64)));
-        assert_eq!(register_occupancy("sm_90", 255), Some((8, 64)));
-        assert_eq!(register_occupancy("gfx90a", 30), None);
     }
 
     fn manifest() -> Manifest {

@@ -13,7 +13,7 @@
 mod amdgpu;
 mod host;
 mod nvptx;
-mod occupancy;
+pub mod occupancy;
 pub mod ptxas;
 
 use std::path::{Path, PathBuf};

@@ -110,7 +110,7 @@ fn ptxas(ptxas: &Path, cpu: &str, ptx: &Path, cubin: &Path) -> Result<(String, D
     Ok((log, dt))
 }
 
-/// [`occupancy`]: compiles the kernels that need more than 32 registers once more without LLVM's machine sinking and
+/// [`occupancy`]: compiles the kernels whose registers keep teams off the SM once more without LLVM's machine sinking and
 /// keeps each one that fits more teams per SM that way. When any is kept, `ptx` and the image are replaced by the
 /// mixed module and its ptxas log and resources are returned; `None` when every kernel keeps the default placement.
 fn place_for_occupancy(
@@ -120,7 +120,8 @@ fn place_for_occupancy(
     ptx: &Path,
     sunk: &[KernelResources],
 ) -> Result<Option<(String, Vec<KernelResources>)>> {
-    let wanted = occupancy::candidates(sunk);
+    let Some(max_warps) = occupancy::max_warps_per_sm(cpu) else { return Ok(None) };
+    let wanted = occupancy::candidates(sunk, max_warps);
     if wanted.is_empty() {
         return Ok(None);
     }
@@ -137,7 +138,7 @@ fn place_for_occupancy(
     let find = |all: &[KernelResources], name: &str| all.iter().find(|k| k.name == name).cloned();
     let chosen: Vec<String> = wanted
         .into_iter()
-        .filter(|n| matches!((find(sunk, n), find(&unsunk, n)), (Some(a), Some(b)) if occupancy::better(&a, &b)))
+        .filter(|n| matches!((find(sunk, n), find(&unsunk, n)), (Some(a), Some(b)) if occupancy::better(&a, &b, max_warps)))
         .collect();
     if chosen.is_empty() {
         return Ok(None);

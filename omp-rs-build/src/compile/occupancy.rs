@@ -9,9 +9,9 @@
 //! without it other kernels need more registers (HEAT_3D 40 -> 45, HYDRO_2D 54 -> 56) and ran up to 1.25x slower,
 //! so neither placement is right for every kernel.
 //!
-//! Hence: a kernel that needs more than 32 registers (fewer than the most teams of the runtime's default 256
-//! threads per SM) is compiled a second time without machine sinking, and keeps that version when it fits more
-//! teams of 256 threads on an SM without spilling or a larger stack. Both versions come from the same optimised
+//! Hence: a kernel whose registers let fewer teams of the runtime's default 256 threads onto an SM than the SM can
+//! hold (above 32 registers on sm_80/sm_90) is compiled a second time without machine sinking, and keeps that
+//! version when it fits more such teams without spilling or a larger stack. Both versions come from the same optimised
 //! LLVM IR through the same instruction selection; only where instructions are placed differs, so the choice
 //! changes speed, never results.
 
@@ -22,31 +22,53 @@ use super::ptxas::KernelResources;
 /// Threads per team the runtime launches with when the region has no `thread_limit` (`omp::offload`'s geometry).
 pub(super) const DEFAULT_TEAM_SIZE: u32 = 256;
 
-/// Registers of one SM (every NVIDIA GPU from sm_50 to sm_90).
+/// Registers of one SM (every NVIDIA GPU from sm_50 to sm_120).
 const REGISTERS_PER_SM: u32 = 65536;
-/// Threads one SM can hold (sm_80/sm_90).
-const THREADS_PER_SM: u32 = 2048;
 
-/// Teams of `team_size` threads that fit on one SM by registers and threads (registers are allocated per warp in
-/// units of 256). Shared memory is not counted: the kernels omp-rs makes use it only for reductions, whose size does
-/// not depend on the placement.
-pub(super) fn teams_per_sm(registers: u32, team_size: u32) -> u32 {
+/// Warps one SM of an NVIDIA arch can hold; `None` for arches not tabulated.
+pub fn max_warps_per_sm(arch: &str) -> Option<u32> {
+    match arch {
+        "sm_70" | "sm_80" | "sm_90" | "sm_100" => Some(64),
+        "sm_75" => Some(32),
+        "sm_86" | "sm_87" | "sm_89" | "sm_120" => Some(48),
+        _ => None,
+    }
+}
+
+/// Warps per SM that `registers` registers per thread allow on `arch` (registers are allocated per warp in units
+/// of 256), with the arch's maximum: `(warps, max)`; `None` for arches not tabulated.
+pub fn register_occupancy(arch: &str, registers: u32) -> Option<(u32, u32)> {
+    let max = max_warps_per_sm(arch)?;
+    if registers == 0 {
+        return Some((max, max));
+    }
+    let per_warp = (registers * 32).div_ceil(256) * 256;
+    Some(((REGISTERS_PER_SM / per_warp).min(max), max))
+}
+
+/// Teams of `team_size` threads that fit on one SM of `max_warps` warps by registers and threads. Shared memory is
+/// not counted: the kernels omp-rs makes use it only for reductions, whose size does not depend on the placement.
+pub(super) fn teams_per_sm(registers: u32, team_size: u32, max_warps: u32) -> u32 {
     let warps = team_size.div_ceil(32).max(1);
     let per_warp = (registers.max(1) * 32).div_ceil(256) * 256;
-    let by_registers = REGISTERS_PER_SM / (per_warp * warps);
-    by_registers.min(THREADS_PER_SM / (warps * 32))
+    (REGISTERS_PER_SM / (per_warp * warps)).min(max_warps / warps)
 }
 
-/// Kernels that could fit more teams with fewer registers: worth compiling the other way.
-pub(super) fn candidates(resources: &[KernelResources]) -> Vec<String> {
-    let most = THREADS_PER_SM / DEFAULT_TEAM_SIZE;
-    resources.iter().filter(|k| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE) < most).map(|k| k.name.clone()).collect()
+/// Kernels that could fit more teams with fewer registers on an SM of `max_warps` warps: worth compiling the other way.
+pub(super) fn candidates(resources: &[KernelResources], max_warps: u32) -> Vec<String> {
+    let most = max_warps / DEFAULT_TEAM_SIZE.div_ceil(32);
+    resources
+        .iter()
+        .filter(|k| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE, max_warps) < most)
+        .map(|k| k.name.clone())
+        .collect()
 }
 
-/// Whether `unsunk` (compiled without machine sinking) fits more teams than `sunk` without spilling or needing more
-/// local memory.
-pub(super) fn better(sunk: &KernelResources, unsunk: &KernelResources) -> bool {
-    teams_per_sm(unsunk.registers, DEFAULT_TEAM_SIZE) > teams_per_sm(sunk.registers, DEFAULT_TEAM_SIZE)
+/// Whether `unsunk` (compiled without machine sinking) fits more teams than `sunk` on an SM of `max_warps` warps,
+/// without spilling or needing more local memory.
+pub(super) fn better(sunk: &KernelResources, unsunk: &KernelResources, max_warps: u32) -> bool {
+    let teams = |k: &KernelResources| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE, max_warps);
+    teams(unsunk) > teams(sunk)
         && unsunk.spill_store_bytes <= sunk.spill_store_bytes
         && unsunk.spill_load_bytes <= sunk.spill_load_bytes
         && unsunk.stack_frame_bytes <= sunk.stack_frame_bytes
@@ -122,24 +144,32 @@ mod test {
 
     #[test]
     fn teams_by_registers_of_256_thread_teams() {
-        // ptxas numbers of RAJAPerf kernels and what they allow (65536 registers, 2048 threads per SM).
+        // ptxas numbers of RAJAPerf kernels and what they allow on sm_90 (65536 registers, 64 warps per SM).
         for (regs, teams) in [(16, 8), (32, 8), (36, 6), (38, 6), (40, 6), (48, 5), (54, 4), (64, 4), (72, 3), (125, 2), (255, 1)] {
-            assert_eq!(teams_per_sm(regs, 256), teams, "{regs} registers");
+            assert_eq!(teams_per_sm(regs, 256, 64), teams, "{regs} registers");
         }
-        assert_eq!(teams_per_sm(32, 1024), 2);
-        assert_eq!(teams_per_sm(64, 64), 16);
+        assert_eq!(teams_per_sm(32, 1024, 64), 2);
+        assert_eq!(teams_per_sm(64, 64, 64), 16);
+        assert_eq!(teams_per_sm(32, 256, 48), 6, "sm_89 holds 1536 threads");
+        assert_eq!(register_occupancy("sm_90", 30), Some((64, 64)));
+        assert_eq!(register_occupancy("sm_90", 38), Some((51, 64)));
+        assert_eq!(register_occupancy("sm_90", 255), Some((8, 64)));
+        assert_eq!(register_occupancy("sm_89", 0), Some((48, 48)));
+        assert_eq!(register_occupancy("gfx90a", 30), None);
     }
 
     #[test]
     fn only_a_better_tier_without_spills_wins() {
-        assert!(better(&res("fir", 48, 0, 0), &res("fir", 38, 0, 0)), "5 -> 6 teams");
-        assert!(better(&res("eos", 36, 0, 0), &res("eos", 32, 0, 0)), "6 -> 8 teams");
-        assert!(!better(&res("energy", 39, 0, 0), &res("energy", 36, 0, 0)), "both 6 teams");
-        assert!(!better(&res("heat", 40, 0, 0), &res("heat", 45, 0, 0)), "worse");
-        assert!(!better(&res("k", 48, 0, 0), &res("k", 40, 8, 0)), "spills");
-        assert!(!better(&res("k", 48, 0, 0), &res("k", 40, 0, 16)), "more local memory");
+        assert!(better(&res("fir", 48, 0, 0), &res("fir", 38, 0, 0), 64), "5 -> 6 teams");
+        assert!(better(&res("eos", 36, 0, 0), &res("eos", 32, 0, 0), 64), "6 -> 8 teams");
+        assert!(!better(&res("eos", 36, 0, 0), &res("eos", 32, 0, 0), 48), "6 teams either way on sm_89");
+        assert!(!better(&res("energy", 39, 0, 0), &res("energy", 36, 0, 0), 64), "both 6 teams");
+        assert!(!better(&res("heat", 40, 0, 0), &res("heat", 45, 0, 0), 64), "worse");
+        assert!(!better(&res("k", 48, 0, 0), &res("k", 40, 8, 0), 64), "spills");
+        assert!(!better(&res("k", 48, 0, 0), &res("k", 40, 0, 16), 64), "more local memory");
         let all = [res("a", 28, 0, 0), res("b", 32, 0, 0), res("c", 33, 0, 0), res("d", 125, 0, 0)];
-        assert_eq!(candidates(&all), ["c", "d"]);
+        assert_eq!(candidates(&all, 64), ["c", "d"]);
+        assert_eq!(candidates(&[res("c", 40, 0, 0), res("d", 41, 0, 0)], 48), ["d"], "40 registers fill an sm_89");
     }
 
     const PTX: &str = "//\n.version 8.7\n.target sm_90\n.address_size 64\n\n.global .align 1 .b8 msg[2] = {104, 105};\n\
