@@ -39,24 +39,24 @@ pub fn max_warps_per_sm(arch: &str) -> Option<u32> {
 /// of 256), with the arch's maximum: `(warps, max)`; `None` for arches not tabulated.
 pub fn register_occupancy(arch: &str, registers: u32) -> Option<(u32, u32)> {
     let max = max_warps_per_sm(arch)?;
-    if registers == 0 {
-        return Some((max, max));
-    }
-    let per_warp = (registers * 32).div_ceil(256) * 256;
-    Some(((REGISTERS_PER_SM / per_warp).min(max), max))
+    Some((warps_per_sm(registers, max), max))
+}
+
+/// Warps that fit on an SM of `max_warps` warps with `registers` registers per thread.
+fn warps_per_sm(registers: u32, max_warps: u32) -> u32 {
+    let per_warp = (registers.max(1) * 32).div_ceil(256) * 256;
+    (REGISTERS_PER_SM / per_warp).min(max_warps)
 }
 
 /// Teams of `team_size` threads that fit on one SM of `max_warps` warps by registers and threads. Shared memory is
 /// not counted: the kernels omp-rs makes use it only for reductions, whose size does not depend on the placement.
 pub(super) fn teams_per_sm(registers: u32, team_size: u32, max_warps: u32) -> u32 {
-    let warps = team_size.div_ceil(32).max(1);
-    let per_warp = (registers.max(1) * 32).div_ceil(256) * 256;
-    (REGISTERS_PER_SM / (per_warp * warps)).min(max_warps / warps)
+    warps_per_sm(registers, max_warps) / team_size.div_ceil(32).max(1)
 }
 
 /// Kernels that could fit more teams with fewer registers on an SM of `max_warps` warps: worth compiling the other way.
 pub(super) fn candidates(resources: &[KernelResources], max_warps: u32) -> Vec<String> {
-    let most = max_warps / DEFAULT_TEAM_SIZE.div_ceil(32);
+    let most = teams_per_sm(1, DEFAULT_TEAM_SIZE, max_warps);
     resources
         .iter()
         .filter(|k| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE, max_warps) < most)
