@@ -87,8 +87,9 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
             line: 2,
             params: ["a", "x", "x_len", "y", "y_len", "lo", "trips", "step"].map(String::from).to_vec(),
         }),
+        checks: vec![],
     });
-    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![], source: None });
+    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![], source: None, checks: vec![] });
     m.images.push(ImageEntry {
         arch: "sm_90".into(),
         file: "demo_kernels.sm_90.cubin".into(),

@@ -54,6 +54,23 @@ fn every_launch_path_passes() {
     }
 }
 
+/// The differential mode over the whole suite: every region that ran through libomptarget runs again on the host from
+/// the same inputs and must agree (and the one check built to disagree, a stale device copy, must be caught).
+#[test]
+fn every_region_agrees_with_its_host_rerun() {
+    if !host_plugin_image_built() {
+        return;
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
+        .env("OMP_TARGET_OFFLOAD", "MANDATORY")
+        .env("OMP_RS_HOST_PLUGIN", "1")
+        .env("OMP_RS_CHECK", "host")
+        .output()
+        .expect("run the suite");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains(" 0 failed"), "OMP_RS_CHECK=host:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn the_same_checks_pass_on_the_host_path() {
     let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite")).env("OMP_TARGET_OFFLOAD", "DISABLED").output().expect("run");

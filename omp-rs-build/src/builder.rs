@@ -154,12 +154,16 @@ impl Builder {
             scanned: scan.watched.clone(),
             warnings: Vec::new(),
         };
-        let Some(mut outlined) = outline::outline(&package, &root, &scan.files)? else {
+        let (outlined, refused) = outline::outline(&package, &root, &scan.files)?;
+        report.manifest.refused = refused;
+        let Some(mut outlined) = outlined else {
             report.manifest.write(&manifest_path)?;
             return Ok(report);
         };
-        outlined.krate.overflow_checks =
-            self.overflow_checks.unwrap_or_else(|| std::env::var("PROFILE").is_ok_and(|p| p == "debug"));
+        // The kernels' arithmetic and assertions follow the profile the package is built in, as its host code does.
+        let debug_assertions = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some();
+        outlined.krate.debug_assertions = debug_assertions;
+        outlined.krate.overflow_checks = self.overflow_checks.unwrap_or_else(|| profile_overflow_checks(&root, debug_assertions));
         report.manifest.kernels = outlined.kernels.clone();
         // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
         let device_src = dir.join("device").join("src");
@@ -261,6 +265,45 @@ fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir
         }
     }
     Ok(images)
+}
+
+/// The `overflow-checks` setting of the profile being built: `CARGO_PROFILE_<NAME>_OVERFLOW_CHECKS`, else the
+/// profile's `overflow-checks` in the workspace's `Cargo.toml` (following `inherits`), else cargo's default, which
+/// follows `debug-assertions`. The profile's name is the directory cargo builds into (`target/<dir>/build/...`,
+/// `debug` for `dev`), the one place a build script can read it.
+fn profile_overflow_checks(package_root: &Path, debug_assertions: bool) -> bool {
+    let profile = std::env::var("OUT_DIR").ok().and_then(|out| {
+        let dir = Path::new(&out).ancestors().nth(3)?.file_name()?.to_string_lossy().into_owned();
+        Some(if dir == "debug" { "dev".to_string() } else { dir })
+    });
+    let Some(mut profile) = profile else { return debug_assertions };
+    let parse = |v: &str| match v.trim().trim_matches('"') {
+        "true" | "on" | "yes" => Some(true),
+        "false" | "off" | "no" => Some(false),
+        _ => None,
+    };
+    let manifest = package_root.ancestors().map(|d| d.join("Cargo.toml")).filter(|p| p.is_file()).find_map(|p| {
+        let doc: toml::Table = std::fs::read_to_string(&p).ok()?.parse().ok()?;
+        doc.contains_key("workspace").then_some(doc)
+    });
+    let manifest = manifest.or_else(|| std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse::<toml::Table>().ok());
+    for _ in 0..8 {
+        let env = format!("CARGO_PROFILE_{}_OVERFLOW_CHECKS", profile.to_ascii_uppercase().replace('-', "_"));
+        if let Some(v) = std::env::var(&env).ok().and_then(|v| parse(&v)) {
+            return v;
+        }
+        let table = manifest.as_ref().and_then(|m| m.get("profile")?.get(&profile)?.as_table().cloned());
+        if let Some(v) = table.as_ref().and_then(|t| t.get("overflow-checks")?.as_bool()) {
+            return v;
+        }
+        match table.as_ref().and_then(|t| t.get("inherits")?.as_str().map(str::to_string)) {
+            Some(parent) => profile = parent,
+            None if profile == "test" => profile = "dev".into(),
+            None if profile == "bench" => profile = "release".into(),
+            None => break,
+        }
+    }
+    debug_assertions
 }
 
 fn env_dir(var: &'static str) -> Result<PathBuf> {

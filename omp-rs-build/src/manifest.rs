@@ -47,6 +47,9 @@ pub struct Manifest {
     pub images: Vec<ImageEntry>,
     /// Device globals to register with libomptarget.
     pub globals: Vec<GlobalEntry>,
+    /// Regions whose meaning the device build cannot reproduce: the macros make each a compile error.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused: Vec<omp_rs_codegen::manifest::Refusal>,
 }
 
 /// One kernel (one target region).
@@ -74,6 +77,9 @@ pub struct KernelEntry {
     /// Where the outlined kernel is written out, for `cargo omp explain` (which then reads no generated crate).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<KernelSource>,
+    /// What the host expansion has rustc confirm about the outliner's choices for this kernel.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<omp_rs_codegen::manifest::HostCheck>,
 }
 
 /// A kernel's outlined source, written by the build next to the manifest.
@@ -135,6 +141,7 @@ impl Manifest {
                 .iter()
                 .map(|(n, s)| GlobalEntry { name: (*n).to_string(), size: *s })
                 .collect(),
+            refused: Vec::new(),
         }
     }
 
@@ -194,7 +201,9 @@ mod test {
             location: Some(Location { file: "src/lib.rs".into(), line: 7 }),
             fields: vec![FieldType { local: "s_x".into(), ty: "Vec < f64 >".into() }],
             source: Some(KernelSource { file: "device/kernels/omp_f_0_deadbeef.rs".into(), line: 7, params: vec!["a".into()] }),
+            checks: vec![omp_rs_codegen::manifest::HostCheck::Cfg { pred: "feature = \"x\"".into(), value: true }],
         });
+        m.refused.push(omp_rs_codegen::manifest::Refusal { kernel: "omp_g_0_deadbeef".into(), name: Some("W".into()), message: "why".into() });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));
         let p = Manifest::path_in(&dir);

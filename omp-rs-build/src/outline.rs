@@ -11,6 +11,7 @@ use crate::compile::DeviceCrate;
 use crate::error::{Error, Result};
 use crate::manifest::{KernelEntry, SlotKind};
 use crate::scan::SourceFile;
+use omp_rs_codegen::manifest::Refusal;
 
 /// What the outliner produces.
 #[derive(Debug, Clone)]
@@ -30,19 +31,25 @@ pub struct Outlined {
 ///
 /// # Errors
 /// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
-pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<Option<Outlined>> {
+pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<(Option<Outlined>, Vec<Refusal>)> {
     let mut o = omp_rs_codegen::outline::Outline::default();
     // Panic locations and the struct table name each file as the user does: relative to the package.
     let shown: Vec<String> = files.iter().map(|f| f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string()).collect();
-    // Every struct first: a region in one file may use the fields of a struct defined in another.
+    // Every struct and module first: a region in one file may use the fields of a struct, or the items, of another.
     for (f, shown) in files.iter().zip(&shown) {
         o.structs.add_file(&f.ast, shown);
+        o.modules.add_file(&f.ast, f.krate, &f.module);
+        if f.module.is_empty() && shown == "src/lib.rs" {
+            o.modules.set_lib(package, f.krate);
+        }
     }
+    o.cfg = omp_rs_codegen::resolve::cfg::CfgSet::from_build_env();
     for (f, shown) in files.iter().zip(&shown) {
-        o.add_file(&f.ast, shown);
+        o.add_file_at(&f.ast, shown, f.krate, &f.module);
     }
+    let refused = std::mem::take(&mut o.refused);
     if o.kernels.is_empty() {
-        return Ok(None);
+        return Ok((None, refused));
     }
     // Two regions with the same name and the same source (the same function seen from two targets of the package)
     // are one kernel. The same name with another source (the same function in two modules whose consts differ)
@@ -106,23 +113,26 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             maps: k.maps.clone(),
             location: Some(crate::manifest::Location { file: file.clone(), line: omp_rs_codegen::abi::region_line(k) }),
             fields: k.field_types.iter().map(|(local, ty)| crate::manifest::FieldType { local: local.clone(), ty: ty.clone() }).collect(),
+            checks: k.host_checks.clone(),
             source: Some(source),
         })
         .collect();
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
     let crate_files = o.crate_files();
     let remap_path_prefix = crate_files.iter().filter_map(|f| f.remap_to.clone().map(|to| (PathBuf::from(&f.path), to))).collect();
-    Ok(Some(Outlined {
+    let outlined = Outlined {
         krate: DeviceCrate {
             name: crate_name,
             files: crate_files.into_iter().map(|f| (PathBuf::from(f.path), f.text)).collect(),
             exports: kernels.iter().map(|k| k.name.clone()).collect(),
             remap_path_prefix,
             overflow_checks: false,
+            debug_assertions: false,
         },
         kernels,
         listings,
-    }))
+    };
+    Ok((Some(outlined), refused))
 }
 
 /// Source of the hand-written demo device crate (also the reference for generated code).
@@ -144,6 +154,7 @@ pub fn demo() -> Outlined {
         location: None,
         fields: Vec::new(),
         source: None,
+        checks: Vec::new(),
     };
     let cat = |parts: &[&[SlotKind]]| parts.concat();
     let kernels = vec![
@@ -161,6 +172,7 @@ pub fn demo() -> Outlined {
             exports: kernels.iter().map(|k| k.name.clone()).collect(),
             remap_path_prefix: Vec::new(),
             overflow_checks: false,
+            debug_assertions: false,
         },
         kernels,
         listings: Vec::new(),
@@ -187,8 +199,8 @@ mod test {
                 }
             }
         };
-        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file }];
-        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().unwrap();
+        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file, krate: 0, module: Vec::new() }];
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().0.unwrap();
         assert_eq!(o.kernels.len(), 1);
         let k = &o.kernels[0];
         assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
@@ -249,8 +261,8 @@ mod test {
                 }
             }
         };
-        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file }];
-        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().unwrap();
+        let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file, krate: 0, module: Vec::new() }];
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().0.unwrap();
         assert_eq!(o.kernels.len(), 4, "{:?}", o.kernels.iter().map(|k| &k.name).collect::<Vec<_>>());
         for k in &o.kernels {
             let params = &k.source.as_ref().expect("every kernel has its listing").params;
@@ -275,11 +287,11 @@ mod test {
         };
         let root = std::path::Path::new("/pkg");
         let files = |a: f64, b: f64| {
-            [SourceFile { path: "/pkg/src/a.rs".into(), ast: module(a) }, SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b) }]
+            [SourceFile { path: "/pkg/src/a.rs".into(), ast: module(a), krate: 0, module: vec!["a".into()] }, SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b), krate: 0, module: vec!["b".into()] }]
         };
-        let same = outline("p", root, &files(1.0, 1.0)).unwrap().unwrap();
+        let same = outline("p", root, &files(1.0, 1.0)).unwrap().0.unwrap();
         assert_eq!(same.kernels.len(), 1, "identical regions share their kernel");
-        let differ = outline("p", root, &files(1.0, 2.0)).unwrap().unwrap();
+        let differ = outline("p", root, &files(1.0, 2.0)).unwrap().0.unwrap();
         let names: Vec<&str> = differ.kernels.iter().map(|k| k.name.as_str()).collect();
         let plain = &same.kernels[0].name;
         assert_eq!(names.len(), 2, "{names:?}");

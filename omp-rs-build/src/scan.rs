@@ -16,6 +16,10 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// Its syntax tree.
     pub ast: syn::File,
+    /// The crate (target root, in [`Scan::files`] order of roots) whose module tree holds it.
+    pub krate: usize,
+    /// Its module's path from that crate's root (`["grid", "halo"]`; empty for the root).
+    pub module: Vec<String>,
 }
 
 /// The result of scanning a package.
@@ -40,8 +44,8 @@ pub fn scan_package(root: &Path) -> Scan {
             scan.watched.push(d);
         }
     }
-    for r in target_roots(root) {
-        load(&r, true, &mut scan, &mut seen);
+    for (krate, r) in target_roots(root).into_iter().enumerate() {
+        load(&r, true, &Place { krate, module: Vec::new() }, &mut scan, &mut seen);
     }
     scan
 }
@@ -87,9 +91,23 @@ fn manifest_target_paths(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// Which crate a file belongs to and its module path there.
+struct Place {
+    krate: usize,
+    module: Vec<String>,
+}
+
+impl Place {
+    fn child(&self, name: &str) -> Place {
+        let mut module = self.module.clone();
+        module.push(name.to_string());
+        Place { krate: self.krate, module }
+    }
+}
+
 /// Parses `path` and follows its `mod` declarations. `owns_dir`: a crate root, `mod.rs` or
 /// `#[path]` file, whose child modules live next to it (else in `<dir>/<stem>/`).
-fn load(path: &Path, owns_dir: bool, scan: &mut Scan, seen: &mut HashSet<PathBuf>) {
+fn load(path: &Path, owns_dir: bool, place: &Place, scan: &mut Scan, seen: &mut HashSet<PathBuf>) {
     let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     if !seen.insert(key) {
         return;
@@ -110,13 +128,13 @@ fn load(path: &Path, owns_dir: bool, scan: &mut Scan, seen: &mut HashSet<PathBuf
         file_dir.join(path.file_stem().unwrap_or_default())
     };
     let items = ast.items.clone();
-    scan.files.push(SourceFile { path: path.to_path_buf(), ast });
-    walk(&items, &child_dir, &file_dir, scan, seen);
+    scan.files.push(SourceFile { path: path.to_path_buf(), ast, krate: place.krate, module: place.module.clone() });
+    walk(&items, &child_dir, &file_dir, place, scan, seen);
 }
 
 /// `child_dir`: where `mod m;` looks for `m.rs` / `m/mod.rs`; `path_base`: what `#[path]` is
 /// relative to (the file's directory at file level, `child_dir` inside inline modules).
-fn walk(items: &[syn::Item], child_dir: &Path, path_base: &Path, scan: &mut Scan, seen: &mut HashSet<PathBuf>) {
+fn walk(items: &[syn::Item], child_dir: &Path, path_base: &Path, place: &Place, scan: &mut Scan, seen: &mut HashSet<PathBuf>) {
     for item in items {
         let syn::Item::Mod(m) = item else { continue };
         let name = m.ident.to_string();
@@ -133,19 +151,20 @@ fn walk(items: &[syn::Item], child_dir: &Path, path_base: &Path, scan: &mut Scan
                 _ => None,
             }
         });
+        let child = place.child(name);
         match (&m.content, path_attr) {
             (Some((_, inner)), _) => {
                 let d = child_dir.join(name);
-                walk(inner, &d, &d, scan, seen);
+                walk(inner, &d, &d, &child, scan, seen);
             }
-            (None, Some(p)) => load(&path_base.join(p), true, scan, seen),
+            (None, Some(p)) => load(&path_base.join(p), true, &child, scan, seen),
             (None, None) => {
                 let flat = child_dir.join(format!("{name}.rs"));
                 let nested = child_dir.join(name).join("mod.rs");
                 if flat.is_file() {
-                    load(&flat, false, scan, seen);
+                    load(&flat, false, &child, scan, seen);
                 } else if nested.is_file() {
-                    load(&nested, true, scan, seen);
+                    load(&nested, true, &child, scan, seen);
                 }
             }
         }
@@ -191,6 +210,12 @@ mod test {
         want.sort();
         assert_eq!(got, want);
         assert_eq!(s.unparsed.len(), 1);
+        // Module paths from each file's crate root, `#[path]` and inline modules included.
+        let module = |p: &str| s.files.iter().find(|f| rel(&f.path) == p).map(|f| f.module.join("::")).unwrap_or_default();
+        assert_eq!(module("src/a/a_child.rs"), "a::a_child");
+        assert_eq!(module("src/other/c_child.rs"), "c::c_child");
+        assert_eq!(module("src/inl/e_file.rs"), "inl::e");
+        assert_eq!(module("src/bin/tool.rs"), "");
         assert!(s.watched.iter().any(|p| rel(p) == "tests/t.rs"));
         assert!(s.watched.iter().any(|p| rel(p) == "src"));
         let _ = std::fs::remove_dir_all(&root);

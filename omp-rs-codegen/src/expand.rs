@@ -209,12 +209,14 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
                     // Statements before the loop bring their `let` types and items into view.
                     let i = *i;
                     lowerer.types.push();
+                    lowerer.scopes.push(crate::resolve::BlockScope::of(&f.block.stmts));
                     for stmt in &f.block.stmts[..i] {
                         lowerer.note_declaration(stmt);
                     }
                     let Stmt::Expr(Expr::ForLoop(fl), semi) = f.block.stmts[i].clone() else { unreachable_loop() };
                     let lowered = lowerer.for_loop(d, &fl);
                     let semi = semi.map(|_| quote!(;));
+                    lowerer.scopes.pop();
                     lowerer.types.pop();
                     f.block.stmts[i] = as_stmt(quote!(#lowered #semi));
                 }
@@ -255,7 +257,8 @@ fn unreachable_loop() -> ! {
 
 fn fn_info(f: &ItemFn) -> FnInfo {
     let generics = f.sig.generics.type_params().map(|p| p.ident.to_string()).collect();
-    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block), generics }
+    let const_generics = f.sig.generics.const_params().map(|p| p.ident.to_string()).collect();
+    FnInfo { name: f.sig.ident.to_string(), hash: abi::fn_hash(&f.sig, &f.block), generics, const_generics }
 }
 
 /// Lowers statement directives, recursively, keeping track of what the device side needs: the types of the
@@ -265,8 +268,9 @@ struct Lowerer<'a> {
     /// The enclosing function (kernel names need it).
     func: Option<FnInfo>,
     types: TypeEnv,
-    /// Items declared in the function body so far (copied into kernels that use them).
-    items: Vec<syn::Item>,
+    /// The blocks around the statement being lowered, outermost first (their items are visible in the whole block,
+    /// before their declaration too: `resolve`).
+    scopes: Vec<crate::resolve::BlockScope>,
     in_target: bool,
     /// Target loop regions met so far (the region index of the next one).
     region: u32,
@@ -285,7 +289,7 @@ impl<'a> Lowerer<'a> {
             cx,
             func,
             types: TypeEnv::default(),
-            items: Vec::new(),
+            scopes: Vec::new(),
             in_target: false,
             region: 0,
             kernels,
@@ -307,6 +311,7 @@ impl<'a> Lowerer<'a> {
         let mut l = Lowerer::for_fn(cx, f, kernels);
         if let Some(func) = l.func.as_mut() {
             func.generics.extend(generics.type_params().map(|p| p.ident.to_string()));
+            func.const_generics.extend(generics.const_params().map(|p| p.ident.to_string()));
             func.hash = abi::method_hash(&f.sig, &f.block, generics, self_ty);
         }
         l
@@ -324,9 +329,6 @@ impl<'a> Lowerer<'a> {
                     _ => None,
                 };
                 self.types.bind_pattern(&l.pat, inferred.as_ref())
-            }
-            Stmt::Item(it @ (Item::Const(_) | Item::Static(_) | Item::Fn(_) | Item::Struct(_) | Item::Enum(_) | Item::Type(_))) => {
-                self.items.push(it.clone())
             }
             _ => {}
         }
@@ -368,7 +370,7 @@ impl<'a> Lowerer<'a> {
                 }
                 let lowered = self.parallel_loop(d, &rewritten);
                 self.types.pop();
-                let lets = hoisted.iter().map(|h| h.binding_stmt());
+                let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().map(|h| h.binding_stmt()));
                 return quote!({ #(#lets)* #lowered });
             }
         } else if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {
@@ -438,7 +440,7 @@ impl<'a> Lowerer<'a> {
             self.region += 1;
             let lowered = self.host_loop(d, rewritten);
             self.types.pop();
-            let lets = hoisted.iter().map(|h| h.binding_stmt());
+            let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().map(|h| h.binding_stmt()));
             let off = quote!(::omp::__private::offload);
             return quote!({
                 #(#lets)*
@@ -458,7 +460,7 @@ impl<'a> Lowerer<'a> {
         if let Some(plan) = self.kernels.get_mut(planned) {
             plan.field_types = field_types;
         }
-        let lets = hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty));
+        let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty)));
         quote!({ #(#lets)* #lowered })
     }
 
@@ -485,21 +487,34 @@ impl<'a> Lowerer<'a> {
                 None => return sequential(f),
             };
         }
-        let analysis = analyze::parallel_loop(d, &nest, self.cx);
+        let mut analysis = analyze::parallel_loop(d, &nest, self.cx);
+        let env = &self.types;
+        if !self.cx.has_errors() {
+            // How reductions combine follows the body's form (after the analysis's own reports on the updates).
+            analysis.settle_combines(&nest, |v| env.lookup(v).flatten().and_then(|t| types::scalar_name(t)), self.cx);
+        }
         if self.cx.has_errors() {
             return sequential(f);
         }
         let types = types::CaptureTypes::of(analysis.captures.iter().map(|c| &c.name), &self.types);
         self.written.extend(analysis.captures.iter().filter(|c| c.class.writes()).map(|c| c.name.to_string()));
-        let host = host::parallel_loop(d, &nest, &analysis, &types);
-        if !plan_kernel || !(d.construct.is_target() || self.in_target) {
+        let target = plan_kernel && (d.construct.is_target() || self.in_target) && self.func.is_some();
+        // The loop type the kernel counts in is confirmed where there is a kernel (an image in this build).
+        let embedded = self.func.as_ref().is_some_and(|func| {
+            let name = abi::kernel_name(func.name.trim_start_matches("r#"), self.region, func.hash);
+            let located = nest.dims.first().and_then(|dim| abi::located_name_at(&name, dim.span));
+            crate::manifest::current().is_some_and(|m| m.has_region(&name, located.as_deref()))
+        });
+        let kernel_dims = (target && embedded).then(|| target::dim_types(&nest, &self.types));
+        let host = host::parallel_loop(d, &nest, &analysis, &types, kernel_dims.as_deref());
+        if !target {
             return host;
         }
         // A target region: plan its kernel (the build helper compiles the same plan).
         let region = self.region;
         self.region += 1;
         let Some(func) = self.func.clone() else { return host };
-        let plan = target::plan(d, &nest, &analysis, &self.types, &func, region, self.items.clone(), self.cx);
+        let plan = target::plan(d, &nest, &analysis, &self.types, &func, region, self.scopes.clone(), self.cx);
         if self.cx.has_errors() {
             return sequential(f);
         }
@@ -587,7 +602,7 @@ impl<'a> Lowerer<'a> {
 impl VisitMut for Lowerer<'_> {
     fn visit_block_mut(&mut self, block: &mut syn::Block) {
         self.types.push();
-        let items_before = self.items.len();
+        self.scopes.push(crate::resolve::BlockScope::of(&block.stmts));
         let mut index = 0;
         while index < block.stmts.len() {
             // A `nowait` target loop takes the statements after it into a data block (crate::nowait).
@@ -618,7 +633,7 @@ impl VisitMut for Lowerer<'_> {
             }
             self.note_declaration(&declared);
         }
-        self.items.truncate(items_before);
+        self.scopes.pop();
         self.types.pop();
     }
 

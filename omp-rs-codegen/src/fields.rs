@@ -50,6 +50,11 @@ pub struct Hoisted {
     pub path: Expr,
     /// How it is bound.
     pub binding: FieldBinding,
+    /// `let S { c: _, .. } = &root;`: rustc's confirmation that the path's first field is a field of the root's own
+    /// struct (reached by a built-in projection, not through a user `Deref` that would then run once instead of per
+    /// access: a type with no such field is a compile error here). Emitted before every binding (it borrows the
+    /// root as a whole).
+    pub projection_check: TokenStream,
 }
 
 impl Hoisted {
@@ -109,9 +114,10 @@ pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForL
     let mut hoisted: BTreeMap<String, Hoisted> = BTreeMap::new();
     for (key, u) in &uses.paths {
         let root = &u.root;
-        if uses.rebound.contains(root) || uses.in_macros.contains(root) || uses.root_written.contains(root) || !plain_root(root, types) {
+        if uses.rebound.contains(root) || uses.in_macros.contains(root) || uses.root_written.contains(root) {
             continue;
         }
+        let Some(struct_name) = plain_root(root, types) else { continue };
         if u.whole_write {
             continue;
         }
@@ -129,7 +135,18 @@ pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForL
         while taken.contains(&name) || hoisted.values().any(|h| h.local == name) {
             name.push('_');
         }
-        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding });
+        let projection_check = match first_member(&u.path) {
+            Some((root_expr, member)) => {
+                // Spanned at the user's field, so that "no field named `a`" points at it.
+                let span = match &member {
+                    Member::Named(i) => i.span(),
+                    Member::Unnamed(i) => i.span,
+                };
+                quote::quote_spanned!(span=> let #struct_name { #member: _, .. } = &#root_expr;)
+            }
+            None => TokenStream::new(),
+        };
+        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding, projection_check });
     }
     if hoisted.is_empty() {
         return None;
@@ -143,20 +160,34 @@ pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForL
 
 /// `self`, or a variable declared as `S`, `&S` or `&mut S` with `S` a one-segment path that is not a standard smart
 /// pointer or cell.
-fn plain_root(root: &str, types: &TypeEnv) -> bool {
-    if root == "self" {
-        return true;
+/// The root and the first field of a field path (`sd` and `grid` of `sd.grid.u`), as written.
+fn first_member(path: &Expr) -> Option<(Expr, Member)> {
+    let Expr::Field(f) = path else { return None };
+    match &*f.base {
+        Expr::Path(_) => Some(((*f.base).clone(), f.member.clone())),
+        Expr::Paren(p) => first_member(&Expr::Field(syn::ExprField { base: p.expr.clone(), ..f.clone() })),
+        base @ Expr::Field(_) => first_member(base),
+        _ => None,
     }
-    let Some(Some(mut ty)) = types.lookup(root) else { return false };
+}
+
+/// Its struct's name (`Self` for `self`), for the projection check.
+fn plain_root(root: &str, types: &TypeEnv) -> Option<Ident> {
+    if root == "self" {
+        return Some(Ident::new("Self", Span::call_site()));
+    }
+    let Some(Some(mut ty)) = types.lookup(root) else { return None };
     while let syn::Type::Reference(r) = ty {
         ty = &r.elem;
     }
     match ty {
         syn::Type::Path(p) if p.qself.is_none() && p.path.segments.len() == 1 => {
-            let name = p.path.segments[0].ident.to_string();
-            !["Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Cow", "Vec", "String", "Option"].contains(&name.as_str())
+            let ident = &p.path.segments[0].ident;
+            let name = ident.to_string();
+            let smart = ["Box", "Rc", "Arc", "RefCell", "Cell", "Mutex", "RwLock", "Cow", "Vec", "String", "Option"];
+            (!smart.contains(&name.as_str())).then(|| ident.clone())
         }
-        _ => false,
+        _ => None,
     }
 }
 

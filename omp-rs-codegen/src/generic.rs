@@ -77,6 +77,70 @@ fn instantiable(plan: &KernelPlan) -> bool {
     c.ok
 }
 
+/// Traits whose methods mean for `f32` and `f64` what the floats' own methods mean: the device crate, which has no
+/// user traits, compiles a generic region's method calls as the instance's own (`a.max(b)` is `f64::max`). A bound on
+/// any other trait (the user's `trait Combine { fn max(..) }`) may give a method call another meaning on the host.
+const TRANSPARENT_BOUNDS: &[&str] = &[
+    "Copy", "Clone", "Send", "Sync", "Sized", "Default", "Debug", "Display", "PartialEq", "PartialOrd", "Add", "Sub", "Mul",
+    "Div", "Rem", "Neg", "AddAssign", "SubAssign", "MulAssign", "DivAssign", "RemAssign", "Sum", "Product", "Float", "Real",
+    "FloatCore", "Num", "NumCast", "Zero", "One", "Signed", "FloatConst", "FromPrimitive", "ToPrimitive", "NumOps",
+    "NumAssign", "NumAssignOps", "DeviceScalar", "Pod", "Zeroable", "Into", "From",
+];
+
+/// Refusals for a generic region whose type parameters carry bounds outside [`TRANSPARENT_BOUNDS`] (`generics`: the
+/// function's and, for a method of a `#[omp::directives]` impl, the impl's).
+pub fn unknown_bounds(plan: &KernelPlan, generics: &[&syn::Generics]) -> Vec<crate::manifest::Refusal> {
+    let mut out = Vec::new();
+    // Operators on a float cannot be the user's (no impl of `Add` for `f64` but std's): only method calls can.
+    struct Methods(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Methods {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            self.0 |= !matches!(m.method.to_string().as_str(), "len" | "is_empty");
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    let mut methods = Methods(false);
+    syn::visit::Visit::visit_block(&mut methods, &plan.nest.body);
+    if plan.generics.is_empty() || !methods.0 {
+        return out;
+    }
+    for g in generics {
+        let mut bounds: Vec<(String, &syn::TypeParamBound)> = Vec::new();
+        for p in g.type_params() {
+            bounds.extend(p.bounds.iter().map(|b| (p.ident.to_string(), b)));
+        }
+        if let Some(w) = &g.where_clause {
+            for pred in &w.predicates {
+                if let syn::WherePredicate::Type(t) = pred {
+                    let ty = quote::ToTokens::to_token_stream(&t.bounded_ty).to_string();
+                    bounds.extend(t.bounds.iter().map(|b| (ty.clone(), b)));
+                }
+            }
+        }
+        for (param, bound) in bounds {
+            if !plan.generics.contains(&param) {
+                continue;
+            }
+            let syn::TypeParamBound::Trait(t) = bound else { continue };
+            let Some(last) = t.path.segments.last() else { continue };
+            let name = last.ident.to_string();
+            if TRANSPARENT_BOUNDS.contains(&name.as_str()) {
+                continue;
+            }
+            let message = format!(
+                "this generic target region is compiled for `{param}` = f32 and f64 in a device crate where the trait \
+                 `{name}` does not exist, so a method it calls on a `{param}` could mean the float's own method there \
+                 and `{name}`'s here: bound `{param}` by std or num-traits traits only (`num_traits::Float`), or make \
+                 the function non-generic"
+            );
+            if !out.iter().any(|r: &crate::manifest::Refusal| r.message == message) {
+                out.push(crate::manifest::Refusal { kernel: plan.name.clone(), name: None, message });
+            }
+        }
+    }
+    out
+}
+
 /// The build's kernels of one plan: the plan itself, or one copy per instance of its generic parameters (none when
 /// its body may not compile for them: [`instantiable`]).
 pub fn instantiate(plan: KernelPlan) -> Vec<KernelPlan> {

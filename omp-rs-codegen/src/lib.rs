@@ -26,6 +26,7 @@ pub mod nowait;
 pub mod outline;
 pub mod parse;
 pub mod place;
+pub mod resolve;
 pub mod standalone;
 pub mod struct_table;
 pub mod target;

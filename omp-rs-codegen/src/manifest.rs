@@ -16,6 +16,61 @@ pub struct KernelView {
     /// The types of the struct field paths the region uses (`KernelPlan::field_types`).
     #[serde(default)]
     pub fields: Vec<FieldView>,
+    /// What the host expansion has rustc confirm about the build's choices (`KernelPlan::host_checks`).
+    #[serde(default)]
+    pub checks: Vec<HostCheck>,
+}
+
+/// One choice of the build that rustc confirms at the region (the host expansion emits it as a compile-time check):
+/// the device kernel was rebuilt from the user's tokens in another crate, and these are the places where that
+/// rebuilding made a decision of its own.
+#[derive(Debug, Clone, serde::Serialize, Deserialize, PartialEq, Eq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum HostCheck {
+    /// The kernel uses the const `name` of type `ty` as the items it copied define it: `items` (their tokens) have
+    /// it in scope, so `{ items; name }` is the kernel's value; the host asserts it equals `expr` at the region.
+    Const {
+        /// The region's spelling of it (`SCALE`, `scales::SCALE`).
+        expr: String,
+        /// The copy's name in the kernel.
+        name: String,
+        /// Its declared type.
+        ty: String,
+        /// Every item the kernel copied, as tokens.
+        items: String,
+    },
+    /// The kernel calls the function that `path` names from the region's module; the host asserts that `name` at
+    /// the region is that very function.
+    Fn {
+        /// The name the region calls.
+        name: String,
+        /// `self::name`, `super::name`, or the path of the `use` that imports it.
+        path: String,
+    },
+    /// The build evaluated `cfg(pred)` to `value` for the kernel's code or the choice of an item.
+    Cfg {
+        /// The predicate's tokens.
+        pred: String,
+        /// Its value for the build.
+        value: bool,
+    },
+    /// The kernel was compiled with debug assertions on or off (`debug_assert!`, `cfg!(debug_assertions)`).
+    DebugAssertions {
+        /// The device build's setting.
+        value: bool,
+    },
+}
+
+/// A region whose meaning the build cannot reproduce on the device: the macro turns it into a compile error.
+#[derive(Debug, Clone, serde::Serialize, Deserialize, PartialEq, Eq)]
+pub struct Refusal {
+    /// The kernel's name (the macro finds its region by it).
+    pub kernel: String,
+    /// The name in the region the refusal is about (the error is reported at its first use), if any.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// What cannot be reproduced, and what to write instead.
+    pub message: String,
 }
 
 /// The type of one struct field path of a region, by the local that stands for it.
@@ -51,6 +106,9 @@ pub struct ManifestView {
     pub kernels: Vec<KernelView>,
     /// Images.
     pub images: Vec<ImageView>,
+    /// Regions the build refused (`Refusal`), whether or not images were built.
+    #[serde(default)]
+    pub refused: Vec<Refusal>,
     /// Directory of the manifest (set after reading).
     #[serde(skip)]
     pub dir: PathBuf,
@@ -60,6 +118,33 @@ impl ManifestView {
     /// The field types recorded for kernel `name` (`None`: the manifest does not list the kernel).
     pub fn field_types(&self, name: &str) -> Option<&[FieldView]> {
         self.kernels.iter().find(|k| k.name == name).map(|k| k.fields.as_slice())
+    }
+
+    /// The checks recorded for kernel `name`.
+    pub fn checks(&self, name: &str) -> &[HostCheck] {
+        self.kernels.iter().find(|k| k.name == name).map_or(&[], |k| k.checks.as_slice())
+    }
+
+    /// The refusals of kernel `name` (or of an instance `name_f32` of it).
+    pub fn refusals<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Refusal> + 'a {
+        self.refused.iter().filter(move |r| {
+            r.kernel == name
+                || r.kernel.strip_prefix(name).and_then(|rest| rest.strip_prefix('_')).is_some_and(|rest| {
+                    rest.split('_').all(|t| crate::generic::INSTANCES.contains(&t))
+                })
+        })
+    }
+
+    /// Whether the region whose kernel is named `name` (or, by location, `located`) has a kernel with images, in
+    /// itself or in an instance (`name_f32`).
+    pub fn has_region(&self, name: &str, located: Option<&str>) -> bool {
+        let instance_of = |k: &str, base: &str| {
+            k.strip_prefix(base).and_then(|r| r.strip_prefix('_')).is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
+        };
+        !self.images.is_empty()
+            && self.kernels.iter().any(|k| {
+                k.name == name || instance_of(&k.name, name) || located.is_some_and(|l| k.name == l || instance_of(&k.name, l))
+            })
     }
 
     /// Whether a kernel has images.
@@ -103,7 +188,7 @@ mod test {
     use super::*;
 
     fn view(format_version: u32, abi_version: u32) -> ManifestView {
-        ManifestView { format_version, abi_version, kernels: Vec::new(), images: Vec::new(), dir: PathBuf::new() }
+        ManifestView { format_version, abi_version, kernels: Vec::new(), images: Vec::new(), refused: Vec::new(), dir: PathBuf::new() }
     }
 
     #[test]

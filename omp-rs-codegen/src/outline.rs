@@ -2,8 +2,6 @@
 //! will see them, and assembles the device crate (kernels plus the items they use). The macros and this module
 //! run the same walk (`expand::collect_kernels`), so kernel names and slots agree.
 
-use std::collections::BTreeSet;
-
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::{Attribute, Item, ItemFn};
@@ -12,7 +10,12 @@ use crate::body::find_omp_attr;
 use crate::expand;
 use crate::keyword;
 use crate::lower::device;
+use crate::manifest::Refusal;
 use crate::model::ConstructKind;
+use crate::resolve::cfg::CfgSet;
+use crate::resolve::Modules;
+#[cfg(test)]
+use crate::resolve::item_name;
 use crate::struct_table::StructTable;
 use crate::target::KernelPlan;
 
@@ -28,6 +31,13 @@ pub struct Outline {
     /// The package's structs (the types of field paths in target regions): fill it from every file before
     /// [`Outline::add_file`].
     pub structs: StructTable,
+    /// The package's modules (name resolution for the kernels' items): fill it from every file before
+    /// [`Outline::add_file_at`].
+    pub modules: Modules,
+    /// The host's `cfg` values (`CfgSet::from_build_env` in a build script).
+    pub cfg: CfgSet,
+    /// Regions whose meaning the device build cannot reproduce (they get no kernel; the macro reports each).
+    pub refused: Vec<Refusal>,
 }
 
 /// One source file of the generated device crate.
@@ -42,22 +52,36 @@ pub struct CrateFile {
 }
 
 impl Outline {
-    /// Adds the target regions and declare-target items of one parsed file; `path` names it in panic locations.
+    /// Adds the target regions and declare-target items of one parsed file, taken as the root module of a crate;
+    /// `path` names it in panic locations.
     pub fn add_file(&mut self, file: &syn::File, path: &str) {
-        let scope = module_scope(&file.items, &[]);
+        if self.modules.find(0, &[]).is_none() {
+            self.modules.add_file(file, 0, &[]);
+        }
+        self.add_file_at(file, path, 0, &[]);
+    }
+
+    /// [`Outline::add_file`] for the file of module `module` of crate `krate` (registered in
+    /// [`Outline::modules`] first).
+    pub fn add_file_at(&mut self, file: &syn::File, path: &str, krate: usize, module: &[String]) {
+        let Some(at) = self.modules.find(krate, module) else { return };
         let before = self.kernels.len();
-        self.add_items(&file.items, &scope, path);
+        self.add_items(&file.items, at, path);
         self.files.extend(std::iter::repeat_n(path.to_string(), self.kernels.len() - before));
     }
 
-    /// `module`: the file and inline modules the items are in (`src/lib.rs::grid`), as the struct table names them.
-    fn add_items(&mut self, items: &[Item], scope: &[Item], module: &str) {
+    /// `at`: the module the items are in; `module`: its name in the struct table (`src/lib.rs::grid`).
+    fn add_items(&mut self, items: &[Item], at: usize, module: &str) {
         for item in items {
             match item {
-                Item::Fn(f) => self.add_fn(f, scope, None, module),
+                Item::Fn(f) => self.add_fn(f, at, None, module),
                 Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
-                        self.add_items(inner, &module_scope(inner, scope), &format!("{module}::{}", m.ident));
+                        let (krate, mut path) = (self.modules.modules[at].krate, self.modules.modules[at].path.clone());
+                        path.push(m.ident.to_string().trim_start_matches("r#").to_string());
+                        if let Some(child) = self.modules.find(krate, &path) {
+                            self.add_items(inner, child, &format!("{module}::{}", m.ident));
+                        }
                     }
                 }
                 // `#[omp::directives]` on the impl: every method is walked, the impl's type parameters count as the
@@ -65,7 +89,7 @@ impl Outline {
                 Item::Impl(imp) if find_omp_attr(&imp.attrs).is_some_and(|a| a.name == "directives") => {
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
-                            self.add_method_of_directives_impl(&crate::body::method_as_fn(m), scope, imp, module);
+                            self.add_method_of_directives_impl(&crate::body::method_as_fn(m), at, imp, module);
                         }
                     }
                 }
@@ -77,7 +101,7 @@ impl Outline {
                     // (`self.c[i] = self.a[i]`), typed from `Self`'s definition.
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
-                            self.add_fn(&crate::body::method_as_fn(m), scope, Some(&imp.self_ty), module);
+                            self.add_fn(&crate::body::method_as_fn(m), at, Some(&imp.self_ty), module);
                         }
                     }
                 }
@@ -98,50 +122,32 @@ impl Outline {
 
     /// A method of an `impl` that carries `#[omp::directives]`: walked like a `#[omp::directives]` fn, with the impl's
     /// type parameters.
-    fn add_method_of_directives_impl(&mut self, f: &ItemFn, scope: &[Item], imp: &syn::ItemImpl, module: &str) {
+    fn add_method_of_directives_impl(&mut self, f: &ItemFn, at: usize, imp: &syn::ItemImpl, module: &str) {
         let self_ty = &*imp.self_ty;
         let package = Some(expand::Package { structs: &self.structs, self_ty: Some(self_ty), directives_impl: Some((&imp.generics, self_ty)), module });
         let kernels = expand::collect_kernels_in(f, None, package);
-        self.finish_kernels(kernels, scope);
+        let generics = [&imp.generics, &f.sig.generics];
+        self.finish_kernels(kernels, at, &generics);
     }
 
-    /// Instantiates generic kernels and copies into each kernel the module items it names.
-    fn finish_kernels(&mut self, mut kernels: Vec<KernelPlan>, scope: &[Item]) {
-        // A generic function's kernels: one per instance of their type parameters.
-        kernels = kernels.into_iter().flat_map(crate::generic::instantiate).collect();
-        // The module's consts and plain functions the kernel names, and those they name in turn, are copied into the
-        // kernel (no clash between modules). Functions so are OpenMP 5's implicit `declare target`: a function of
-        // the same compilation unit called in a target region is compiled for the device too.
-        for k in &mut kernels {
-            let mut used = idents(k.nest.body.to_token_stream());
-            // A private array's length (`[f64; M]`) is part of the kernel too.
-            for a in &k.args {
-                if let crate::target::KernelArg::Array { private_len: Some(len), .. } = a {
-                    used.extend(idents(len.to_token_stream()));
-                }
+    /// Resolves the items each kernel uses (`resolve::kernel`), then instantiates generic kernels. A kernel whose
+    /// meaning the device build cannot reproduce is left out and its reasons kept in [`Outline::refused`].
+    fn finish_kernels(&mut self, kernels: Vec<KernelPlan>, at: usize, generics: &[&syn::Generics]) {
+        for mut k in kernels {
+            // Functions the region calls are OpenMP 5's implicit `declare target`: a function of the same
+            // compilation unit called in a target region is compiled for the device too (as are the consts it uses).
+            crate::resolve::kernel::settle(&mut k, &self.modules, at, &self.cfg);
+            k.refusals.extend(crate::generic::unknown_bounds(&k, generics));
+            if !k.refusals.is_empty() {
+                self.refused.append(&mut k.refusals);
+                continue;
             }
-            let mut copied: Vec<Item> = Vec::new();
-            loop {
-                let next = scope.iter().find(|it| {
-                    item_name(it).is_some_and(|n| {
-                        used.contains(&n)
-                            && !copied.iter().any(|c| item_name(c).as_ref() == Some(&n))
-                            && !k.local_items.iter().any(|l| item_name(l).as_ref() == Some(&n))
-                    })
-                });
-                let Some(item) = next else { break };
-                used.extend(idents(item.to_token_stream()));
-                copied.push(item.clone());
-            }
-            for (n, item) in copied.into_iter().enumerate() {
-                k.local_items.insert(n, item);
-            }
+            // A generic function's kernels: one per instance of their type parameters.
+            self.kernels.extend(crate::generic::instantiate(k));
         }
-        self.kernels.extend(kernels);
     }
 
-
-    fn add_fn(&mut self, f: &ItemFn, scope: &[Item], self_ty: Option<&syn::Type>, module: &str) {
+    fn add_fn(&mut self, f: &ItemFn, at: usize, self_ty: Option<&syn::Type>, module: &str) {
         let Some(attr) = find_omp_attr(&f.attrs) else { return };
         let name = attr.name.to_string();
         let mut plain = f.clone();
@@ -158,7 +164,7 @@ impl Outline {
             (_, Some(ConstructKind::Executable(_))) => expand::collect_kernels_in(&plain, Some((&attr.name, attr.args.clone())), package),
             _ => Vec::new(),
         };
-        self.finish_kernels(kernels, scope);
+        self.finish_kernels(kernels, at, &[&f.sig.generics]);
     }
 
     /// What kernel `i` is compiled from (its device function, with the module consts copied into it), as text:
@@ -246,58 +252,6 @@ fn kernel_params(tokens: TokenStream) -> Vec<String> {
     syn::parse2::<syn::File>(tokens).ok().and_then(|f| in_items(&f.items)).unwrap_or_default()
 }
 
-/// What a kernel of a module may copy: the module's consts and its plain (non-omp) functions, then, when the module
-/// glob-imports its parent (`use super::*;`), the parent's that its own do not shadow. Rust's scoping, not a
-/// guess: an item of an enclosing module is not visible without that import, so it is never copied in place of a
-/// name the module imports from elsewhere (the device build then reports the missing name).
-fn module_scope(items: &[Item], parent: &[Item]) -> Vec<Item> {
-    let mut scope: Vec<Item> = items
-        .iter()
-        .filter(|i| match i {
-            Item::Const(_) => true,
-            Item::Fn(f) => find_omp_attr(&f.attrs).is_none(),
-            _ => false,
-        })
-        .cloned()
-        .collect();
-    let glob_super = items.iter().any(|i| match i {
-        Item::Use(u) => matches!(&u.tree, syn::UseTree::Path(p) if p.ident == "super" && matches!(*p.tree, syn::UseTree::Glob(_))),
-        _ => false,
-    });
-    if glob_super {
-        let own: Vec<String> = items.iter().filter_map(item_name).collect();
-        scope.extend(parent.iter().filter(|i| item_name(i).is_some_and(|n| !own.contains(&n))).cloned());
-    }
-    scope
-}
-
-/// The name a value item defines (consts, statics, fns).
-fn item_name(item: &Item) -> Option<String> {
-    match item {
-        Item::Const(c) => Some(c.ident.to_string()),
-        Item::Static(s) => Some(s.ident.to_string()),
-        Item::Fn(f) => Some(f.sig.ident.to_string()),
-        _ => None,
-    }
-}
-
-fn idents(ts: TokenStream) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    fn walk(ts: TokenStream, out: &mut BTreeSet<String>) {
-        for tt in ts {
-            match tt {
-                proc_macro2::TokenTree::Ident(i) => {
-                    out.insert(i.to_string());
-                }
-                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    walk(ts, &mut out);
-    out
-}
-
 fn item_attrs(item: &Item) -> &[Attribute] {
     match item {
         Item::Struct(s) => &s.attrs,
@@ -340,13 +294,6 @@ fn strip_omp(mut item: Item) -> Item {
 mod test {
     use super::*;
 
-    /// The items copied into each kernel, by name, in kernel order.
-    fn copied(file: syn::File) -> Vec<Vec<String>> {
-        let mut o = Outline::default();
-        o.add_file(&file, "src/lib.rs");
-        o.kernels.iter().map(|k| k.local_items.iter().filter_map(item_name).collect()).collect()
-    }
-
     #[test]
     fn helpers_and_consts_follow_rusts_scoping() {
         let file: syn::File = syn::parse_quote! {
@@ -372,16 +319,23 @@ mod test {
                 fn inner(y: &mut [f64]) { for i in 0..y.len() { y[i] = cube(y[i]); } }
             }
         };
-        let got = copied(file);
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        let got: Vec<Vec<String>> = o.kernels.iter().map(|k| k.local_items.iter().filter_map(item_name).collect()).collect();
         // `top`: the helper and, through it, the const; not the unused fn.
         assert_eq!(got[0], ["sq", "K"]);
         // `own`: its own K (2.0), not the file's.
         assert_eq!(got[1], ["K"]);
-        // `imported`: K comes from a `use` the outliner does not follow: nothing is copied (the device build names
-        // the missing K), never the file's K of another value.
-        assert!(got[2].is_empty(), "{:?}", got[2]);
         // `glob`: its helper, then the parent's through `use super::*`.
-        assert_eq!(got[3], ["cube", "sq", "K"]);
+        assert_eq!(got[2], ["cube", "sq", "K"]);
+        // `imported`: K comes from a module the package does not have: refused (never the file's K of another value).
+        assert_eq!(o.kernels.len(), 3);
+        assert_eq!(o.refused.len(), 1, "{:?}", o.refused);
+        assert!(o.refused[0].kernel.starts_with("omp_inner_0_") && o.refused[0].name.as_deref() == Some("K"), "{:?}", o.refused);
+        // The region's own names are confirmed at the region: the helper by its path, the const by value.
+        let checks = &o.kernels[0].host_checks;
+        assert!(checks.contains(&crate::manifest::HostCheck::Fn { name: "sq".into(), path: "self::sq".into() }), "{checks:?}");
+        assert!(!checks.iter().any(|c| matches!(c, crate::manifest::HostCheck::Const { .. })), "K is the helper's, not the region's");
     }
 
     #[test]

@@ -176,8 +176,18 @@ pub struct KernelPlan {
     pub dim_types: Vec<String>,
     /// Reductions in slot order.
     pub reductions: Vec<KernelReduction>,
-    /// Items (`const`, `fn`, `struct`, ...) declared in the enclosing function body before the region.
+    /// The items the kernel copies (consts, helper functions, `use`s of `core` paths), as the build's name
+    /// resolution chose them (`outline`; empty in the macros' plan).
     pub local_items: Vec<syn::Item>,
+    /// The blocks enclosing the region, outermost first: their items and imports, for name resolution.
+    pub scopes: Vec<crate::resolve::BlockScope>,
+    /// The function's const generic parameters (a name the kernel cannot see).
+    pub const_generics: Vec<String>,
+    /// What the host expansion has rustc confirm about the build's choices for this kernel (`outline`).
+    pub host_checks: Vec<crate::manifest::HostCheck>,
+    /// Why the build cannot reproduce the region's meaning on the device, if it cannot (`outline`): the macro makes
+    /// each a compile error at the region.
+    pub refusals: Vec<crate::manifest::Refusal>,
     /// Mapping decisions.
     pub maps: Vec<MapDecision>,
     /// Struct field paths the region uses, as (local, type of the field): the build resolves them from the package's
@@ -291,6 +301,8 @@ pub struct FnInfo {
     /// Its generic type parameters (`T` of `fn triad<T: ...>`): a target region's values of these types are device
     /// scalars, and its kernel is compiled once per instance (`generic::INSTANCES`).
     pub generics: Vec<String>,
+    /// Its const generic parameters (`W` of `fn f<const W: usize>`).
+    pub const_generics: Vec<String>,
 }
 
 /// Builds the plan of a target loop region, reporting what cannot go to the device.
@@ -302,7 +314,7 @@ pub fn plan(
     env: &TypeEnv,
     f: &FnInfo,
     region: u32,
-    local_items: Vec<syn::Item>,
+    scopes: Vec<crate::resolve::BlockScope>,
     cx: &Ctxt,
 ) -> KernelPlan {
     host_only_macros(&nest.body, cx);
@@ -455,7 +467,23 @@ pub fn plan(
                 if written && !mutable {
                     cx.error_spanned_by(&name, format!("`{key}` is written by the region but its type `{}` is a shared borrow", ty.to_token_stream()));
                 }
+                if written && map == MapKind::To {
+                    // The device's writes would be dropped at the end of the region, the host fallback's kept: one
+                    // program, two results (a `target_data` block refuses the same).
+                    cx.error_spanned_by(
+                        &name,
+                        format!(
+                            "`{key}` is mapped `to:` (copied to the device, never back), but this region writes it: the \
+                             writes would be lost on a GPU and kept on the host. Map it `tofrom:` (or leave the map out: \
+                             a written array is `tofrom`), or `alloc:` if it is scratch space whose contents after the \
+                             region do not matter"
+                        ),
+                    );
+                }
                 let ex = explicit.iter().find(|(n, _, _)| *n == key).map(|(_, _, e)| e.clone());
+                if let Some(crate::model::Section { end: Some(end), .. }) = ex.as_ref().and_then(|e| e.section.as_ref()) {
+                    section_len_uses(&nest.body, &name, end, cx);
+                }
                 maps.push(MapDecision { var: key, map: map_name(map).into(), why });
                 args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner, private_len: None, by_value: None });
             }
@@ -463,17 +491,7 @@ pub fn plan(
         }
     }
     // Reductions after every other slot (the kernel ABI).
-    let mut dim_types = Vec::new();
-    for dim in &nest.dims {
-        match types::range_type(&dim.base, env) {
-            Some(t) => dim_types.push(t),
-            None => {
-                let uses_as_index = dim.var.as_ref().is_some_and(|v| crate::loops::mentions(nest.body.to_token_stream(), v));
-                // Unsuffixed literal bounds: the type Rust would infer from an index use, else its default.
-                dim_types.push(if uses_as_index { "usize".to_string() } else { "i32".to_string() });
-            }
-        }
-    }
+    let dim_types = dim_types(nest, env);
     // The generic parameters the kernel's values are typed with.
     let mut typed: Vec<String> = Vec::new();
     for a in &args {
@@ -509,12 +527,111 @@ pub fn plan(
         args,
         dim_types,
         reductions,
-        local_items,
+        local_items: Vec::new(),
+        scopes,
+        const_generics: f.const_generics.clone(),
+        host_checks: Vec::new(),
+        refusals: Vec::new(),
         maps,
         field_types: Vec::new(),
         generics: used_generics,
         instance: Vec::new(),
     }
+}
+
+/// `x.len()` / `x.is_empty()` in the body of a region that maps only the section `x[..end]`: on the device `x` holds
+/// the section's elements, on the host all of them, so the two paths would read different lengths.
+fn section_len_uses(body: &syn::Block, var: &Ident, end: &syn::Expr, cx: &Ctxt) {
+    struct Find<'a> {
+        var: &'a Ident,
+        end: &'a syn::Expr,
+        cx: &'a Ctxt,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            let on_var = matches!(&*m.receiver, syn::Expr::Path(p) if p.path.is_ident(self.var));
+            if on_var && (m.method == "len" || m.method == "is_empty") {
+                let (v, e) = (self.var.to_string(), self.end.to_token_stream().to_string());
+                self.cx.error_spanned_by(
+                    m,
+                    format!(
+                        "`{v}` is mapped as a section ending at `{e}`: in the device kernel `{v}` holds that section, on \
+                         the host the whole variable, so `{v}.{}()` would differ between them. Use the section's bound \
+                         (`{e}`) instead, or map all of `{v}`",
+                        m.method
+                    ),
+                );
+            }
+            syn::visit::visit_expr_method_call(self, m);
+        }
+    }
+    syn::visit::Visit::visit_block(&mut Find { var, end, cx }, body);
+}
+
+/// The integer type of each loop dimension of a kernel: the bounds' type where it is evident, else the type rustc
+/// would infer for unsuffixed literal bounds, as far as the body shows it: `usize` when the variable indexes an
+/// array directly (`y[i]`, `y[i * n + j]`), else `i32` (a negative bound, or no use that fixes it). This is a guess
+/// that cannot change meaning: the host expansion asserts at compile time that rustc gave the loop variable this
+/// type (`omp::__private::check::kernel_loop_type`), so another inference is a compile error naming the fix.
+pub fn dim_types(nest: &LoopNest, env: &TypeEnv) -> Vec<String> {
+    nest.dims
+        .iter()
+        .map(|dim| {
+            if let Some(t) = types::range_type(&dim.base, env) {
+                return t;
+            }
+            let negative = [&dim.base.start, &dim.base.end]
+                .into_iter()
+                .flatten()
+                .any(|e| matches!(&**e, syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), .. })));
+            let indexes = dim.var.as_ref().is_some_and(|v| indexes_directly(&nest.body, v));
+            if indexes && !negative { "usize" } else { "i32" }.to_string()
+        })
+        .collect()
+}
+
+/// Whether `v` appears in an index expression (`a[..v..]`) outside any cast.
+fn indexes_directly(body: &syn::Block, v: &Ident) -> bool {
+    struct Find<'a> {
+        v: &'a Ident,
+        in_index: u32,
+        in_cast: u32,
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_expr_index(&mut self, e: &'ast syn::ExprIndex) {
+            self.visit_expr(&e.expr);
+            // An index fixes its own variables' type, whatever the expression around it does with the element.
+            let cast = std::mem::take(&mut self.in_cast);
+            self.in_index += 1;
+            self.visit_expr(&e.index);
+            self.in_index -= 1;
+            self.in_cast = cast;
+        }
+        fn visit_expr_cast(&mut self, c: &'ast syn::ExprCast) {
+            self.in_cast += 1;
+            syn::visit::visit_expr_cast(self, c);
+            self.in_cast -= 1;
+        }
+        fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
+            // `x.get(i)`, `x.get_mut(i)`, `v.swap(i, j)` take `usize` indices too.
+            self.visit_expr(&m.receiver);
+            let index_like = matches!(m.method.to_string().as_str(), "get" | "get_mut" | "swap");
+            self.in_index += u32::from(index_like);
+            for a in &m.args {
+                self.visit_expr(a);
+            }
+            self.in_index -= u32::from(index_like);
+        }
+        fn visit_ident(&mut self, i: &'ast Ident) {
+            if i == self.v && self.in_index > 0 && self.in_cast == 0 {
+                self.found = true;
+            }
+        }
+    }
+    let mut f = Find { v, in_index: 0, in_cast: 0, found: false };
+    syn::visit::Visit::visit_block(&mut f, body);
+    f.found
 }
 
 fn explicit_maps(d: &Directive) -> Vec<(String, MapKind, ExplicitMap)> {

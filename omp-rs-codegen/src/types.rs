@@ -303,6 +303,15 @@ pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => known(i.suffix()),
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => known(f.suffix()),
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(_), .. }) => known("bool"),
+        // `u64::MAX`, `i32::MIN`: an associated const of a primitive has its type.
+        Expr::Path(p) if p.qself.is_none() && p.path.segments.len() == 2 => {
+            let (t, c) = (p.path.segments[0].ident.to_string(), p.path.segments[1].ident.to_string());
+            if matches!(c.as_str(), "MAX" | "MIN" | "EPSILON" | "INFINITY" | "NEG_INFINITY" | "NAN" | "MIN_POSITIVE") {
+                known(&t)
+            } else {
+                None
+            }
+        }
         Expr::Path(p) => match env.lookup(&p.path.get_ident()?.to_string())?? {
             Type::Path(tp) => known(&tp.path.get_ident()?.to_string()),
             _ => None,
@@ -330,6 +339,16 @@ const SAME_TYPE_METHODS: &[&str] = &[
     "min", "max", "abs", "clamp", "saturating_sub", "saturating_add", "wrapping_add", "wrapping_sub", "wrapping_mul", "sqrt",
     "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil", "round",
 ];
+
+/// The name of a primitive scalar type (`f64`, `usize`), seen through references.
+pub fn scalar_name(t: &Type) -> Option<String> {
+    match t {
+        Type::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()).filter(|n| SCALARS.contains(&n.as_str())),
+        Type::Reference(r) => scalar_name(&r.elem),
+        Type::Paren(p) => scalar_name(&p.elem),
+        _ => None,
+    }
+}
 
 /// The integer type of a loop over `base` (`a..b`): from either bound.
 pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
@@ -360,6 +379,8 @@ mod test {
         assert_eq!(ty(syn::parse_quote!(x.len() - 1)), Some("usize".into()));
         assert_eq!(ty(syn::parse_quote!(1u8 << n)), Some("u8".into()));
         assert_eq!(ty(syn::parse_quote!(2.5f32)), Some("f32".into()));
+        assert_eq!(ty(syn::parse_quote!(u64::MAX - 3)), Some("u64".into()));
+        assert_eq!(ty(syn::parse_quote!(i8::MIN)), Some("i8".into()));
     }
 
     #[test]

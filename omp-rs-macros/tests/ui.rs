@@ -12,5 +12,7 @@ fn ui() {
     t.compile_fail("tests/ui/data/*.rs");
     // Ordinary-looking loops that race or read stale data if they compiled (see the header of each file).
     t.compile_fail("tests/ui/adversarial/*.rs");
+    // Forms whose kernel would compute something else than the host code (or the sequential loop) does.
+    t.compile_fail("tests/ui/meaning/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }

@@ -67,6 +67,8 @@
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
+#[doc(hidden)]
+pub mod check;
 mod host;
 mod icv;
 mod routines;
@@ -107,6 +109,7 @@ pub mod __private {
     };
     pub use crate::host::nd;
     pub use crate::offload::private as offload;
+    pub use crate::check;
     /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).
     pub use bytemuck;
 }

@@ -355,7 +355,7 @@ mod test {
 
     fn manifest() -> Manifest {
         let mut m = Manifest::new();
-        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![], source: None };
+        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![], source: None, checks: vec![] };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
         m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::HostSo, resources: vec![] });
         m

@@ -42,6 +42,9 @@ pub struct DeviceCrate {
     /// Compile the kernels with `-Coverflow-checks=on`, so that arithmetic that panics on the host panics in
     /// the kernel too (the builder turns it on for cargo's debug profiles, as rustc does for host code).
     pub overflow_checks: bool,
+    /// Compile the kernels with `-Cdebug-assertions=on` (`debug_assert!` and `cfg!(debug_assertions)` in kernel
+    /// code mean what they mean in the host build: the builder follows cargo's `CARGO_CFG_DEBUG_ASSERTIONS`).
+    pub debug_assertions: bool,
 }
 
 /// Where the time of one image went.
@@ -142,6 +145,7 @@ impl Job<'_> {
         cmd.args(["--edition=2021", "--crate-name", &self.krate.name])
             .args(["-Copt-level=3", "-Cdebuginfo=0"])
             .arg(format!("-Coverflow-checks={}", if self.krate.overflow_checks { "on" } else { "off" }))
+            .arg(format!("-Cdebug-assertions={}", if self.krate.debug_assertions { "on" } else { "off" }))
             .arg("--extern")
             .arg(format!("omp_device={}", self.lib.rlib.display()));
         if let Some(dir) = self.lib.rlib.parent() {

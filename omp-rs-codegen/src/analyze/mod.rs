@@ -9,6 +9,7 @@
 //! "Soundness"). A wrong analysis costs a compile error or a run-time panic, never a race.
 
 pub mod affine;
+pub mod combine;
 pub mod walk;
 
 use std::collections::BTreeMap;
@@ -97,12 +98,32 @@ pub struct Analysis {
     pub captures: Vec<Capture>,
     /// Statement directives of the body.
     pub directives: Vec<BodyDirective>,
+    /// How each reduction variable's partial values combine, where not with its operator (`combine`; filled by
+    /// [`Analysis::settle_combines`]).
+    pub combines: Vec<(String, combine::Combine)>,
 }
 
 impl Analysis {
     /// The capture named `name`.
     pub fn get(&self, name: &str) -> Option<&Capture> {
         self.captures.iter().find(|c| c.name == name)
+    }
+
+    /// How reduction variable `name` combines.
+    pub fn combine_of(&self, name: &str) -> combine::Combine {
+        self.combines.iter().find(|(n, _)| n == name).map_or(combine::Combine::Op, |(_, c)| c.clone())
+    }
+
+    /// Decides how each reduction variable combines from the body's form of its updates (`ty`: the variable's
+    /// declared scalar type, when known), reporting forms whose meaning the combination cannot keep.
+    pub fn settle_combines(&mut self, nest: &LoopNest, ty: impl Fn(&str) -> Option<String>, cx: &Ctxt) {
+        for c in &self.captures {
+            if let Class::Reduction(op) = c.class {
+                let t = ty(&c.name.to_string());
+                let how = combine::combine(&nest.body, &c.name, op, t.as_deref(), &nest.dims, cx);
+                self.combines.push((c.name.to_string(), how));
+            }
+        }
     }
 }
 
@@ -224,7 +245,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         };
         captures.push(Capture { name: v, class, whole_value_use: false, written: false, indexed: false, index_operand: false });
     }
-    Analysis { captures, directives: walk.directives }
+    Analysis { captures, directives: walk.directives, combines: Vec::new() }
 }
 
 /// A `private` variable is each iteration's own, starting from its value before the loop: code that reads it

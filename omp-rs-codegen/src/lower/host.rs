@@ -163,7 +163,9 @@ pub fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
 /// Lowers a parallel loop nest to host code.
 /// `types`: what the declared types of the captures say (slice-like arrays may get row windows, see
 /// [`super::window`]; `&mut` references are reborrowed).
-pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types: &CaptureTypes) -> TokenStream {
+/// `kernel_dims`: for a target region, the integer type its kernel counts each loop dimension in
+/// (`target::dim_types`); rustc asserts that the loop variable here has that type.
+pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types: &CaptureTypes, kernel_dims: Option<&[String]>) -> TokenStream {
     let rt = rt();
     let depth = nest.dims.len();
     let config = region_config(d);
@@ -171,7 +173,11 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     let dim_lets = nest.dims.iter().enumerate().map(|(k, dim)| {
         let name = names::dim(k);
         let e = dim_expr(dim);
-        quote!(let #name = #e;)
+        // Spanned at the loop: a kernel of another loop type is a compile error there.
+        let check = kernel_dims.and_then(|t| syn::parse_str::<syn::Type>(t.get(k)?).ok()).map(|t| {
+            quote_spanned!(dim.span=> #rt::check::kernel_loop_type::<#t, _>(&#name);)
+        });
+        quote!(let #name = #e; #check)
     });
     let dim_names: Vec<Ident> = (0..depth).map(names::dim).collect();
     let (chunk, red, views, parts, part) =
@@ -282,7 +288,8 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     let combine = red_vars.iter().enumerate().map(|(i, v)| {
         let op = &red_ops[i];
         let idx = syn::Index::from(i);
-        quote!(#v = <#op as #rt::reduce::Reducer<_>>::combine(#v, #part.#idx);)
+        let f = analysis.combine_of(&v.to_string()).function(quote!(<#op as #rt::reduce::Reducer<_>>::combine));
+        quote!(#v = (#f)(#v, #part.#idx);)
     });
     let combine_loop = if red_vars.is_empty() {
         quote!(let _ = #parts;)

@@ -2,6 +2,7 @@
 //! device kernel and its launch.
 
 pub mod affine;
+pub mod checks;
 pub mod device;
 pub mod host;
 pub mod offload;

@@ -95,6 +95,16 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         _ => plan.name.clone(),
     };
     let name = &name;
+    let body_tokens = quote::ToTokens::to_token_stream(&plan.nest.body);
+    let region_at = plan.nest.dims.first().map_or_else(proc_macro2::Span::call_site, |d| d.span);
+    // The build could not reproduce this region's meaning on the device: say why, where (the host path keeps the
+    // rest of the function compiling).
+    if let Some(m) = manifest {
+        let refused = super::checks::refusals(m.refusals(name), &body_tokens, region_at);
+        if !refused.is_empty() {
+            return quote!({ #refused #host });
+        }
+    }
     // A struct passed by value must be plain data (`omp::Pod`) whether or not this build has an image (with one, the
     // launch requires it of every array too). Not asked of arrays without an image: their element type may be a
     // type parameter of an enclosing `impl`, which the macro cannot see nor bound, and the host path needs nothing
@@ -137,6 +147,12 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         });
     };
     let images = image_set(m);
+    let (diff_before, diff_after) = super::checks::differential(plan, &host, types, name).unwrap_or_default();
+    let checks = super::checks::host_checks(
+        kernels.iter().find(|(_, k)| m.has_kernel(k)).map_or(&[][..], |(_, k)| m.checks(k)),
+        &body_tokens,
+        region_at,
+    );
     let d = &plan.directive;
     let (device, cond) = (device_expr(d), if_expr(d));
     let rt = quote!(::omp::__private);
@@ -244,9 +260,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             });
         } else {
             pack = quote!(#pack.reduction::<#t>());
+            let f = plan.analysis.combine_of(&v.to_string()).function(quote!(<#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine));
             combine.extend(quote! {
                 #v = __omp_ran
-                    .reduce::<#t>(#i, #v, <#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine)
+                    .reduce::<#t>(#i, #v, #f)
                     .unwrap_or_else(|e| ::core::panic!("{}", e));
             });
         }
@@ -289,6 +306,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         }
     });
     quote!({
+        #checks
         #plain_data
         #images
         #(#statics)*
@@ -303,10 +321,12 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             ::core::result::Result::Ok(#off::Decision::Offload(__omp_dev)) => {
                 #(#dim_lets)*
                 #owned
+                #diff_before
                 let __omp_geometry = #off::Geometry { num_teams: #teams, thread_limit: #limit, iterations: #iterations };
                 match #launch {
                     ::core::result::Result::Ok(#off::LaunchOutcome::Ran(__omp_ran)) => {
                         #combine
+                        #diff_after
                         true
                     }
                     ::core::result::Result::Ok(#off::LaunchOutcome::NotOffloaded) => false,
@@ -398,10 +418,16 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 let to = m.kind == MapKind::To;
                 quote!(#scope.map_ref(#elems, #range, #to, #mods, #name))
             };
+            // The token itself has a name the block cannot write: the block holds a reference to it, so nothing the
+            // block does (`std::mem::forget(a)`, moving `a` away) can skip its copy back and unmapping, which run
+            // when the token drops at the end of the block.
+            let held = super::names::hidden(&format!("__omp_token_{var}"));
             tokens.extend(quote! {
                 #shape
                 #[allow(unused_mut, unused_variables)]
-                let mut #var = #token.unwrap_or_else(|e| ::core::panic!("{}", e))#shaped;
+                let mut #held = #token.unwrap_or_else(|e| ::core::panic!("{}", e))#shaped;
+                #[allow(unused_mut, unused_variables)]
+                let mut #var = &mut #held;
             });
         }
     }

@@ -18,11 +18,14 @@ pub trait LoopIndex: Copy + PartialOrd + Send + Sync + 'static {
     fn shifted_range(start: Self, first: u64, last: u64) -> Option<std::ops::Range<Self>>;
     /// The type's smallest and largest values (`i128::MAX` for larger ones).
     fn bounds() -> (i128, i128);
+    /// A number per type, so that a `const` can compare two loop types (`check::kernel_loop_type`).
+    const KIND: u8;
 }
 
 macro_rules! loop_index {
-    ($($t:ty),*) => {$(
+    ($($t:ty = $kind:literal),*) => {$(
         impl LoopIndex for $t {
+            const KIND: u8 = $kind;
             #[inline]
             fn distance(lo: Self, hi: Self) -> u64 {
                 if hi <= lo {
@@ -61,7 +64,7 @@ macro_rules! loop_index {
         }
     )*};
 }
-loop_index!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, i128, u128);
+loop_index!(u8 = 1, u16 = 2, u32 = 3, u64 = 4, usize = 5, i8 = 6, i16 = 7, i32 = 8, i64 = 9, isize = 10, i128 = 11, u128 = 12);
 
 /// One dimension of a loop nest: `count` values `start, start ± step, ...`.
 #[derive(Debug, Clone, Copy)]

@@ -28,6 +28,34 @@ pub trait NdArrayMut: NdArray {
     fn __omp_nd_flat_mut(&mut self) -> Option<&mut [Self::Elem]>;
 }
 
+// A reference to an array is taken apart as the array (a `target_data` block's regions see its tokens through the
+// references the block holds).
+impl<A: NdArray + ?Sized> NdArray for &A {
+    type Elem = A::Elem;
+    fn __omp_nd_shape(&self) -> &[usize] {
+        (**self).__omp_nd_shape()
+    }
+    fn __omp_nd_flat(&self) -> Option<&[Self::Elem]> {
+        (**self).__omp_nd_flat()
+    }
+}
+
+impl<A: NdArray + ?Sized> NdArray for &mut A {
+    type Elem = A::Elem;
+    fn __omp_nd_shape(&self) -> &[usize] {
+        (**self).__omp_nd_shape()
+    }
+    fn __omp_nd_flat(&self) -> Option<&[Self::Elem]> {
+        (**self).__omp_nd_flat()
+    }
+}
+
+impl<A: NdArrayMut + ?Sized> NdArrayMut for &mut A {
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [Self::Elem]> {
+        (**self).__omp_nd_flat_mut()
+    }
+}
+
 #[allow(unused_macros)] // used only with the `ndarray` features
 macro_rules! ndarray_impls {
     ($nd:ident) => {

@@ -1,0 +1,417 @@
+//! The kernel means what the host code means: regions whose device kernel the outliner rebuilds from the user's
+//! tokens in another crate, written where that rebuilding could resolve a name, a `cfg`, a type or a mapping
+//! differently from rustc. Each check runs the region next to sequential Rust on fresh inputs (through the host
+//! plugin in CI, on the host path with `OMP_TARGET_OFFLOAD=DISABLED`, on the GPU on a device machine). Refusals of
+//! forms whose meaning the outliner cannot reproduce are UI tests (`omp-rs-macros/tests/ui/meaning/`).
+
+#![allow(clippy::all, dead_code, unused_imports, non_upper_case_globals)]
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{same, vec_f64, Check};
+
+/// Every check of this module.
+pub const CHECKS: &[Check] = &[
+    ("meaning: an explicit `use a::X` beside `use super::*` names a::X in the kernel too", check_explicit_use_wins),
+    ("meaning: a const and a helper fn declared in the block after the region", check_items_after_region),
+    ("meaning: a const generic W bound to a local (the module's const W is another)", check_const_generic_shadows),
+    ("meaning: a helper's own names resolve in the helper's module, not the region's", check_helper_names_in_its_module),
+    ("meaning: #[cfg(feature)] items and cfg!(feature) in the body take the host's branch", check_features),
+    ("meaning: cfg!(debug_assertions) and debug_assert! in a kernel follow the profile", check_debug_assertions),
+    ("meaning: an unsuffixed literal range -50..50 is i32 in the kernel too", check_literal_range_type),
+    ("meaning: (u64::MAX - 3)..=u64::MAX", check_range_to_type_max),
+    ("meaning: a map(to: x[0..n]) section region reads the section's bound (x.len() there is refused)", check_section_len),
+    ("meaning: mem::forget of a target_data token still copies back and unmaps", check_forgotten_token),
+    ("meaning: max reduction in the `if x > m { m = x }` form keeps a NaN start", check_nan_start_if_form),
+    ("meaning: min reduction in the `if m > x { m = x }` form, NaN start and NaN values", check_nan_min_forms),
+    ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
+    ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Name resolution
+
+const SCALE: f64 = 2.0;
+
+pub mod scales {
+    pub const SCALE: f64 = 3.0;
+}
+
+pub mod explicit {
+    use super::*;
+    // An explicit import shadows the glob's `SCALE` (Rust: a glob never shadows a named import).
+    use crate::meaning::scales::SCALE;
+
+    #[omp::target_teams_distribute_parallel_for]
+    pub fn scaled(x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            y[i] = SCALE * x[i];
+        }
+    }
+}
+
+fn check_explicit_use_wins(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n);
+    let mut y = vec![0.0; n];
+    explicit::scaled(&x, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| scales::SCALE * v).collect();
+    same("y", &y, &want)
+}
+
+const LATE: f64 = 1.0;
+fn late_helper(v: f64) -> f64 {
+    v - 100.0
+}
+
+#[omp::directives]
+fn items_after(x: &[f64], y: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..y.len() {
+        y[i] = late_helper(x[i]) * LATE;
+    }
+    // Items of a block are visible in the whole block, before their declaration too.
+    const LATE: f64 = 4.0;
+    fn late_helper(v: f64) -> f64 {
+        v + 10.0
+    }
+}
+
+fn check_items_after_region(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n);
+    let mut y = vec![0.0; n];
+    items_after(&x, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| (v + 10.0) * 4.0).collect();
+    same("y", &y, &want)
+}
+
+const W: usize = 2;
+
+// `W` itself in the region is refused (the kernel cannot see a const parameter): the local is the fix the error names.
+#[omp::directives]
+fn widened<const W: usize>(y: &mut [f64]) {
+    let w: usize = W;
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..y.len() {
+        y[i] = (w * i) as f64;
+    }
+}
+
+fn check_const_generic_shadows(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let mut y = vec![0.0; n];
+    widened::<5>(&mut y);
+    let want: Vec<f64> = (0..n).map(|i| (5 * i) as f64).collect();
+    same("y", &y, &want)
+}
+
+const OFFSET: f64 = 0.5;
+
+pub mod helper_home {
+    use super::*;
+    // The helper's `OFFSET` is this module's own; the region's module (the parent) has another.
+    pub const OFFSET: f64 = 7.0;
+    pub fn shifted(v: f64) -> f64 {
+        v + OFFSET
+    }
+}
+
+pub mod helper_user {
+    use super::*;
+    use crate::meaning::helper_home::shifted;
+
+    // Not the helper's: the region does not name it (naming both is refused, the kernel has one scope).
+    pub const OFFSET: f64 = -3.0;
+
+    #[omp::target_teams_distribute_parallel_for]
+    pub fn shift(x: &[f64], y: &mut [f64]) {
+        for i in 0..y.len() {
+            y[i] = shifted(x[i]) * 2.0;
+        }
+    }
+}
+
+fn check_helper_names_in_its_module(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n);
+    let mut y = vec![0.0; n];
+    helper_user::shift(&x, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| (v + 7.0) * 2.0).collect();
+    same("y", &y, &want)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Configuration
+
+#[cfg(feature = "meaning-probe")]
+const FEATURED: f64 = 1.0;
+#[cfg(not(feature = "meaning-probe"))]
+const FEATURED: f64 = -1.0;
+
+#[omp::target_teams_distribute_parallel_for]
+fn featured(y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] = FEATURED + if cfg!(feature = "meaning-probe") { 10.0 } else { 20.0 };
+    }
+}
+
+fn check_features(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let mut y = vec![0.0; n];
+    featured(&mut y);
+    let want = FEATURED + if cfg!(feature = "meaning-probe") { 10.0 } else { 20.0 };
+    same("y", &y, &vec![want; n])
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn profiled(x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        debug_assert!(x[i] < 0.75, "x[{i}] too large");
+        y[i] = if cfg!(debug_assertions) { 1.0 } else { 2.0 };
+    }
+}
+
+fn check_debug_assertions(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let mut x: Vec<f64> = (0..n).map(|_| rng.gen_range(0.0..0.5)).collect();
+    let mut y = vec![0.0; n];
+    profiled(&x, &mut y);
+    same("y", &y, &vec![if cfg!(debug_assertions) { 1.0 } else { 2.0 }; n])?;
+    x[rng.gen_range(0..n)] = 0.9;
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| profiled(&x, &mut y)));
+    match (r.is_err(), cfg!(debug_assertions)) {
+        (true, true) | (false, false) => Ok(()),
+        (false, true) => Err("debug_assert! did not fire in a debug build".into()),
+        (true, false) => Err("debug_assert! fired in a release build".into()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Types
+
+#[omp::target_teams_distribute_parallel_for]
+fn literal_range(y: &mut [f64]) {
+    for i in -50..50 {
+        y[(i + 50) as usize] = i as f64;
+    }
+}
+
+fn check_literal_range_type(_: &mut StdRng) -> Result<(), String> {
+    let mut y = vec![0.0; 100];
+    literal_range(&mut y);
+    let want: Vec<f64> = (-50..50).map(|i| i as f64).collect();
+    same("y", &y, &want)
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn top_of_range(y: &mut [f64]) {
+    for v in (u64::MAX - 3)..=u64::MAX {
+        y[(v - (u64::MAX - 3)) as usize] = (v % 1000) as f64;
+    }
+}
+
+fn check_range_to_type_max(_: &mut StdRng) -> Result<(), String> {
+    let mut y = vec![0.0; 4];
+    top_of_range(&mut y);
+    let want: Vec<f64> = ((u64::MAX - 3)..=u64::MAX).map(|v| (v % 1000) as f64).collect();
+    same("y", &y, &want)
+}
+
+// `x.len()` in the region would be the section's length on a GPU and the slice's on the host: refused
+// (`omp-rs-macros/tests/ui/meaning/section_len.rs`); the bound is the fix the error names.
+#[omp::directives]
+fn section_len(n: usize, x: &[f64], y: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for(map(to: x[0..n]))]
+    for i in 0..y.len() {
+        y[i] = x[i] + n as f64;
+    }
+}
+
+fn check_section_len(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n + 17);
+    let mut y = vec![0.0; n];
+    section_len(n, &x, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| x[i] + n as f64).collect();
+    same("y", &y, &want)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Mapping
+
+#[omp::directives]
+fn forget_token(a: &mut [f64]) {
+    #[omp::target_data(map(tofrom: a))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..a.len() {
+            a[i] += 1.0;
+        }
+        #[allow(forgetting_references)]
+        std::mem::forget(a);
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn add_two(a: &mut [f64]) {
+    for i in 0..a.len() {
+        a[i] += 2.0;
+    }
+}
+
+fn check_forgotten_token(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let a0 = vec_f64(rng, n);
+    let mut a = a0.clone();
+    forget_token(&mut a);
+    same("after the block", &a, &a0.iter().map(|v| v + 1.0).collect::<Vec<_>>())?;
+    // A later region must see the host's data (the mapping ended with the block).
+    a = a0.clone();
+    add_two(&mut a);
+    same("a later region", &a, &a0.iter().map(|v| v + 2.0).collect::<Vec<_>>())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reductions
+
+#[omp::target_teams_distribute_parallel_for(reduction(max: m))]
+fn max_if_form(m0: f64, x: &[f64]) -> f64 {
+    let mut m = m0;
+    for i in 0..x.len() {
+        if x[i] > m {
+            m = x[i];
+        }
+    }
+    m
+}
+
+#[omp::parallel_for(reduction(max: m))]
+fn max_if_form_host(m0: f64, x: &[f64]) -> f64 {
+    let mut m = m0;
+    for i in 0..x.len() {
+        if x[i] > m {
+            m = x[i];
+        }
+    }
+    m
+}
+
+fn check_nan_start_if_form(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..30000);
+    let x = vec_f64(rng, n);
+    for m0 in [f64::NAN, -0.5, 2.0] {
+        let mut want = m0;
+        for &v in &x {
+            if v > want {
+                want = v;
+            }
+        }
+        for (what, got) in [("target", max_if_form(m0, &x)), ("host", max_if_form_host(m0, &x))] {
+            if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
+                return Err(format!("{what}: m0 = {m0}: {got}, sequential {want}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[omp::target_teams_distribute_parallel_for(reduction(min: m))]
+fn min_if_form(m0: f64, x: &[f64]) -> f64 {
+    let mut m = m0;
+    for i in 0..x.len() {
+        if m > x[i] {
+            m = x[i];
+        }
+    }
+    m
+}
+
+fn check_nan_min_forms(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..30000);
+    let mut x = vec_f64(rng, n);
+    for _ in 0..n / 50 {
+        let k = rng.gen_range(0..n);
+        x[k] = f64::NAN;
+    }
+    for m0 in [f64::NAN, 0.5, -2.0] {
+        let mut want = m0;
+        for &v in &x {
+            if want > v {
+                want = v;
+            }
+        }
+        for (what, got) in [("if", min_if_form(m0, &x))] {
+            if got.to_bits() != want.to_bits() && !(got.is_nan() && want.is_nan()) {
+                return Err(format!("{what}: m0 = {m0}: {got}, sequential {want}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[omp::target_teams_distribute_parallel_for(reduction(&&: ok))]
+fn all_below(limit: f64, x: &[f64]) -> bool {
+    let mut ok = true;
+    for i in 0..x.len() {
+        ok = x[i] < limit && ok;
+    }
+    ok
+}
+
+fn check_and_reduction(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..30000);
+    let x = vec_f64(rng, n);
+    for limit in [2.0, 0.99, -2.0] {
+        let want = x.iter().all(|v| *v < limit);
+        if all_below(limit, &x) != want {
+            return Err(format!("limit {limit}: {}, sequential {want}", !want));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The differential mode
+
+#[omp::target_teams_distribute_parallel_for]
+fn doubled(x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] = 2.0 * x[i];
+    }
+}
+
+/// `x` stays mapped (`target_enter_data!`) while the host changes it without `target_update!(to: x)`: a device run
+/// reads the old values (OpenMP's meaning), the host path the new ones. `OMP_RS_CHECK=host` must say so, naming `y`.
+fn check_differential_finds_stale_copy(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let mut x = vec_f64(rng, n);
+    let old = x.clone();
+    let mut y = vec![0.0; n];
+    omp::target_enter_data!(map(to: x));
+    for v in x.iter_mut() {
+        *v += 1.0;
+    }
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| doubled(&x, &mut y)));
+    omp::target_exit_data!(map(release: x));
+    let checking = std::env::var("OMP_RS_CHECK").is_ok_and(|v| v == "host");
+    let must_offload = std::env::var("OMP_TARGET_OFFLOAD").is_ok_and(|v| v == "MANDATORY");
+    let stale: Vec<f64> = old.iter().map(|v| 2.0 * v).collect();
+    let fresh: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
+    match r {
+        Err(p) => {
+            let msg = p.downcast_ref::<String>().cloned().unwrap_or_default();
+            if checking && msg.contains("OMP_RS_CHECK=host") && msg.contains("`y[") {
+                Ok(())
+            } else {
+                Err(format!("panicked: {msg}"))
+            }
+        }
+        Ok(()) if checking && must_offload => Err("the device run read a stale copy and the check did not say so".into()),
+        // On the device, without the check: the old values; on the host: the new ones.
+        Ok(()) if y == stale && !checking => Ok(()),
+        Ok(()) if y == fresh => Ok(()),
+        Ok(()) => Err(format!("y[0] = {} (old x gives {}, new x {})", y[0], stale[0], fresh[0])),
+    }
+}
