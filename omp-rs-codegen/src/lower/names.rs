@@ -12,7 +12,8 @@ pub fn rt() -> TokenStream {
 
 /// A hidden local of the expansion.
 pub fn hidden(name: &str) -> Ident {
-    Ident::new(name, Span::mixed_site())
+    // Names built from a raw identifier (`__omp_token_r#in`) drop its `r#`: the prefix keeps them apart.
+    Ident::new(&name.replace("r#", ""), Span::mixed_site())
 }
 
 /// The `Dim` of parallel dimension `k`.
