@@ -1,8 +1,11 @@
 //! A time-stepped 1-D advection–diffusion solver written as real codes write their time loops: the fields stay on
 //! the device (`target_data`), each step is a Heun (RK2) step made of ten short target regions (flux, flux
 //! difference, Laplacian, right-hand side, update — twice), and every `check_every` steps a reduction checks the
-//! total mass. At this size each region's kernel takes a few microseconds, so the launch path decides the speed:
-//! compare `OMP_RS_LAUNCH=queued` (the default) with `OMP_RS_LAUNCH=sync`.
+//! total mass. At this size each region's kernel takes a few microseconds, so the launch path decides the speed: the
+//! ten regions carry `nowait` and go onto the device's queue back to back (regions on common data keep their order,
+//! which satisfies every `depend` clause an OpenMP code would give them; writing them is allowed too), and the mass
+//! reduction waits for them. Without `nowait` each region would wait for its kernel before the next starts (OpenMP's
+//! end of region): compare with `OMP_RS_LAUNCH=wait`.
 //!
 //! The regions are element-wise, so the result equals the sequential loops bit for bit; the mass reductions are
 //! reassociated and compared within a tolerance.
@@ -50,44 +53,44 @@ fn simulate(s: Setup, f: &mut Fields, masses: &mut Vec<f64>) {
     {
         for step in 0..steps {
             // Stage 1: u1 = u + dt * L(u).
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 flux[i] = c * u[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n {
                 dflux[i] = (flux[i] - flux[i - 1]) * inv_dx;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 lap[i] = (u[i + 1] - 2.0 * u[i] + u[i - 1]) * inv_dx2;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 rhs[i] = nu * lap[i] - dflux[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 u1[i] = u[i] + dt * rhs[i];
             }
             // Stage 2: u = (u + u1 + dt * L(u1)) / 2.
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 flux[i] = c * u1[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n {
                 dflux[i] = (flux[i] - flux[i - 1]) * inv_dx;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 lap[i] = (u1[i + 1] - 2.0 * u1[i] + u1[i - 1]) * inv_dx2;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 rhs[i] = nu * lap[i] - dflux[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 1..n - 1 {
                 u[i] = 0.5 * (u[i] + u1[i] + dt * rhs[i]);
             }

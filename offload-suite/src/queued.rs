@@ -15,6 +15,7 @@ pub const CHECKS: &[Check] = &[
     ("queue: a device panic is reported at the end of the block, naming the region that panicked", check_panic_attribution),
     ("queue: taskwait reports a queued region's panic; the process stays usable", check_taskwait),
     ("queue: nowait regions outside a data region, host work, a dependent region, taskwait", check_nowait),
+    ("queue: a region without nowait has finished when it ends (its panic stops the next one)", check_region_end),
     ("queue: one thread ends its mapping of x while another launches regions that find x present", check_threads),
     ("kernels: `continue` in the body, one iteration per thread and several", check_continue),
     ("queue: regions on different data side by side, joined by regions on both (waits between queues)", check_lanes),
@@ -29,19 +30,19 @@ fn lanes(steps: usize, a: &mut [f64], b: &mut [f64], c: &mut [f64], d: &mut [f64
     #[omp::target_data(map(tofrom: a, b, c, d))]
     {
         for _ in 0..steps {
-            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32))]
+            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32), nowait)]
             for i in 0..n {
                 a[i] = 0.5 * a[i] + 1.0;
             }
-            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32))]
+            #[omp::target_teams_distribute_parallel_for(num_teams(1), thread_limit(32), nowait)]
             for i in 0..n {
                 b[i] = 0.25 * b[i] + 2.0;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 c[i] = a[i] + b[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 b[i] = c[i] - 0.5 * a[i];
             }
@@ -81,11 +82,11 @@ fn relax(steps: usize, every: usize, a: &mut [f64], b: &[f64], sums: &mut Vec<f6
     #[omp::target_data(map(tofrom: a), map(to: b))]
     {
         for t in 0..steps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 a[i] = 0.5 * a[i] + b[i];
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 a[i] -= 0.25 * b[i];
             }
@@ -139,7 +140,7 @@ fn scale_resident(steps: usize, x: &mut [f64]) {
     let n = x.len();
     omp::target_enter_data!(map(to: x));
     for _ in 0..steps {
-        #[omp::target_teams_distribute_parallel_for]
+        #[omp::target_teams_distribute_parallel_for(nowait)]
         for i in 0..n {
             x[i] = x[i] * 1.5 - 0.5;
         }
@@ -161,10 +162,32 @@ fn check_enter_exit(rng: &mut StdRng) -> Result<(), String> {
     same("x", &x, &want)
 }
 
-/// The first region reads `x[i + off]` (out of bounds for `off > 0`), the two after it are fine: the panic must be
-/// reported as the first region's, at the end of the block.
+/// The first region reads `x[i + off]` (out of bounds for `off > 0`), the two after it are fine. With `nowait` the
+/// regions are queued and the panic is reported as the first region's at the end of the block, after the others ran;
+/// without it (OpenMP's end of region) the first region has finished, panic included, before the next one starts.
 #[omp::directives]
 fn panics_early(off: usize, x: &[f64], y: &mut [f64], z: &mut [f64]) {
+    let n = y.len();
+    #[omp::target_data(map(to: x), map(tofrom: y, z))]
+    {
+        #[omp::target_teams_distribute_parallel_for(nowait)]
+        for i in 0..n {
+            y[i] = x[i + off];
+        }
+        #[omp::target_teams_distribute_parallel_for(nowait)]
+        for i in 0..n {
+            z[i] += x[i];
+        }
+        #[omp::target_teams_distribute_parallel_for(nowait)]
+        for i in 0..n {
+            z[i] *= 2.0;
+        }
+    }
+}
+
+/// As [`panics_early`], without `nowait`.
+#[omp::directives]
+fn panics_in_order(off: usize, x: &[f64], y: &mut [f64], z: &mut [f64]) {
     let n = y.len();
     #[omp::target_data(map(to: x), map(tofrom: y, z))]
     {
@@ -176,11 +199,29 @@ fn panics_early(off: usize, x: &[f64], y: &mut [f64], z: &mut [f64]) {
         for i in 0..n {
             z[i] += x[i];
         }
-        #[omp::target_teams_distribute_parallel_for]
-        for i in 0..n {
-            z[i] *= 2.0;
+    }
+}
+
+fn check_region_end(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(10..3000);
+    let x = vec_f64(rng, n);
+    let (mut y, mut z) = (vec![0.0; n], vec![1.0; n]);
+    let off = rng.gen_range(1..n);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| panics_in_order(off, &x, &mut y, &mut z)));
+    let msg = match caught {
+        Ok(()) => return Err("an out-of-bounds read did not panic".into()),
+        Err(e) => panic_text(&*e),
+    };
+    if offloading() {
+        if !msg.contains("`omp_panics_in_order_0_") {
+            return Err(format!("the panic names another region: {msg}"));
+        }
+        // The first region ended with its panic: the second never ran (`OMP_RS_LAUNCH=queued` is not OpenMP's end).
+        if std::env::var("OMP_RS_LAUNCH").map_or(true, |m| m != "queued") && z.iter().any(|v| *v != 1.0) {
+            return Err("the region after the panicking one ran: the panicking region had not finished when it ended".into());
         }
     }
+    Ok(())
 }
 
 /// Whether regions run on a device here (not `OMP_TARGET_OFFLOAD=DISABLED`, a device exists).
@@ -224,7 +265,7 @@ fn wait_inside(off: usize, x: &[f64], y: &mut [f64]) -> Result<(), omp::Error> {
     let waited;
     #[omp::target_data(map(to: x), map(tofrom: y))]
     {
-        #[omp::target_teams_distribute_parallel_for]
+        #[omp::target_teams_distribute_parallel_for(nowait)]
         for i in 0..n {
             y[i] = x[i + off] + 1.0;
         }
@@ -313,7 +354,7 @@ fn plus_one(x: &[f64], z: &mut [f64]) {
     #[omp::target_data(map(tofrom: z))]
     {
         for _ in 0..3 {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..z.len() {
                 z[i] = x[i] + 1.0;
             }

@@ -35,14 +35,14 @@ fn every_construct_through_libomptarget() {
     assert!(!stdout.contains("devices: 0"), "nothing ran through libomptarget: {stdout}");
 }
 
-/// The A/B switch of issue #9: every region waiting (`wait`) and every region through libomptarget's synchronous
-/// launch (`sync`) pass the same checks as the default queued path.
+/// The A/B switches pass the same checks as OpenMP's default: `nowait` regions waiting too (`wait`), every region on
+/// resident data queued (`queued`), every region through libomptarget's synchronous launch (`sync`).
 #[test]
 fn every_launch_path_passes() {
     if !host_plugin_image_built() {
         return;
     }
-    for mode in ["wait", "sync"] {
+    for mode in ["wait", "sync", "queued"] {
         let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
             .env("OMP_TARGET_OFFLOAD", "MANDATORY")
             .env("OMP_RS_HOST_PLUGIN", "1")

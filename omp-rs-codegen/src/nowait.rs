@@ -40,8 +40,7 @@ pub fn defer_at(block: &mut syn::Block, i: usize, types: &TypeEnv) {
     block.stmts.splice(i..end, [wrapped]);
 }
 
-/// For a `nowait` target loop: the `#[omp::target_data(...)]` attribute mapping its arrays, and the region without
-/// `nowait`. `None` for any other statement, or a region with no array to map (all present through an enclosing
+/// For a `nowait` target loop: the `#[omp::target_data(...)]` attribute mapping its arrays, and the region. `None` for any other statement, or a region with no array to map (all present through an enclosing
 /// data region, where the region is queued anyway, or none whose type is known).
 fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return None };
@@ -94,9 +93,9 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
         clauses.push(quote!(if(#e)));
     }
     let data_attr = quote_spanned!(nowait_span=> #[omp::target_data(#(#clauses),*)]);
-    let mut region = stmt.clone();
-    strip_nowait(&mut region);
-    Some((data_attr, region))
+    // The region keeps its `nowait` (its launch must not wait); inside the block its arrays are mapped, so it is not
+    // deferred a second time.
+    Some((data_attr, stmt.clone()))
 }
 
 /// `omp::taskwait!()` as a statement.
@@ -106,59 +105,9 @@ fn is_taskwait(stmt: &Stmt) -> bool {
     segs == ["omp", "taskwait"]
 }
 
-/// Removes the `nowait` clause from the statement's `#[omp::...]` attribute.
-fn strip_nowait(stmt: &mut Stmt) {
-    let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return };
-    for a in &mut f.attrs {
-        if let syn::Meta::List(l) = &mut a.meta {
-            let mut kept: Vec<proc_macro2::TokenTree> = Vec::new();
-            let mut skip_comma = false;
-            for t in l.tokens.clone() {
-                match &t {
-                    proc_macro2::TokenTree::Ident(i) if i == "nowait" => {
-                        // Drop a comma before it, or the one after it when it comes first.
-                        if matches!(kept.last(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ',') {
-                            kept.pop();
-                        } else {
-                            skip_comma = true;
-                        }
-                    }
-                    proc_macro2::TokenTree::Punct(p) if skip_comma && p.as_char() == ',' => skip_comma = false,
-                    _ => {
-                        skip_comma = false;
-                        kept.push(t);
-                    }
-                }
-            }
-            l.tokens = kept.into_iter().collect();
-            if l.tokens.is_empty() {
-                a.meta = syn::Meta::Path(l.path.clone());
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use quote::quote;
-
-    fn stripped(attr: proc_macro2::TokenStream) -> String {
-        let mut s: syn::Stmt = syn::parse2(quote!(#attr for i in 0..n { y[i] = x[i]; })).expect("a for statement");
-        super::strip_nowait(&mut s);
-        let syn::Stmt::Expr(syn::Expr::ForLoop(f), _) = &s else { panic!("not a for loop") };
-        let a = &f.attrs[0];
-        quote!(#a).to_string()
-    }
-
-    #[test]
-    fn strip_nowait_keeps_the_other_clauses() {
-        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(nowait, depend(out: z))]));
-        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for(depend(out: z))]).to_string());
-        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]));
-        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for(collapse(2))]).to_string());
-        let t = stripped(quote!(#[omp::target_teams_distribute_parallel_for(nowait)]));
-        assert_eq!(t, quote!(#[omp::target_teams_distribute_parallel_for]).to_string());
-    }
 
     #[test]
     fn a_nowait_region_takes_the_statements_up_to_the_taskwait() {
@@ -180,6 +129,6 @@ mod tests {
         let text = quote!(#data).to_string();
         assert!(text.starts_with(&quote!(#[omp::target_data(map(tofrom: y), map(to: x))]).to_string()), "{text}");
         assert!(text.contains("other"), "{text}");
-        assert!(!text.contains("nowait") && !text.contains("done"), "{text}");
+        assert!(text.contains("nowait") && !text.contains("done"), "{text}");
     }
 }

@@ -1,9 +1,10 @@
 //! Launch costs and bandwidth of target regions, as the macros generate them (through libomptarget and liboffload):
-//! - a minimal target region whose data is resident (inside `target_data`): launches queued back to back (one wait
-//!   at the end of the block), and each launch waited for (`omp::offload::taskwait()` after it, as BabelStream
-//!   times its kernels);
-//! - saxpy on 2^26 f64 resident: implicit mapping (the region maps `x`, `y`, found present) versus explicit staging
-//!   (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table lookups);
+//! - a minimal target region whose data is resident (inside `target_data`): without `nowait`, a host clock around
+//!   each region (OpenMP: the region has finished when it ends, so this is launch + wait, as BabelStream times its
+//!   kernels); with `nowait`, launches queued back to back (one `taskwait` at the end);
+//! - saxpy on 2^26 f64 resident, a host clock around each region: implicit mapping (the region maps `x`, `y`, found
+//!   present) versus explicit staging (`omp::DeviceBuffer` + `is_device_ptr`: raw device pointers, no present-table
+//!   lookups); BabelStream's triad on 2^25 f64 timed the same way (`OFFLOAD_BENCH_BABEL_N`);
 //! - per-launch cost of `nowait` launches through the runtime (`omp::__private::offload::scope`) of the minimal
 //!   region's kernel, when `OFFLOAD_BENCH_IMAGE=KIND:ARCH:PATH` and `OFFLOAD_BENCH_KERNEL=NAME` name its image file
 //!   and kernel (the macros do not expose their image set; the runtime deduplicates the registration).
@@ -15,22 +16,18 @@
 
 use std::time::Instant;
 
+/// A host clock around each minimal region without `nowait`: it has finished when it ends.
 #[omp::directives]
-fn minimal_resident(reps: usize, wait_each: bool, y: &mut [f64], times: &mut Vec<f64>) {
+fn minimal_resident(reps: usize, y: &mut [f64], times: &mut Vec<f64>) {
     #[omp::target_data(map(tofrom: y))]
     {
         for _ in 0..reps {
-            // Queued launches are timed as a whole by the caller (as CUDA's probe times its launch loop): no clock
-            // reads between them.
-            let t = wait_each.then(Instant::now);
+            let t = Instant::now();
             #[omp::target_teams_distribute_parallel_for]
             for i in 0..1 {
                 y[i] += 1.0;
             }
-            if let Some(t) = t {
-                omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
-                times.push(t.elapsed().as_secs_f64());
-            }
+            times.push(t.elapsed().as_secs_f64());
         }
     }
 }
@@ -45,7 +42,6 @@ fn saxpy_resident(reps: usize, a: f64, x: &[f64], y: &mut [f64], times: &mut Vec
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
-            omp::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
             times.push(t.elapsed().as_secs_f64());
         }
     }
@@ -70,8 +66,25 @@ fn nowait_resident(reps: usize, y: &mut [f64]) -> f64 {
     per_region
 }
 
-/// RAJAPerf's Stream_TRIAD rep loop at its default size (1e6: the arrays fit in an H200's L2). Returns the time
-/// of the launches alone and of the whole loop (waiting at the end), per rep.
+/// BabelStream's triad (`a = b + scalar * c`) with a host clock around each region, as BabelStream's OpenMP
+/// version times it: the region has finished when it ends.
+#[omp::directives]
+fn babel_triad(reps: usize, scalar: f64, a: &mut [f64], b: &[f64], c: &[f64], times: &mut Vec<f64>) {
+    #[omp::target_data(map(tofrom: a), map(to: b, c))]
+    {
+        for _ in 0..reps {
+            let t = Instant::now();
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..a.len() {
+                a[i] = b[i] + scalar * c[i];
+            }
+            times.push(t.elapsed().as_secs_f64());
+        }
+    }
+}
+
+/// RAJAPerf's Stream_TRIAD rep loop at its default size (1e6: the arrays fit in an H200's L2), `nowait` regions.
+/// Returns the time of the launches alone and of the whole loop (waiting at the end), per rep.
 #[omp::directives]
 fn triad_reps(reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[f64]) -> (f64, f64) {
     let (launches, total);
@@ -79,7 +92,7 @@ fn triad_reps(reps: usize, alpha: f64, a: &mut [f64], b: &[f64], c: &[f64]) -> (
     {
         let t = Instant::now();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..a.len() {
                 a[i] = b[i] + alpha * c[i];
             }
@@ -182,17 +195,13 @@ fn main() {
 
     let mut t_min = Vec::new();
     let mut tiny = vec![0.0; 16];
-    minimal_resident(2000, true, &mut tiny, &mut t_min);
+    minimal_resident(2000, &mut tiny, &mut t_min);
     let first_launch = t_min[0];
     let t_min = median(&mut t_min[1..]);
-    // Queued: 20000 launches back to back, the block's end waits for them.
+    // `nowait`: 20000 launches back to back, one taskwait.
     let launches = 20_000;
-    let t = Instant::now();
-    minimal_resident(launches, false, &mut tiny, &mut Vec::new());
-    let t_queued = t.elapsed().as_secs_f64() / launches as f64;
-    assert_eq!(tiny[0], (2000 + launches) as f64, "every minimal region must add 1");
     let t_nowait_regions = nowait_resident(launches, &mut tiny);
-    assert_eq!(tiny[0], (2000 + 2 * launches) as f64, "every nowait region must add 1");
+    assert_eq!(tiny[0], (2000 + launches) as f64, "every region must add 1");
 
     let mut t_imp = Vec::new();
     saxpy_resident(reps + 1, 2.0, &x, &mut y, &mut t_imp);
@@ -211,6 +220,13 @@ fn main() {
     let check = dy.to_vec().unwrap_or_else(|e| panic!("{e}"));
     let want_last = y[n - 1] + (reps + 1) as f64 * 2.0 * x[n - 1];
     assert!((check[n - 1] - want_last).abs() <= 1e-9 * want_last.abs(), "explicit saxpy result {} vs {want_last}", check[n - 1]);
+
+    let bn: usize = std::env::var("OFFLOAD_BENCH_BABEL_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1 << 25);
+    let (mut ba, bb, bc) = (vec![0.1; bn], vec![0.2; bn], vec![0.0; bn]);
+    let mut t_babel = Vec::new();
+    babel_triad(reps + 1, 0.4, &mut ba, &bb, &bc, &mut t_babel);
+    let t_babel = median(&mut t_babel[1..]);
+    assert_eq!(ba[bn - 1], 0.2, "babel triad result");
 
     let tn: usize = std::env::var("OFFLOAD_BENCH_TRIAD_N").ok().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     let (ta, tb, tc) = (vec![0.0; tn], vec![1.0; tn], vec![2.0; tn]);
@@ -238,12 +254,12 @@ fn main() {
     println!("| measurement | value |");
     println!("|---|---|");
     println!("| devices | {} |", omp::get_num_devices());
-    println!("| launch path (OMP_RS_LAUNCH) | {} |", std::env::var("OMP_RS_LAUNCH").unwrap_or_else(|_| "queued (default)".into()));
+    println!("| launch path (OMP_RS_LAUNCH) | {} |", std::env::var("OMP_RS_LAUNCH").unwrap_or_else(|_| "openmp (default)".into()));
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
-    println!("| minimal target region, data resident, launch + wait (median of 2000) | {:.2} µs |", t_min * 1e6);
-    println!("| minimal target region, data resident, queued back to back (mean of {launches}, one wait) | {:.2} µs |", t_queued * 1e6);
-    println!("| minimal `nowait` region, data resident (mean of {launches}, one taskwait) | {:.2} µs |", t_nowait_regions * 1e6);
-    println!("| triad n={tn} in target_data, back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
+    println!("| minimal target region, data resident, host clock around it (launch + wait; median of 2000) | {:.2} µs |", t_min * 1e6);
+    println!("| minimal `nowait` region, data resident, back to back (mean of {launches}, one taskwait) | {:.2} µs |", t_nowait_regions * 1e6);
+    println!("| triad n={tn} in target_data, `nowait` back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
+    println!("| BabelStream triad n={bn}, host clock around each region (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_babel * 1e6, 24.0 * bn as f64 / t_babel / 1e9);
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);

@@ -244,6 +244,9 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     if let (true, Some(last)) = (plan.walks_in_tiles(), dims.last()) {
         pack = quote!(#pack.walk(#last.count()));
     }
+    if d.settings.nowait {
+        pack = quote!(#pack.nowait());
+    }
     let mut combine = TokenStream::new();
     for (i, r) in plan.reductions.iter().enumerate() {
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));

@@ -162,6 +162,8 @@ struct PackBuffers {
     last_mapped: Option<usize>,
     /// An argument that cannot be passed (reported by `launch`, before anything reaches libomptarget).
     deferred: Option<Error>,
+    /// The region carries `nowait`: a queued launch returns before the kernel has finished.
+    nowait: bool,
     /// Scratch of a queued launch: its slots with device addresses, and the device memory it reaches.
     slots: Vec<u64>,
     footprint: Vec<Range<u64>>,
@@ -185,8 +187,9 @@ impl PackBuffers {
     /// Emptied, they become the thread's spare buffers.
     fn give_back(mut self: Box<Self>) {
         let PackBuffers {
-            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, slots, footprint,
+            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, slots, footprint,
         } = &mut *self;
+        *nowait = false;
         args.clear();
         secs.clear();
         sec_args.clear();
@@ -402,6 +405,14 @@ impl<'a> ArgPack<'a> {
             elem_name: type_name::<T>(),
         });
         self.literal(0);
+        self
+    }
+
+    /// The region carries `nowait` (OpenMP's deferred target task): on the device's queue the launch returns at once,
+    /// and `taskwait!`, the end of the data region or a read of the data meets it. Without it a region has finished
+    /// (kernel and copies back) when its launch returns, as OpenMP specifies.
+    pub fn nowait(mut self) -> Self {
+        self.bufs.nowait = true;
         self
     }
 
@@ -643,8 +654,9 @@ pub fn launch<'a>(kernel: &'static KernelRef, device: Device, pack: ArgPack<'a>,
 }
 
 /// Launch through the device's queue when every mapped argument is present (no copy either way) and the queue
-/// exists; wait when the host reads something back (reductions) or `OMP_RS_LAUNCH=wait`. Otherwise, or with
-/// `OMP_RS_LAUNCH=sync`, the synchronous `__tgt_target_kernel` (after the queue has drained).
+/// exists; wait for it unless the region carries `nowait` (OpenMP's end of region) and the host reads nothing back
+/// (reductions). Otherwise, or with `OMP_RS_LAUNCH=sync`, the synchronous `__tgt_target_kernel` (after the queue has
+/// drained).
 pub(crate) fn launch_impl(
     kernel: &'static KernelRef,
     device: Device,
@@ -656,6 +668,7 @@ pub(crate) fn launch_impl(
     if let Some(e) = pack.bufs.deferred.take() {
         return Err(e);
     }
+    let nowait = pack.bufs.nowait;
     let (reg, addr) = kernel.resolve()?;
     let rtm = registry::runtime()?;
     let rt: Rt = rtm.rt;
@@ -740,7 +753,14 @@ pub(crate) fn launch_impl(
             // owners end them through libomptarget, which settles the queue first) and literals; reduction slots
             // point at buffers leased to `ran` until the wait below.
             unsafe { target.launch(&l)? };
-            if !ran.reds.is_empty() || mode == LaunchMode::Wait {
+            // OpenMP's end of region: without `nowait` the region has finished when the construct ends (a host clock
+            // around it, MPI after it, "the GPU is idle now"). `OMP_RS_LAUNCH=queued` leaves every region queued.
+            let waits = match mode {
+                LaunchMode::OpenMp => !nowait,
+                LaunchMode::Queued => false,
+                LaunchMode::Wait | LaunchMode::Sync => true,
+            };
+            if waits || !ran.reds.is_empty() {
                 queue::sync(device.0)?;
             }
             return Ok(LaunchOutcome::Ran(ran));

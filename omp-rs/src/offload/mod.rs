@@ -17,7 +17,7 @@
 //! | `OMP_RS_HOST_PLUGIN=1` | allow host-plugin images when an image set also has GPU images (tests) |
 //! | `OMP_RS_CUDA_SCHED` | CUDA primary-context scheduling set before libomptarget starts: `spin` (default), `auto`, `blocking`, `keep` |
 //! | `OMP_RS_LANES` | queues per device for queued launches (1..=16, default 4): launches on different data overlap, see `lanes.rs` |
-//! | `OMP_RS_LAUNCH` | `queued` (default: regions on resident data go onto the device's queue, see `queue.rs`), `wait` (queued, but every region waits), `sync` (every region through libomptarget's synchronous launch) |
+//! | `OMP_RS_LAUNCH` | `openmp` (default: regions on resident data go through the device's queue, see `queue.rs`, and wait unless they carry `nowait`), `queued` (every such region stays queued; not OpenMP's end of region, for measurements), `wait` (`nowait` regions wait too), `sync` (every region through libomptarget's synchronous launch) |
 //! | `OMP_RS_LIBOFFLOAD` | path of liboffload (default: `libLLVMOffload.so.22.1` beside libomptarget) |
 //! | `OMP_RS_TEAMS_PER_SM` | cap of the default grid, teams per SM (default 128; regions with reductions 32) |
 //! | `LIBOMPTARGET_INFO` | passed through to libomptarget |

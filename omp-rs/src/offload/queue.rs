@@ -1,5 +1,6 @@
-//! Queued launches: a target region whose data is already on the device is launched on one of its device's queues
-//! and not waited for; launches on common device memory share a queue (in order), others may overlap (`lanes.rs`).
+//! Queued launches: a target region whose data is already on the device is launched on one of its device's queues;
+//! launches on common device memory share a queue (in order), others may overlap (`lanes.rs`). A region without
+//! `nowait` then waits for its kernel before it returns (OpenMP's end of region); a `nowait` one does not.
 //! libomptarget keeps owning the mappings (present table, reference counts, copies); the launch goes through LLVM's
 //! liboffload (`olLaunchKernel` on an `olCreateQueue` queue, 3.2–3.5 µs on the H200 against 12–15 µs for a
 //! synchronous `__tgt_target_kernel`), or, on libomptarget's host plugin (which liboffload does not drive), through a
@@ -10,8 +11,8 @@
 //! through libomptarget (update, exit data, the end of a data region, a copy of a `DeviceBuffer`, a mapped
 //! launch) or reading a reduction. So:
 //! - every libomptarget call that moves or frees device data first settles the device's queues ([`settle`], made
-//!   by `result::Rt` itself, so no call site can forget it), and a launch that must wait (reductions, mapped
-//!   copies, `OMP_RS_LAUNCH=wait`) syncs the queue before returning;
+//!   by `result::Rt` itself, so no call site can forget it), and a launch that must wait (no `nowait`, reductions,
+//!   mapped copies, `OMP_RS_LAUNCH=wait`) syncs the queue before returning;
 //! - the borrow checker keeps host code off data mapped by a `target_data` block (its tokens), so nothing reads
 //!   a variable a queued region writes before one of those points.
 //!
@@ -25,9 +26,10 @@
 //! nobody observed is printed at process exit, which then exits with status 101.
 //!
 //! # Environment
-//! `OMP_RS_LAUNCH`: `queued` (default), `wait` (queued path, but every region waits: BabelStream-style timing),
-//! `sync` (every region through libomptarget's synchronous `__tgt_target_kernel`, the path before queues; for
-//! A/B runs). `OMP_RS_LOG=info` says which path a device uses and why.
+//! `OMP_RS_LAUNCH`: `openmp` (default: a region waits unless it carries `nowait`), `queued` (every region on present
+//! data stays queued: not OpenMP's end of region, for A/B runs), `wait` (`nowait` regions wait too), `sync` (every
+//! region through libomptarget's synchronous `__tgt_target_kernel`, the path before queues). `OMP_RS_LOG=info` says
+//! which path a device uses and why.
 
 use core::ffi::c_void;
 use std::collections::HashMap;
@@ -50,9 +52,13 @@ use crate::Error;
 /// How target regions are launched (`OMP_RS_LAUNCH`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LaunchMode {
-    /// Regions on present data are queued; the host waits only where it can observe.
+    /// OpenMP's meaning (the default): regions on present data go through the queue; a region without `nowait`
+    /// waits for its kernel before its construct ends, a `nowait` one returns at once.
+    OpenMp,
+    /// Every region on present data stays queued until the host can observe its data (not OpenMP's end of region:
+    /// a host clock around a region reads its launch only). For measurements.
     Queued,
-    /// Through the queue, but every region waits.
+    /// Through the queue, but every region waits (`nowait` too).
     Wait,
     /// Every region through `__tgt_target_kernel`, synchronously.
     Sync,
@@ -63,12 +69,13 @@ pub(crate) fn mode() -> LaunchMode {
     *MODE.get_or_init(|| match std::env::var("OMP_RS_LAUNCH").map(|v| v.trim().to_ascii_lowercase()) {
         Ok(v) if v == "sync" => LaunchMode::Sync,
         Ok(v) if v == "wait" => LaunchMode::Wait,
-        Ok(v) if v == "queued" || v.is_empty() => LaunchMode::Queued,
+        Ok(v) if v == "queued" => LaunchMode::Queued,
+        Ok(v) if v == "openmp" || v.is_empty() => LaunchMode::OpenMp,
         Ok(v) => {
-            eprintln!("omp-rs: OMP_RS_LAUNCH={v} is not one of queued, wait, sync; using queued");
-            LaunchMode::Queued
+            eprintln!("omp-rs: OMP_RS_LAUNCH={v} is not one of openmp, queued, wait, sync; using openmp");
+            LaunchMode::OpenMp
         }
-        Err(_) => LaunchMode::Queued,
+        Err(_) => LaunchMode::OpenMp,
     })
 }
 

@@ -29,7 +29,7 @@ fn del_dot_vec_2d(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for ii in 0..zones.len() {
                 let i = zones[ii] as usize;
                 #[omp::atomic(write)]
@@ -71,11 +71,11 @@ fn energy(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 e_new[i] = e1(e_old[i], delvc[i], p_old[i], q_old[i], work[i]);
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 q_new[i] = q2(
                     i,
@@ -90,7 +90,7 @@ fn energy(
                     qq_old,
                 );
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 e_new[i] = e3(
                     e_new[i],
@@ -101,11 +101,11 @@ fn energy(
                     q_new[i],
                 );
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 e_new[i] = e4(e_new[i], work[i], e_cut, emin);
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 e_new[i] = e5(
                     i,
@@ -126,7 +126,7 @@ fn energy(
                     emin,
                 );
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 if delvc[i] <= 0.0 {
                     q_new[i] = q6(
@@ -151,7 +151,7 @@ fn fir(t: &mut Timer, reps: usize, coeff: &[f64], input: &[f64], out: &mut [f64]
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..out.len() {
                 let window = &input[i..i + 16];
                 let mut sum = 0.0;
@@ -184,7 +184,7 @@ fn ltimes(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for(collapse(3))]
+            #[omp::target_teams_distribute_parallel_for(collapse(3), nowait)]
             for z in 0..nz {
                 for g in 0..ng {
                     for m in 0..nm {
@@ -231,7 +231,7 @@ fn matvec_3d_stencil(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for ii in 0..zones.len() {
                 let i = zones[ii] as usize;
                 #[omp::atomic(write)]
@@ -265,11 +265,11 @@ fn pressure(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 bvc[i] = cls * (compression[i] + 1.0);
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 p_new[i] = pressure_p_new(bvc[i], e_old[i], vnewc[i], p_cut, eosvmax, pmin);
             }
@@ -296,7 +296,7 @@ fn vol3d(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in fpz..=lpz {
                 vol[i] = vol3d_zone(x, y, z, i, jp, kp);
             }

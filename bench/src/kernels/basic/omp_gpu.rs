@@ -15,7 +15,7 @@ fn daxpy(t: &mut Timer, reps: usize, a: f64, x: &[f64], y: &mut [f64]) {
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
@@ -30,7 +30,7 @@ fn daxpy_atomic(t: &mut Timer, reps: usize, a: f64, x: &[f64], y: &mut [f64]) {
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..x.len() {
                 #[omp::atomic]
                 y[i] += a * x[i];
@@ -54,7 +54,7 @@ fn if_quad(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..a.len() {
                 let s = b[i] * b[i] - 4.0 * a[i] * c[i];
                 if s >= 0.0 {
@@ -85,7 +85,7 @@ fn init3(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..in1.len() {
                 let v = -in1[i] - in2[i];
                 out1[i] = v;
@@ -111,7 +111,7 @@ fn muladdsub(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..in1.len() {
                 out1[i] = in1[i] * in2[i];
                 out2[i] = in1[i] + in2[i];
@@ -129,7 +129,7 @@ fn nested_init(t: &mut Timer, reps: usize, ni: usize, nj: usize, nk: usize, arra
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for(collapse(3))]
+            #[omp::target_teams_distribute_parallel_for(collapse(3), nowait)]
             for k in 0..nk {
                 for j in 0..nj {
                     for i in 0..ni {

@@ -13,7 +13,7 @@ fn diff_predict(t: &mut Timer, reps: usize, n: usize, px: &mut [f64], cx: &[f64]
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 let mut carry = cx[i + 4 * n];
                 for r in 4..14 {
@@ -45,7 +45,7 @@ fn eos(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 x[i] = u[i]
                     + r * (z[i] + r * y[i])
@@ -64,7 +64,7 @@ fn first_diff(t: &mut Timer, reps: usize, n: usize, x: &mut [f64], y: &[f64]) {
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 x[i] = y[i + 1] - y[i];
             }
@@ -90,7 +90,7 @@ fn hydro_1d(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 x[i] = q + y[i] * (r * z[i + 10] + tt * z[i + 11]);
             }
@@ -126,7 +126,7 @@ fn hydro_2d(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
             for k in 1..kn - 1 {
                 for j in 1..jn - 1 {
                     za[j + k * jn] = (zp[j - 1 + (k + 1) * jn] + zq[j - 1 + (k + 1) * jn]
@@ -140,7 +140,7 @@ fn hydro_2d(
                             / (zm[j + k * jn] + zm[j - 1 + k * jn]);
                 }
             }
-            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
             for k in 1..kn - 1 {
                 for j in 1..jn - 1 {
                     let c = j + k * jn;
@@ -156,7 +156,7 @@ fn hydro_2d(
                             + zb[c + jn] * (zr[c] - zr[c + jn]));
                 }
             }
-            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
             for k in 1..kn - 1 {
                 for j in 1..jn - 1 {
                     let c = j + k * jn;
@@ -183,7 +183,7 @@ fn planckian(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..w.len() {
                 y[i] = u[i] / v[i];
                 w[i] = x[i] / (y[i].exp() - 1.0);

@@ -20,7 +20,7 @@ fn atax(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 y[i] = 0.0;
                 let mut dot = 0.0;
@@ -29,7 +29,7 @@ fn atax(
                 }
                 tmp[i] = dot;
             }
-            #[omp::target_teams_distribute_parallel_for]
+            #[omp::target_teams_distribute_parallel_for(nowait)]
             for j in 0..n {
                 let mut dot = y[j];
                 for i in 0..n {
@@ -59,7 +59,7 @@ fn gemm(
     {
         t.start();
         for _ in 0..reps {
-            #[omp::target_teams_distribute_parallel_for(collapse(2))]
+            #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
             for i in 0..ni {
                 for j in 0..nj {
                     let mut dot = 0.0;
@@ -83,7 +83,7 @@ fn heat_3d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64], b
         t.start();
         for _ in 0..reps {
             for _ in 0..tsteps {
-                #[omp::target_teams_distribute_parallel_for(collapse(3))]
+                #[omp::target_teams_distribute_parallel_for(collapse(3), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
                         for k in 1..n - 1 {
@@ -101,7 +101,7 @@ fn heat_3d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64], b
                         }
                     }
                 }
-                #[omp::target_teams_distribute_parallel_for(collapse(3))]
+                #[omp::target_teams_distribute_parallel_for(collapse(3), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
                         for k in 1..n - 1 {
@@ -133,11 +133,11 @@ fn jacobi_1d(t: &mut Timer, reps: usize, tsteps: usize, a: &mut [f64], b: &mut [
         t.start();
         for _ in 0..reps {
             for _ in 0..tsteps {
-                #[omp::target_teams_distribute_parallel_for]
+                #[omp::target_teams_distribute_parallel_for(nowait)]
                 for i in 1..n - 1 {
                     b[i] = 0.33333 * (a[i - 1] + a[i] + a[i + 1]);
                 }
-                #[omp::target_teams_distribute_parallel_for]
+                #[omp::target_teams_distribute_parallel_for(nowait)]
                 for i in 1..n - 1 {
                     a[i] = 0.33333 * (b[i - 1] + b[i] + b[i + 1]);
                 }
@@ -154,7 +154,7 @@ fn jacobi_2d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64],
         t.start();
         for _ in 0..reps {
             for _ in 0..tsteps {
-                #[omp::target_teams_distribute_parallel_for(collapse(2))]
+                #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
                         b[j + i * n] = 0.2
@@ -165,7 +165,7 @@ fn jacobi_2d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64],
                                 + a[j + (i - 1) * n]);
                     }
                 }
-                #[omp::target_teams_distribute_parallel_for(collapse(2))]
+                #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
                         a[j + i * n] = 0.2
