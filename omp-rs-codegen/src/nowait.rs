@@ -69,6 +69,9 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
         if !known.slice_like.contains(&key) {
             continue; // a scalar, a `DeviceBuffer`, or a type the declaration does not show: the region maps it itself
         }
+        if matches!(types.lookup(&key), Some(Some(syn::Type::Array(_)))) {
+            continue; // an array value (`taps: [f64; 16]`): the region takes its own copy (by value, or mapped)
+        }
         match &c.class {
             Class::Shared => to.push(c.name.clone()),
             class if class.writes() => tofrom.push(c.name.clone()),
