@@ -37,9 +37,9 @@ pub fn kernel_loop_type<K: LoopIndex, V: LoopIndex>(dim: &Dim<V>) {
 
 /// `OMP_RS_CHECK=host`: every target region that ran on a device runs again on the host from the same inputs, and
 /// the two results are compared (a panic names the region, the variable and the first element that differs). The
-/// porter's tool for "where do the GPU and the CPU disagree"; it makes every run a GPU-vs-CPU test. Regions inside
-/// a `target_data` block (whose inputs live on the device) and regions on device memory (`is_device_ptr`) are not
-/// re-run. Floats compare within a tolerance relative to `1 + |value|` (the device's math library and a reduction's
+/// porter's tool for "where do the GPU and the CPU disagree"; it makes every run a GPU-vs-CPU test. A region inside a
+/// `target_data` block re-runs from the device's copies of the block's variables (read before the launch) and is
+/// compared with the device's copies after it; regions on device memory (`is_device_ptr`) are not re-run. Floats compare within a tolerance relative to `1 + |value|` (the device's math library and a reduction's
 /// order differ from the host's by rounding): 1e-9 for `f64`, 1e-3 for `f32`, or `OMP_RS_CHECK_RTOL` for both;
 /// everything else compares exactly.
 pub mod differential {
@@ -71,9 +71,23 @@ pub mod differential {
         settings().is_some()
     }
 
+    /// After the device run, before the host's: waits for every queued region and reports a device failure (a
+    /// panic in the kernel is the device's result; the host's re-run is not compared with it).
+    #[track_caller]
+    pub fn settle() {
+        crate::offload::taskwait().unwrap_or_else(|e| panic!("{e}"));
+    }
+
     /// The values of an array the region writes, before it runs (the host's re-run starts from them).
     pub fn snapshot<T: Pod>(x: &[T]) -> Vec<T> {
         x.to_vec()
+    }
+
+    /// The device's copy of a variable a `target_data` block maps (`None` when it is not mapped there in one piece:
+    /// the region is then not re-run).
+    #[track_caller]
+    pub fn device_snapshot<T: Pod>(x: &[T], device: Device) -> Option<Vec<T>> {
+        crate::offload::device_copy(x, device).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// After the device run: the device's copy of `x` to the host, when `x` stays mapped there (data an enclosing

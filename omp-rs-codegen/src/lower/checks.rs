@@ -113,37 +113,53 @@ fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream
     quote_spanned!(span=> const _: () = ::core::assert!(#cmp, #msg);)
 }
 
-/// `OMP_RS_CHECK=host` at a region's launch (`omp::__private::check::differential`): `before` snapshots what the
-/// region writes, `after` (once the device run is complete) re-runs `host` (the region's host lowering) on the
-/// snapshots and compares. `None` for regions whose inputs the host cannot re-read: variables of an enclosing
-/// `target_data` block, device memory.
+/// `OMP_RS_CHECK=host` at a region's launch (`omp::__private::check::differential`): `before` snapshots the region's
+/// inputs that it writes (host arrays) or that live on the device (the variables of an enclosing `target_data` block:
+/// their device copies), `after` (once the device run is complete) re-runs `host`, the region's host lowering, on the
+/// snapshots and compares with the device's results. `None` for regions on device memory (`is_device_ptr`), which the
+/// host cannot read.
 pub fn differential(plan: &crate::target::KernelPlan, host: &TokenStream, types: &crate::types::CaptureTypes, kernel: &str) -> Option<(TokenStream, TokenStream)> {
     use crate::target::{ArrayUse, KernelArg};
     let diff = quote!(::omp::__private::check::differential);
-    if plan.args.iter().any(|a| matches!(a, KernelArg::DeviceBuffer { .. }) || types.mapped.contains(&a.name().to_string())) {
+    let slice = quote!(::omp::__private::as_slice);
+    if plan.args.iter().any(|a| matches!(a, KernelArg::DeviceBuffer { .. })) {
         return None;
     }
     let on = super::names::hidden("__omp_diff");
-    let (mut before, mut shadow, mut store, mut compare) = (quote!(let #on = #diff::enabled();), TokenStream::new(), TokenStream::new(), TokenStream::new());
-    let mut fetch = TokenStream::new();
+    let mut before = quote!(let mut #on = #diff::enabled(););
+    let (mut fetch, mut unpack, mut shadow, mut store, mut compare) =
+        (TokenStream::new(), TokenStream::new(), TokenStream::new(), TokenStream::new(), TokenStream::new());
     for a in &plan.args {
         let KernelArg::Array { name, usage, scalar, elem, .. } = a else { continue };
-        if *usage == ArrayUse::Read {
-            continue;
-        }
         let var = name.to_string();
         let snap = super::names::hidden(&format!("__omp_snap_{var}"));
-        if *scalar {
+        let written = *usage != ArrayUse::Read;
+        if types.mapped.contains(&var) {
+            // A block's variable: the device holds its current copy, before and after.
+            let held = super::names::hidden(&format!("__omp_held_{var}"));
+            before.extend(quote! {
+                let mut #snap: ::core::option::Option<::std::vec::Vec<#elem>> =
+                    if #on { #diff::device_snapshot(#slice(&#name), __omp_dev) } else { ::core::option::Option::None };
+                #on &= #snap.is_some();
+            });
+            unpack.extend(quote!(let mut #held: ::std::vec::Vec<#elem> = #snap.take().unwrap_or_default();));
+            shadow.extend(quote!(#[allow(unused_mut)] let mut #name = &mut #held[..];));
+            if written {
+                compare.extend(quote! {
+                    #diff::compare(#kernel, #var, &#diff::device_snapshot(#slice(&#name), __omp_dev).unwrap_or_default(), &#held);
+                });
+            }
+        } else if *scalar {
             before.extend(quote!(let mut #snap: ::std::vec::Vec<#elem> = if #on { ::std::vec![#name] } else { ::std::vec::Vec::new() };));
             shadow.extend(quote!(#[allow(unused_mut)] let mut #name: #elem = #snap[0];));
             store.extend(quote!(#snap[0] = #name;));
             compare.extend(quote!(#diff::compare(#kernel, #var, &[#name], &#snap);));
-        } else {
+        } else if written {
             let w = super::host::writable(name, types);
-            before.extend(quote!(let mut #snap = if #on { #diff::snapshot(::omp::__private::as_slice(&#name)) } else { ::std::vec::Vec::new() };));
+            before.extend(quote!(let mut #snap = if #on { #diff::snapshot(#slice(&#name)) } else { ::std::vec::Vec::new() };));
             fetch.extend(quote!(#diff::fetch(#w, #var, __omp_dev);));
             shadow.extend(quote!(#[allow(unused_mut)] let mut #name = &mut #snap[..];));
-            compare.extend(quote!(#diff::compare(#kernel, #var, ::omp::__private::as_slice(&#name), &#snap);));
+            compare.extend(quote!(#diff::compare(#kernel, #var, #slice(&#name), &#snap);));
         }
     }
     let (mut red_before, mut red_host) = (TokenStream::new(), TokenStream::new());
@@ -160,8 +176,10 @@ pub fn differential(plan: &crate::target::KernelPlan, host: &TokenStream, types:
     before.extend(red_before);
     let after = quote! {
         if #on {
+            #diff::settle();
             #fetch
             #red_host
+            #unpack
             {
                 #shadow
                 #host;

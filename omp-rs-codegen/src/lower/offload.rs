@@ -134,6 +134,8 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         host_begins.extend(quote!(#v.host_region_begins();));
         host_ends.extend(quote!(#v.host_region_ends();));
     }
+    // `OMP_RS_CHECK=host` re-runs the plain host lowering on snapshots (never the block's tokens).
+    let diff = manifest.is_some().then(|| super::checks::differential(plan, &host, types, name)).flatten();
     let host = quote!({
         #host_begins
         #host;
@@ -147,7 +149,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         });
     };
     let images = image_set(m);
-    let (diff_before, diff_after) = super::checks::differential(plan, &host, types, name).unwrap_or_default();
+    let (diff_before, diff_after) = diff.unwrap_or_default();
     let checks = super::checks::host_checks(
         kernels.iter().find(|(_, k)| m.has_kernel(k)).map_or(&[][..], |(_, k)| m.checks(k)),
         &body_tokens,

@@ -131,3 +131,35 @@ impl<T: Pod> Drop for DeviceBuffer<T> {
         }
     }
 }
+
+/// The device's copy of `x` on `device`, when the whole of `x` is mapped there in one piece (both ends present, as far
+/// apart on the device as on the host); `None` otherwise. For `OMP_RS_CHECK=host`, which re-runs a region of a data
+/// block from the device's copies of its inputs. Waits for the device's queue first.
+///
+/// # Errors
+/// [`Error::MemcpyFailed`], no runtime.
+pub(crate) fn device_copy<T: Pod>(x: &[T], device: Device) -> Result<Option<Vec<T>>, Error> {
+    let bytes = std::mem::size_of_val(x);
+    if bytes == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    let rt = registry::runtime()?.rt;
+    let first = x.as_ptr().cast::<u8>();
+    let last = first.wrapping_add(bytes - 1);
+    if !rt.is_present(first, device.0) || !rt.is_present(last, device.0) {
+        return Ok(None);
+    }
+    let (df, dl) = (rt.mapped_ptr(first, device.0), rt.mapped_ptr(last, device.0));
+    if df == 0 || dl != df + (bytes - 1) {
+        return Ok(None);
+    }
+    let mut v: Vec<T> = Vec::with_capacity(x.len());
+    // SAFETY: the capacity holds `x.len()` elements, all written by the copy before `set_len` (any bit pattern is a
+    // valid `T: Pod`); `df..df + bytes` is the device copy of `x`'s bytes (present at both ends, the same distance
+    // apart as on the host: libomptarget maps a host range to one device range).
+    unsafe {
+        rt.memcpy_from_device(v.as_mut_ptr().cast(), df as *const c_void, bytes, device.0)?;
+        v.set_len(x.len());
+    }
+    Ok(Some(v))
+}

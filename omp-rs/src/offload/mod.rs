@@ -53,6 +53,7 @@ mod repr;
 mod result;
 
 pub use buffer::DeviceBuffer;
+pub(crate) use buffer::device_copy;
 pub use data::{target_enter_data_raw, target_exit_data_raw};
 pub use data_region::{MappedMut, MappedRef};
 pub use device::{
