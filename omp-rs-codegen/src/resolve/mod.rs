@@ -155,20 +155,12 @@ impl Modules {
             return Found::Undecidable(format!("`{name}` is imported through a chain of more than {MAX_DEPTH} `use`s"));
         }
         let module = &self.modules[m];
-        let mut own = Vec::new();
-        for item in module.items.iter().filter(|i| item_name(i).as_deref() == Some(name)) {
-            match cfg.keep(cfg::item_attrs(item)) {
-                Some(true) => own.push(item),
-                Some(false) => {}
-                None => return Found::Undecidable(format!("`{name}` is declared under a `#[cfg]` the build script cannot evaluate")),
+        match declared(&module.items, name, cfg) {
+            Ok(Some(item)) => {
+                return Found::Item { home: Home::Module(m), item: item.clone(), via: Some(vec!["self".into(), name.into()]), unverified: false };
             }
-        }
-        match own.as_slice() {
-            [item] => {
-                return Found::Item { home: Home::Module(m), item: (*item).clone(), via: Some(vec!["self".into(), name.into()]), unverified: false };
-            }
-            [] => {}
-            _ => return Found::Undecidable(format!("`{name}` is declared more than once")),
+            Ok(None) => {}
+            Err(why) => return Found::Undecidable(why),
         }
         for import in &module.imports {
             let Import::Named { name: n, path, attrs } = import else { continue };
@@ -372,18 +364,10 @@ impl Modules {
     pub fn lookup_in_region(&self, scope: RegionScope<'_>, name: &str, cfg: &mut cfg::Resolver<'_>) -> Found {
         let mut unverified = false;
         for (level, b) in scope.blocks.iter().enumerate().rev() {
-            let mut own = Vec::new();
-            for item in b.items.iter().filter(|i| item_name(i).as_deref() == Some(name)) {
-                match cfg.keep(cfg::item_attrs(item)) {
-                    Some(true) => own.push(item),
-                    Some(false) => {}
-                    None => return Found::Undecidable(format!("`{name}` is declared under a `#[cfg]` the build script cannot evaluate")),
-                }
-            }
-            match own.as_slice() {
-                [item] => return Found::Item { home: Home::Block(level), item: (*item).clone(), via: None, unverified },
-                [] => {}
-                _ => return Found::Undecidable(format!("`{name}` is declared more than once in one block")),
+            match declared(&b.items, name, cfg) {
+                Ok(Some(item)) => return Found::Item { home: Home::Block(level), item: item.clone(), via: None, unverified },
+                Ok(None) => {}
+                Err(why) => return Found::Undecidable(why),
             }
             for import in &b.imports {
                 match import {
@@ -408,6 +392,23 @@ impl Modules {
             Found::Item { home, item, via, unverified: u } => Found::Item { home, item, via, unverified: unverified || u },
             other => other,
         }
+    }
+}
+
+/// The one item of `items` named `name` that the host's `cfg`s keep (`Err`: why that cannot be told).
+fn declared<'i>(items: &'i [syn::Item], name: &str, cfg: &mut cfg::Resolver<'_>) -> Result<Option<&'i syn::Item>, String> {
+    let mut own = Vec::new();
+    for item in items.iter().filter(|i| item_name(i).as_deref() == Some(name)) {
+        match cfg.keep(cfg::item_attrs(item)) {
+            Some(true) => own.push(item),
+            Some(false) => {}
+            None => return Err(format!("`{name}` is declared under a `#[cfg]` the build script cannot evaluate")),
+        }
+    }
+    match own.as_slice() {
+        [] => Ok(None),
+        [item] => Ok(Some(item)),
+        _ => Err(format!("`{name}` is declared more than once in one scope")),
     }
 }
 
