@@ -10,7 +10,7 @@ use quote::{format_ident, ToTokens};
 use syn::visit_mut::VisitMut;
 
 use super::cfg::{CfgSet, Resolver};
-use super::{item_name, Found, Home, Modules, Names, RegionScope};
+use super::{Found, Home, Modules, Names, RegionScope};
 use crate::manifest::{HostCheck, Refusal};
 use crate::target::KernelPlan;
 
@@ -287,10 +287,7 @@ impl Work {
                         syn::Item::Fn(f) => {
                             let generic = f.sig.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
                             match (&via, generic) {
-                                (Some(path), false) => {
-                                    let fix = |s: &String| if s == "self" { "self".to_string() } else { s.clone() };
-                                    self.first_fns.push((written.to_string(), path.iter().map(fix).collect::<Vec<_>>().join("::")));
-                                }
+                                (Some(path), false) => self.first_fns.push((written.to_string(), path.join("::"))),
                                 (None, _) if unverified => {
                                     self.refuse(
                                         name,
@@ -427,9 +424,4 @@ impl VisitMut for PathRewrite {
         }
         syn::visit_mut::visit_expr_path_mut(self, p);
     }
-}
-
-/// The name an item defines, for tests.
-pub fn copied_names(plan: &KernelPlan) -> Vec<String> {
-    plan.local_items.iter().filter_map(item_name).collect()
 }

@@ -5,7 +5,9 @@
 //! A `target_data` block is sound by the borrow checker, not by reading the user's code: each mapped variable is
 //! borrowed by a token ([`MappedRef`] for `to`/`alloc`, [`MappedMut`] for `from`/`tofrom` or data the block's
 //! regions write) that begins the mapping when made and ends it (copying back) when dropped at the end of the
-//! block, and the expansion shadows the variable's name with the token. So the host code of the block cannot
+//! block, and the expansion shadows the variable's name with a reference to the token, which itself has a name the
+//! block cannot write (so no code of the block can forget or move it: its copy back always runs). So the host code
+//! of the block cannot
 //! read or write the mapped data (a token offers only `len()`; indexing it is a compile error naming the
 //! variable), and the copy back writes memory the token still borrows exclusively. Target regions, updates and
 //! nested data regions reach the data through the tokens (`omp::__private::as_slice[_mut]`). libomptarget's
