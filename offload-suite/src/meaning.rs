@@ -27,6 +27,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: min reduction in the `if m > x { m = x }` form, NaN start and NaN values", check_nan_min_forms),
     ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
+    ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -414,4 +415,33 @@ fn check_differential_finds_stale_copy(rng: &mut StdRng) -> Result<(), String> {
         Ok(()) if y == fresh => Ok(()),
         Ok(()) => Err(format!("y[0] = {} (old x gives {}, new x {})", y[0], stale[0], fresh[0])),
     }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Patterns
+
+const CALL: i32 = 0;
+const PUT: i32 = 1;
+
+/// Black-Scholes' option types as consts matched in the kernel: a copy that missed them would make `CALL` a binding
+/// (every option a call).
+#[omp::target_teams_distribute_parallel_for]
+fn payoff(kind: &[i32], y: &mut [f64]) {
+    for i in 0..y.len() {
+        let k = kind[i];
+        y[i] = match k {
+            CALL => 1.0,
+            PUT => -1.0,
+            other => other as f64 * 10.0,
+        };
+    }
+}
+
+fn check_const_patterns(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let kind: Vec<i32> = (0..n).map(|_| rng.gen_range(0..3)).collect();
+    let mut y = vec![0.0; n];
+    payoff(&kind, &mut y);
+    let want: Vec<f64> = kind.iter().map(|&k| match k { CALL => 1.0, PUT => -1.0, other => other as f64 * 10.0 }).collect();
+    same("y", &y, &want)
 }

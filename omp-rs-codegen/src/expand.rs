@@ -334,6 +334,57 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// A statement of a `target` region outside its loop directives. omp-rs runs only the loop directives on the
+    /// device; OpenMP runs the rest of the region there too, with the device's copies of the data and the region's
+    /// own copies of scalars. So only what means the same on the host may stay: items, `let`s and control flow
+    /// (`if`, `match`, blocks) that read no array. Anything else is refused (it would run on the host and see, or
+    /// change, other data than the device would).
+    fn refuse_host_statement_in_target(&self, stmt: &Stmt) -> bool {
+        let reads_array = |tokens: TokenStream| {
+            fn idents(ts: TokenStream, out: &mut Vec<Ident>) {
+                for tt in ts {
+                    match tt {
+                        proc_macro2::TokenTree::Ident(i) => out.push(i),
+                        proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                        _ => {}
+                    }
+                }
+            }
+            let mut ids = Vec::new();
+            idents(tokens, &mut ids);
+            let t = types::CaptureTypes::of(&ids, &self.types);
+            ids.into_iter().find(|i| t.slice_like.contains(&i.to_string()) || t.mapped.contains(&i.to_string()))
+        };
+        let why = match stmt {
+            Stmt::Item(_) => return false,
+            Stmt::Local(l) => match l.init.as_ref().and_then(|init| reads_array(init.expr.to_token_stream())) {
+                None => return false,
+                Some(a) => format!("this `let` reads `{a}`"),
+            },
+            Stmt::Expr(Expr::Block(_), _) => return false,
+            Stmt::Expr(Expr::If(i), _) => match reads_array(i.cond.to_token_stream()) {
+                None => return false,
+                Some(a) => format!("this condition reads `{a}`"),
+            },
+            Stmt::Expr(Expr::Match(m), _) => match reads_array(m.expr.to_token_stream()) {
+                None => return false,
+                Some(a) => format!("this `match` reads `{a}`"),
+            },
+            Stmt::Expr(Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_), _) => "this loop has no loop directive".to_string(),
+            _ => "this statement is not a loop directive".to_string(),
+        };
+        self.cx.error_spanned_by(
+            stmt,
+            format!(
+                "{why}: omp-rs runs only the loop directives of a `target` region on the device, so it would run on the \
+                 host, where OpenMP runs it on the device (with the device's copies of the data, and the region's own \
+                 copies of scalars). Move it before or after the region, or make it a one-iteration loop directive \
+                 (`#[omp::teams_distribute_parallel_for] for _ in 0..1 {{ ... }}`)"
+            ),
+        );
+        true
+    }
+
     fn for_loop(&mut self, d: &Directive, f: &ExprForLoop) -> TokenStream {
         if !d.construct.is_parallel_loop() {
             // `simd` alone: a vectorisation hint on a sequential loop.
@@ -629,7 +680,10 @@ impl VisitMut for Lowerer<'_> {
                 let out = crate::standalone::lower(&mac.0, mac.1, &types, self.cx);
                 *stmt = as_stmt(out);
             } else {
-                self.visit_stmt_mut(stmt);
+                // A refused statement is not looked into: its own statements would only repeat the error.
+                if !(self.in_target && self.refuse_host_statement_in_target(stmt)) {
+                    self.visit_stmt_mut(stmt);
+                }
             }
             self.note_declaration(&declared);
         }

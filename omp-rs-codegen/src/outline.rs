@@ -338,6 +338,27 @@ mod test {
         assert!(!checks.iter().any(|c| matches!(c, crate::manifest::HostCheck::Const { .. })), "K is the helper's, not the region's");
     }
 
+    /// A `match` arm naming a const compares with it (a binding otherwise): the kernel must copy the const, or its
+    /// arm would become a catch-all binding on the device.
+    #[test]
+    fn consts_in_patterns_are_copied() {
+        let file: syn::File = syn::parse_quote! {
+            const CALL: i32 = 0;
+            const PUT: i32 = 1;
+            #[omp::target_teams_distribute_parallel_for]
+            fn price(kind: &[i32], y: &mut [f64]) {
+                for i in 0..y.len() {
+                    let k = kind[i];
+                    y[i] = match k { CALL => 1.0, PUT => 2.0, other => other as f64 };
+                }
+            }
+        };
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        let names: Vec<String> = o.kernels[0].local_items.iter().filter_map(item_name).collect();
+        assert_eq!(names, ["CALL", "PUT"], "the bindings `k` and `other` are not items");
+    }
+
     #[test]
     fn own_local_items_win_over_module_items() {
         let file: syn::File = syn::parse_quote! {

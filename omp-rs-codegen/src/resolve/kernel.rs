@@ -57,6 +57,8 @@ pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &Cfg
     let captures: Vec<String> =
         plan.args.iter().map(|a| a.name().to_string()).chain(plan.reductions.iter().map(|r| r.name.to_string())).collect();
     let mut w = Work { plan_scopes: plan.scopes.clone(), const_generics: plan.const_generics.clone(), module, ..Work::default() };
+    // A plain identifier pattern is a const pattern when a const of that name is in scope (`CALL =>`), else a binding.
+    w.patterns(modules, &mut cfg, Ctx::Region, &mut names, &captures);
     let skip = |n: &String| captures.contains(n) || names.declared.contains(n);
     for n in names.paths.iter().filter(|n| !skip(n)) {
         w.name(modules, &mut cfg, Ctx::Region, n, true, true);
@@ -75,7 +77,8 @@ pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &Cfg
         cfg.item(&mut item);
         w.copies[done].1 = item.clone();
         done += 1;
-        let n = Names::of_item(&item);
+        let mut n = Names::of_item(&item);
+        w.patterns(modules, &mut cfg, ctx, &mut n, &[]);
         for name in n.paths.iter().filter(|x| !n.declared.contains(x)) {
             w.name(modules, &mut cfg, ctx, name, false, true);
         }
@@ -156,6 +159,22 @@ impl Work {
                 cfg,
             ),
             Ctx::Module(m) => modules.lookup(m, name, cfg),
+        }
+    }
+
+    /// Resolves the plain identifier patterns of `names`: those that name a const in scope are taken as paths (the
+    /// const is copied, so the kernel compares with it as the host does), the others become bindings (`declared`).
+    fn patterns(&mut self, modules: &Modules, cfg: &mut Resolver<'_>, ctx: Ctx, names: &mut Names, locals: &[String]) {
+        for p in std::mem::take(&mut names.patterns) {
+            let is_const = !locals.contains(&p)
+                && matches!(self.found(modules, cfg, ctx, &p), Found::Item { item: syn::Item::Const(_) | syn::Item::Static(_), .. });
+            if is_const {
+                if !names.paths.contains(&p) {
+                    names.paths.push(p);
+                }
+            } else if !names.declared.contains(&p) {
+                names.declared.push(p);
+            }
         }
     }
 

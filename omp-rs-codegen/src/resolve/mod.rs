@@ -471,8 +471,12 @@ pub struct Names {
     pub long_paths: Vec<Vec<String>>,
     /// Identifiers in macro calls and other token trees.
     pub loose: Vec<String>,
-    /// Names the code itself declares (its own items, `let` bindings, closure parameters): never outer items.
+    /// Names the code itself declares (its own items, `mut`/`ref` bindings, closure parameters): never outer items.
     pub declared: Vec<String>,
+    /// Plain identifier patterns (`x` in `let x`, `CALL =>` in a `match`): a binding, unless the name is a const in
+    /// scope, which makes the pattern compare with the const (Rust's rule). Resolved like paths, they are bindings
+    /// where nothing of that name is found.
+    pub patterns: Vec<String>,
 }
 
 impl Names {
@@ -534,7 +538,12 @@ impl<'ast> Visit<'ast> for Names {
     }
 
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        Self::push(&mut self.declared, unraw(&p.ident));
+        let name = unraw(&p.ident);
+        if p.by_ref.is_none() && p.mutability.is_none() && p.subpat.is_none() {
+            Self::push(&mut self.patterns, name);
+        } else {
+            Self::push(&mut self.declared, name);
+        }
         syn::visit::visit_pat_ident(self, p);
     }
 
@@ -656,6 +665,7 @@ mod test {
         assert_eq!(n.paths, ["K", "f", "x", "y", "i", "t"]);
         assert_eq!(n.long_paths, [vec!["scales".to_string(), "S".to_string()]]);
         assert_eq!(n.loose, ["LIMIT"]);
-        assert_eq!(n.declared, ["t", "OWN"]);
+        assert_eq!(n.declared, ["OWN"]);
+        assert_eq!(n.patterns, ["t"], "a plain `let t` may be a const pattern: resolved like a path");
     }
 }

@@ -400,6 +400,39 @@ impl<const D: usize> Ownership<D> {
         }
     }
 
+    /// Lattice mode whose parallel part is dense (flat iteration `p` at `base + p`, as a collapsed nest over a
+    /// row-major array is): the chunk `first..last` owns, for each point of the sequential terms (`y[k * 4 + v]`
+    /// with `v` in `0..4`, miniWeather's `tend[ll * nz * nx + k * nx + i]`), one contiguous interval, `[lo, hi]`
+    /// in `out`. The number written, 0 when the form is not of that kind or has more than `out.len()` points.
+    pub(crate) fn lattice_intervals(&self, first: u64, last: u64, out: &mut [(i128, i128)]) -> usize {
+        if self.mode != Mode::Lattice || first >= last || self.highest < self.lowest {
+            return 0;
+        }
+        // Dense: the stride of each dimension is the number of iterations of the dimensions inside it.
+        let mut inside: i128 = 1;
+        for d in (0..D).rev() {
+            if self.counts[d] > 1 && self.strides[d] != inside {
+                return 0;
+            }
+            inside = inside.saturating_mul(i128::from(self.counts[d].max(1)));
+        }
+        let seq: Vec<&Term> = self.order[..self.n_order].iter().filter(|t| t.dim.is_none()).collect();
+        let points = seq.iter().try_fold(1usize, |n, t| n.checked_mul(usize::try_from(t.count).ok()?));
+        let Some(points) = points.filter(|&n| n <= out.len()) else { return 0 };
+        // Iteration p's points: `origin + p + low_offset + Σ q_k·|s_k|` (negative strides counted from their far end).
+        let (a, b) = (self.origin + self.low_offset + i128::from(first), self.origin + self.low_offset + i128::from(last - 1));
+        for (j, slot) in out.iter_mut().enumerate().take(points) {
+            let (mut rest, mut off) = (j, 0i128);
+            for t in &seq {
+                let c = t.count as usize;
+                off += (rest % c) as i128 * t.stride.abs();
+                rest /= c;
+            }
+            *slot = (a + off, b + off);
+        }
+        points
+    }
+
     /// The flat iteration that owns element `idx`, if any (exact, for any direction).
     #[inline]
     pub(crate) fn owner(&self, idx: usize) -> Option<u64> {
@@ -596,6 +629,46 @@ mod test {
         assert_eq!((o.owner(1), o.owner(4), o.owner(5), o.owner(20)), (Some(0), Some(0), Some(1), Some(4)));
         assert!(Affine::new(Some(0), [5]).term(0, Some(2), &d).offsets(&[Some(0), Some(2)]).ownership("y", "2 * i").is_err());
         assert!(Affine::new(Some(0), [5]).term(0, Some(2), &d).offsets(&[Some(0), None]).ownership("y", "2 * i").is_err(), "overflow");
+    }
+
+    #[test]
+    fn constant_offsets_of_a_dense_nest_give_one_interval_each() {
+        // tend[ll * plane + k * nx + i] for ll in 0..4 (miniWeather's C++ form), k in 0..3, i in 0..5.
+        let (nz, nx, plane) = (3u64, 5u64, 20i128);
+        let (dk, di) = (dim(0, nz as i64), dim(0, nx as i64));
+        let offs: Vec<Option<i128>> = (0..4).map(|ll| Some(ll * plane)).collect();
+        let o = Affine::new(Some(0), [nz, nx]).term(0, Some(nx as i128), &dk).term(1, Some(1), &di).offsets(&offs).check("tend", "...");
+        assert_eq!(o.mode, Mode::Lattice);
+        let mut out = [(0, 0); 8];
+        assert_eq!(o.lattice_intervals(4, 11, &mut out), 4);
+        assert_eq!(&out[..4], &[(4, 10), (24, 30), (44, 50), (64, 70)]);
+        // Not dense (rows padded to 6): no intervals, every access is decided exactly.
+        let o = Affine::new(Some(0), [nz, nx]).term(0, Some(6), &dk).term(1, Some(1), &di).offsets(&offs).check("tend", "...");
+        assert_eq!(o.lattice_intervals(4, 11, &mut out), 0);
+    }
+
+    proptest! {
+        /// Every element of a chunk's lattice intervals is owned by an iteration of the chunk.
+        #[test]
+        fn lattice_intervals_are_owned_by_the_chunk(
+            nz in 1u64..5, nx in 1u64..7, extra in 0i128..9, step in 1i128..4, points in 1usize..6,
+            a in 0u64..40, len in 1u64..40,
+        ) {
+            let plane = (nz * nx) as i128 + extra;
+            let offs: Vec<Option<i128>> = (0..points as i128).map(|q| Some(q * step * plane)).collect();
+            let (dk, di) = (dim(0, nz as i64), dim(0, nx as i64));
+            let o = Affine::new(Some(3), [nz, nx]).term(0, Some(nx as i128), &dk).term(1, Some(1), &di).offsets(&offs).check("t", "...");
+            let total = nz * nx;
+            let (first, last) = (a.min(total), (a + len).min(total));
+            let mut out = [(0, 0); 8];
+            let k = o.lattice_intervals(first, last, &mut out);
+            for &(lo, hi) in &out[..k] {
+                for idx in lo..=hi {
+                    let owner = o.owner(idx as usize);
+                    prop_assert!(owner.is_some_and(|p| (first..last).contains(&p)), "element {idx}: owner {owner:?}, chunk {first}..{last}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -51,21 +51,36 @@ impl<'a, T, const D: usize> DisjointMut<'a, T, D> {
 
     /// The view of the iterations `first..last`. Private: only `DisjointArrays::views` calls it.
     fn view(&self, first: u64, last: u64) -> ChunkView<'a, T, D> {
-        // The part of the chunk's contiguous interval that lies inside the array is checked once here;
-        // everything else goes through `resolve` access by access.
-        let (lo, n) = match self.own.interval(first, last) {
-            Some((lo, hi)) => {
-                let lo = lo.max(0);
-                let hi = hi.min(self.len as i128 - 1);
-                if lo <= hi {
-                    (lo as usize, (hi - lo + 1) as usize)
-                } else {
-                    (0, 0)
-                }
+        // The parts of the chunk's contiguous intervals that lie inside the array are checked once here;
+        // everything else goes through `resolve` access by access. One interval for a monotone form; one per
+        // constant offset of a lattice form over a dense nest (several writes per iteration at constant offsets).
+        let inside = |(lo, hi): (i128, i128)| {
+            let (lo, hi) = (lo.max(0), hi.min(self.len as i128 - 1));
+            if lo <= hi {
+                (lo as usize, (hi - lo + 1) as usize)
+            } else {
+                (0, 0)
             }
-            None => (0, 0),
         };
-        ChunkView { ptr: self.ptr, len: self.len, lo, n, first, last, own: self.own, _borrow: PhantomData }
+        let mut extra = [(0usize, 0usize); EXTRA_WINDOWS];
+        let mut intervals = [(0i128, -1i128); EXTRA_WINDOWS + 1];
+        let (lo, n, n_extra) = match self.own.interval(first, last) {
+            Some(iv) => {
+                let (lo, n) = inside(iv);
+                (lo, n, 0)
+            }
+            None => match self.own.lattice_intervals(first, last, &mut intervals) {
+                0 => (0, 0, 0),
+                k => {
+                    for (e, iv) in extra.iter_mut().zip(&intervals[1..k]) {
+                        *e = inside(*iv);
+                    }
+                    let (lo, n) = inside(intervals[0]);
+                    (lo, n, k - 1)
+                }
+            },
+        };
+        ChunkView { ptr: self.ptr, len: self.len, lo, n, extra, n_extra, first, last, own: self.own, _borrow: PhantomData }
     }
 }
 
@@ -119,6 +134,9 @@ disjoint_arrays! {
     (A a, B b, C c, E e, F f, G g, H h, I i, J j, K k, L l, M m)
 }
 
+/// How many intervals beside the first a chunk view checks before the exact (dividing) ownership test.
+const EXTRA_WINDOWS: usize = 7;
+
 /// One chunk's access to a [`DisjointMut`] array: indexing reaches an element only if an iteration of the chunk
 /// owns it, and panics otherwise (as an out-of-bounds index does). It also answers `len()`, nothing else.
 ///
@@ -131,6 +149,9 @@ pub struct ChunkView<'a, T, const D: usize> {
     /// `[lo, lo + n)`: owned by the chunk and inside the array (checked when the view was made).
     lo: usize,
     n: usize,
+    /// More such intervals `(lo, n)` (the other constant offsets of a lattice form), the first `n_extra` of them.
+    extra: [(usize, usize); EXTRA_WINDOWS],
+    n_extra: usize,
     first: u64,
     last: u64,
     own: Ownership<D>,
@@ -156,10 +177,15 @@ impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     fn element(&self, i: usize) -> *mut T {
         if i.wrapping_sub(self.lo) < self.n {
             // SAFETY: `i` lies in `[lo, lo + n)`, inside the array (checked in `DisjointMut::view`).
-            unsafe { self.ptr.add(i) }
-        } else {
-            resolve(self.ptr, self.len, &self.own, self.first, self.last, i)
+            return unsafe { self.ptr.add(i) };
         }
+        for &(lo, n) in &self.extra[..self.n_extra] {
+            if i.wrapping_sub(lo) < n {
+                // SAFETY: as above, for one of the view's other intervals.
+                return unsafe { self.ptr.add(i) };
+            }
+        }
+        resolve(self.ptr, self.len, &self.own, self.first, self.last, i)
     }
 
     /// A window over the elements `lo..lo + len` for a row of the loop body, if the chunk owns them all: indices
