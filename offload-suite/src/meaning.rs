@@ -28,6 +28,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
+    ("meaning: a type alias in arrays, scalars and a declare_target struct's fields", check_type_alias),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -444,4 +445,38 @@ fn check_const_patterns(rng: &mut StdRng) -> Result<(), String> {
     payoff(&kind, &mut y);
     let want: Vec<f64> = kind.iter().map(|&k| match k { CALL => 1.0, PUT => -1.0, other => other as f64 * 10.0 }).collect();
     same("y", &y, &want)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Type aliases
+
+/// The precision of a code that builds in both (HeCBench's `RealType`, laplace's `Real`).
+pub type Real = f32;
+
+/// A body whose fields are typed with the alias.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Body {
+    pub pos: [Real; 3],
+    pub mass: Real,
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn weighted(bodies: &[Body], w: Real, out: &mut [Real]) {
+    for i in 0..out.len() {
+        let b = bodies[i];
+        out[i] = w * b.mass * (b.pos[0] + b.pos[1] + b.pos[2]);
+    }
+}
+
+fn check_type_alias(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let bodies: Vec<Body> = (0..n)
+        .map(|_| Body { pos: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], mass: rng.gen_range(0.0..2.0) })
+        .collect();
+    let w: Real = rng.gen_range(0.5..1.5);
+    let mut out = vec![0.0; n];
+    weighted(&bodies, w, &mut out);
+    let want: Vec<Real> = bodies.iter().map(|b| w * b.mass * (b.pos[0] + b.pos[1] + b.pos[2])).collect();
+    same("out", &out, &want)
 }

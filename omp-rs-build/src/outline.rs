@@ -47,6 +47,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
     for (f, shown) in files.iter().zip(&shown) {
         o.add_file_at(&f.ast, shown, f.krate, &f.module);
     }
+    o.settle_type_aliases();
     let refused = std::mem::take(&mut o.refused);
     if o.kernels.is_empty() {
         return Ok((None, refused));

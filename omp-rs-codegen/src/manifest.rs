@@ -47,6 +47,14 @@ pub enum HostCheck {
         /// `self::name`, `super::name`, or the path of the `use` that imports it.
         path: String,
     },
+    /// The kernel names the type alias `name`, which the device crate defines as `ty` (the package's one alias of
+    /// that name); the host asserts that `name` at the region is that type.
+    Type {
+        /// The alias as the region names it.
+        name: String,
+        /// What the device crate's copy of it stands for.
+        ty: String,
+    },
     /// The build evaluated `cfg(pred)` to `value` for the kernel's code or the choice of an item.
     Cfg {
         /// The predicate's tokens.

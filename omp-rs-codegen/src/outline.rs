@@ -167,6 +167,54 @@ impl Outline {
         self.finish_kernels(kernels, at, &[&f.sig.generics]);
     }
 
+    /// The package's type aliases the kernels and `declare_target` items name (`type Real = f32;`), copied to the
+    /// device crate's root, where the kernels' signatures and bodies and the items see them; each kernel gets a
+    /// host check that the alias means at its region what the copy means. A name with two different aliases in
+    /// the package is not copied (the device build then says which name it misses; it never takes one of them).
+    /// Call once every file has been added.
+    pub fn settle_type_aliases(&mut self) {
+        let mut defs: Vec<(String, syn::ItemType)> = Vec::new();
+        let mut cfg = crate::resolve::cfg::Resolver::new(&self.cfg);
+        for m in &self.modules.modules {
+            for a in &m.aliases {
+                if cfg.keep(&a.attrs) == Some(true) && a.generics.params.is_empty() {
+                    defs.push((a.ident.to_string(), a.clone()));
+                }
+            }
+        }
+        let rhs = |t: &syn::ItemType| t.ty.to_token_stream().to_string();
+        let unique = |name: &str| -> Option<&syn::ItemType> {
+            let mut found = defs.iter().filter(|(n, _)| n == name).map(|(_, t)| t);
+            let first = found.next()?;
+            found.all(|t| rhs(t) == rhs(first)).then_some(first)
+        };
+        let kernel_idents: Vec<std::collections::BTreeSet<String>> =
+            self.kernels.iter().map(|k| token_idents(device::kernel(k))).collect();
+        let mut wanted: std::collections::BTreeSet<String> = kernel_idents.iter().flatten().cloned().collect();
+        wanted.extend(self.items.iter().flat_map(|i| token_idents(i.to_token_stream())));
+        let defined: Vec<String> = self.items.iter().filter_map(|i| match i {
+            Item::Type(t) => Some(t.ident.to_string()),
+            _ => None,
+        }).collect();
+        let mut copied: Vec<(String, String)> = Vec::new();
+        let mut queue: Vec<String> = wanted.into_iter().collect();
+        while let Some(name) = queue.pop() {
+            if copied.iter().any(|(n, _)| *n == name) || defined.contains(&name) {
+                continue;
+            }
+            let Some(def) = unique(&name) else { continue };
+            queue.extend(token_idents(def.ty.to_token_stream()));
+            copied.push((name, rhs(def)));
+            let (ident, ty) = (&def.ident, &def.ty);
+            self.items.push(syn::parse_quote!(pub type #ident = #ty;));
+        }
+        for (k, idents) in self.kernels.iter_mut().zip(&kernel_idents) {
+            for (name, ty) in copied.iter().filter(|(n, _)| idents.contains(n)) {
+                k.host_checks.push(crate::manifest::HostCheck::Type { name: name.clone(), ty: ty.clone() });
+            }
+        }
+    }
+
     /// What kernel `i` is compiled from (its device function, with the module consts copied into it), as text:
     /// two kernels of one name are the same kernel only when these are equal.
     pub fn kernel_source(&self, i: usize) -> String {
@@ -250,6 +298,24 @@ fn kernel_params(tokens: TokenStream) -> Vec<String> {
         })
     }
     syn::parse2::<syn::File>(tokens).ok().and_then(|f| in_items(&f.items)).unwrap_or_default()
+}
+
+/// The identifiers of a token stream.
+fn token_idents(ts: TokenStream) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    fn walk(ts: TokenStream, out: &mut std::collections::BTreeSet<String>) {
+        for tt in ts {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) => {
+                    out.insert(i.to_string());
+                }
+                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    walk(ts, &mut out);
+    out
 }
 
 fn item_attrs(item: &Item) -> &[Attribute] {
@@ -357,6 +423,30 @@ mod test {
         o.add_file(&file, "src/lib.rs");
         let names: Vec<String> = o.kernels[0].local_items.iter().filter_map(item_name).collect();
         assert_eq!(names, ["CALL", "PUT"], "the bindings `k` and `other` are not items");
+    }
+
+    /// A type alias of the package named by a kernel or a `declare_target` struct is copied to the device crate's
+    /// root, with a host check; two different aliases of one name are not.
+    #[test]
+    fn type_aliases_are_copied_to_the_device_crate() {
+        let file: syn::File = syn::parse_quote! {
+            type Real = f32;
+            type Wide = Real;
+            mod a { pub type Twice = f32; }
+            mod b { pub type Twice = f64; }
+            #[omp::declare_target]
+            struct P { pos: [Wide; 3] }
+            #[omp::target_teams_distribute_parallel_for]
+            fn scale(x: &[Real], y: &mut [Real]) { for i in 0..y.len() { y[i] = x[i] * 2.0; } }
+        };
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        o.settle_type_aliases();
+        let src = o.crate_source();
+        assert!(src.contains("pub type Real = f32"), "{src}");
+        assert!(src.contains("pub type Wide = Real"), "{src}");
+        assert!(!src.contains("Twice"), "{src}");
+        assert!(o.kernels[0].host_checks.contains(&crate::manifest::HostCheck::Type { name: "Real".into(), ty: "f32".into() }));
     }
 
     #[test]

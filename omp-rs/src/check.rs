@@ -22,6 +22,20 @@ pub fn same_fn<A: SameFn<B>, B>(a: A, b: B) {
     let _ = (a, b);
 }
 
+/// `A` and `B` are one type.
+#[diagnostic::on_unimplemented(
+    message = "omp-rs: the device kernel of this target region takes `{Self}` for another type than this code does",
+    label = "here this type is `{Self}`; the kernel was built with `{B}`",
+    note = "the build helper copied the package's one type alias of this name into the device crate; rename the alias \
+            in scope here, or write the type out"
+)]
+pub trait SameType<B: ?Sized> {}
+
+impl<T: ?Sized> SameType<T> for T {}
+
+/// Compiles when `A` (the alias as the region names it) is `B` (what the kernel's copy of it stands for).
+pub fn same_type<A: ?Sized + SameType<B>, B: ?Sized>() {}
+
 /// Compiles (to nothing) when the loop variable's type, as rustc inferred it for `dim`, is the kernel's `K`.
 #[inline(always)]
 pub fn kernel_loop_type<K: LoopIndex, V: LoopIndex>(dim: &Dim<V>) {

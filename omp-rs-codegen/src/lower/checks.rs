@@ -50,6 +50,11 @@ pub fn host_checks(checks: &[HostCheck], body: &TokenStream, at: Span) -> TokenS
                 // Type-checked, never run.
                 quote_spanned!(span=> let _ = || ::omp::__private::check::same_fn(#n, #p);)
             }
+            HostCheck::Type { name, ty } => {
+                let (Ok(n), Ok(t)) = (syn::parse_str::<syn::Type>(name), syn::parse_str::<syn::Type>(ty)) else { continue };
+                let span = span_of(body.clone(), name).unwrap_or(at);
+                quote_spanned!(span=> let _ = ::omp::__private::check::same_type::<#n, #t>;)
+            }
             HostCheck::Cfg { pred, value } => {
                 let Ok(p) = syn::parse_str::<syn::Meta>(pred) else { continue };
                 let msg = format!(

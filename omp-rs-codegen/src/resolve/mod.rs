@@ -31,6 +31,8 @@ pub struct Module {
     pub items: Vec<syn::Item>,
     /// Its `use` declarations.
     pub imports: Vec<Import>,
+    /// Its type aliases (`type Real = f32;`).
+    pub aliases: Vec<syn::ItemType>,
 }
 
 /// One name a `use` declaration brings into scope.
@@ -112,11 +114,12 @@ impl Modules {
     }
 
     fn add_module(&mut self, items: &[syn::Item], krate: usize, path: Vec<String>) {
-        let mut module = Module { krate, path: path.clone(), items: Vec::new(), imports: Vec::new() };
+        let mut module = Module { krate, path: path.clone(), items: Vec::new(), imports: Vec::new(), aliases: Vec::new() };
         for item in items {
             match item {
                 syn::Item::Const(_) | syn::Item::Static(_) | syn::Item::Fn(_) => module.items.push(item.clone()),
                 syn::Item::Use(u) => flatten_use(&u.tree, &mut Vec::new(), &u.attrs, &mut module.imports),
+                syn::Item::Type(t) => module.aliases.push(t.clone()),
                 syn::Item::Mod(m) => {
                     if let Some((_, inner)) = &m.content {
                         let mut p = path.clone();
