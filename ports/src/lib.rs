@@ -40,3 +40,67 @@ pub fn verdict(ok: bool) {
 pub fn kernel_time(seconds: f64) {
     println!("kernel time: {seconds:.6} s");
 }
+
+/// glibc's `srand`/`rand` (the `TYPE_3` additive feedback generator `random_r` uses by default), so that a port's
+/// random inputs are its original's on Linux (`GlibcRand::new(seed)` is `srand(seed)`; unseeded C is `new(1)`).
+pub struct GlibcRand {
+    r: [u32; 34],
+    k: usize,
+}
+
+
+impl GlibcRand {
+    pub fn new(seed: u32) -> GlibcRand {
+        let mut s = [0i32; 344];
+        s[0] = if seed == 0 { 1 } else { seed as i32 };
+        for i in 1..31 {
+            // (16807 * s) % 2147483647 by Schrage's method, as glibc computes it.
+            let (hi, lo) = (s[i - 1] / 127773, s[i - 1] % 127773);
+            let mut w = 16807 * lo - 2836 * hi;
+            if w < 0 {
+                w += 2147483647;
+            }
+            s[i] = w;
+        }
+        let mut r = [0u32; 344];
+        for i in 0..31 {
+            r[i] = s[i] as u32;
+        }
+        for i in 31..34 {
+            r[i] = r[i - 31];
+        }
+        for i in 34..344 {
+            r[i] = r[i - 31].wrapping_add(r[i - 3]);
+        }
+        let mut ring = [0u32; 34];
+        ring.copy_from_slice(&r[310..344]);
+        GlibcRand { r: ring, k: 0 }
+    }
+
+    /// The next `rand()`, in `0..=RAND_MAX`.
+    pub fn rand(&mut self) -> i32 {
+        // r[n] = r[n - 31] + r[n - 3] over a ring of the last 34 values.
+        let n = self.k;
+        let v = self.r[(n + 34 - 31) % 34].wrapping_add(self.r[(n + 34 - 3) % 34]);
+        self.r[n] = v;
+        self.k = (n + 1) % 34;
+        (v >> 1) as i32
+    }
+}
+
+/// `v` as `std::cout << v` prints a floating-point value (`%g`: 6 significant digits, trailing zeros dropped).
+pub fn g6(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let exp = v.abs().log10().floor() as i32;
+    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
+    if (-5..6).contains(&exp) {
+        trim(format!("{:.*}", (5 - exp).max(0) as usize, v))
+    } else {
+        let s = format!("{v:.5e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let e: i32 = e.parse().unwrap_or(0);
+        format!("{}e{}{:02}", trim(m.to_string()), if e < 0 { '-' } else { '+' }, e.abs())
+    }
+}

@@ -32,53 +32,7 @@
 //! device-args: 25 2
 
 use std::time::Instant;
-
-/// glibc's `srand`/`rand` (the TYPE_3 additive feedback generator of `random_r.c`), so the input is the original's.
-struct GlibcRand {
-    r: Vec<u32>,
-}
-
-impl GlibcRand {
-    fn new(seed: u32) -> Self {
-        let seed = if seed == 0 { 1 } else { seed };
-        let mut r = vec![0u32; 34];
-        r[0] = seed;
-        for i in 1..31 {
-            // 16807 * r[i - 1] % 2147483647 without overflow (Schrage's method), as glibc computes it.
-            let word = r[i - 1] as i32;
-            let (hi, lo) = (word / 127773, word % 127773);
-            let mut word = 16807 * lo - 2836 * hi;
-            if word < 0 {
-                word += 2147483647;
-            }
-            r[i] = word as u32;
-        }
-        for i in 31..34 {
-            r[i] = r[i - 31];
-        }
-        let mut g = GlibcRand { r };
-        // glibc discards the first 310 outputs.
-        for _ in 0..310 {
-            g.next();
-        }
-        g
-    }
-
-    fn next(&mut self) -> u32 {
-        let n = self.r.len();
-        let v = self.r[n - 31].wrapping_add(self.r[n - 3]);
-        self.r.push(v);
-        if self.r.len() > 1 << 12 {
-            self.r.drain(..self.r.len() - 34);
-        }
-        v
-    }
-
-    /// `rand()`: 31 random bits.
-    fn rand(&mut self) -> i32 {
-        (self.next() >> 1) as i32
-    }
-}
+use omp_ports::GlibcRand;
 
 /// `ParallelBitonicSort`: the array stays on the device for all n(n+1)/2 launches.
 #[omp::directives]

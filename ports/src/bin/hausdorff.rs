@@ -43,6 +43,7 @@
 
 use omp::MappedRef;
 use std::time::Instant;
+use omp_ports::GlibcRand;
 
 /// The original's `float2`.
 #[omp::declare_target]
@@ -50,42 +51,6 @@ use std::time::Instant;
 struct Float2 {
     x: f32,
     y: f32,
-}
-
-/// glibc's `rand()` (the TYPE_3 additive feedback generator of `random_r`, degree 31), seeded as by `srand`.
-struct GlibcRand {
-    r: [i32; 34],
-    k: usize,
-}
-
-impl GlibcRand {
-    fn new(seed: u32) -> Self {
-        let mut v = [0i32; 344];
-        v[0] = if seed == 0 { 1 } else { seed as i32 };
-        for i in 1..31 {
-            let w = (16807 * i64::from(v[i - 1])) % 2147483647;
-            v[i] = if w < 0 { (w + 2147483647) as i32 } else { w as i32 };
-        }
-        for i in 31..34 {
-            v[i] = v[i - 31];
-        }
-        for i in 34..344 {
-            v[i] = v[i - 31].wrapping_add(v[i - 3]);
-        }
-        let mut r = [0i32; 34];
-        r.copy_from_slice(&v[310..344]);
-        GlibcRand { r, k: 0 }
-    }
-
-    /// The next `rand()`, in `0..=RAND_MAX`.
-    fn next(&mut self) -> i32 {
-        // r holds the last 34 values in a ring; the new one is r[n-31] + r[n-3].
-        let k = self.k;
-        let v = self.r[(k + 34 - 31) % 34].wrapping_add(self.r[(k + 34 - 3) % 34]);
-        self.r[k] = v;
-        self.k = (k + 1) % 34;
-        ((v as u32) >> 1) as i32
-    }
 }
 
 /// `RAND_MAX`.
@@ -157,7 +122,7 @@ fn main() {
     let repeat: usize = omp_ports::arg(3, 0);
 
     let mut rng = GlibcRand::new(123);
-    let mut point = || Float2 { x: rng.next() as f32 / RAND_MAX as f32, y: rng.next() as f32 / RAND_MAX as f32 };
+    let mut point = || Float2 { x: rng.rand() as f32 / RAND_MAX as f32, y: rng.rand() as f32 / RAND_MAX as f32 };
     let h_apoints: Vec<Float2> = (0..num_apoints).map(|_| point()).collect();
     let h_bpoints: Vec<Float2> = (0..num_bpoints).map(|_| point()).collect();
 

@@ -26,6 +26,7 @@
 
 use omp::{MappedMut, MappedRef};
 use std::time::Instant;
+use omp_ports::g6;
 
 /// `DT`, `DXY`, `HALF_LENGTH` (iso2dfd.h).
 const DT: f32 = 0.002;
@@ -201,23 +202,6 @@ fn device_wavefield(
         println!("Average kernel execution time {} (us)", g6(f64::from((ktime * 1e-3) / n_iterations as f32)));
     }
     seconds
-}
-
-/// `v` as `std::cout << v` prints a floating-point value (`%g`: 6 significant digits, trailing zeros dropped).
-fn g6(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let exp = v.abs().log10().floor() as i32;
-    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    if (-5..6).contains(&exp) {
-        trim(format!("{:.*}", (5 - exp).max(0) as usize, v))
-    } else {
-        let s = format!("{v:.5e}");
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        format!("{}e{}{:02}", trim(m.to_string()), if e < 0 { '-' } else { '+' }, e.abs())
-    }
 }
 
 fn main() {

@@ -43,6 +43,7 @@
 //! device-args: 1000
 
 use std::time::Instant;
+use omp_ports::g6;
 
 const ROW_SIZE: i32 = 1080;
 const COL_SIZE: i32 = 1920;
@@ -222,23 +223,6 @@ impl Mandel {
         }
 
         kernel_time
-    }
-}
-
-/// `v` as `std::cout << v` prints a double (6 significant digits, trailing zeros dropped).
-fn g6(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let exp = v.abs().log10().floor() as i32;
-    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    if (-5..6).contains(&exp) {
-        trim(format!("{:.*}", (5 - exp).max(0) as usize, v))
-    } else {
-        let s = format!("{v:.5e}");
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        format!("{}e{}{:02}", trim(m.to_string()), if e < 0 { '-' } else { '+' }, e.abs())
     }
 }
 

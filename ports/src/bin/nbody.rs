@@ -62,6 +62,7 @@
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 
 use std::time::Instant;
+use omp_ports::g6;
 
 /// `Particle` of `Particle.hpp` (`RealType` is `float`).
 #[omp::declare_target]
@@ -361,23 +362,6 @@ fn update_particles_ref(p: &mut [Particle], e: &mut [f32], n: usize, dt: f32) {
 fn accumulate_energy_ref(e: &mut [f32], n: usize) {
     for i in 1..n {
         e[0] += e[i];
-    }
-}
-
-/// `v` as C++'s `cout << v` prints a double (`%g`: 6 significant digits, trailing zeros dropped).
-fn g6(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let exp = format!("{v:.5e}").split_once('e').map_or(0, |(_, e)| e.parse::<i32>().unwrap_or(0));
-    let trim = |s: String| if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
-    if (-4..6).contains(&exp) {
-        trim(format!("{:.*}", (5 - exp).max(0) as usize, v))
-    } else {
-        let s = format!("{v:.5e}");
-        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        format!("{}e{}{:02}", trim(m.to_string()), if e < 0 { '-' } else { '+' }, e.abs())
     }
 }
 

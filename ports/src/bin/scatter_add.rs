@@ -41,54 +41,10 @@
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 
 use std::time::Instant;
+use omp_ports::GlibcRand;
 
 /// `MAX_THREADS_PER_BLOCK` of `kernels.h`: the kernels' `num_threads`.
 const MAX_THREADS_PER_BLOCK: usize = 512;
-
-/// glibc's `srand`/`rand` (the `TYPE_3` additive feedback generator `random_r` uses by default).
-struct GlibcRand {
-    r: [u32; 34],
-    k: usize,
-}
-
-impl GlibcRand {
-    fn new(seed: u32) -> GlibcRand {
-        let mut s = [0i32; 344];
-        s[0] = if seed == 0 { 1 } else { seed as i32 };
-        for i in 1..31 {
-            // (16807 * s) % 2147483647 by Schrage's method, as glibc computes it.
-            let (hi, lo) = (s[i - 1] / 127773, s[i - 1] % 127773);
-            let mut w = 16807 * lo - 2836 * hi;
-            if w < 0 {
-                w += 2147483647;
-            }
-            s[i] = w;
-        }
-        let mut r = [0u32; 344];
-        for i in 0..31 {
-            r[i] = s[i] as u32;
-        }
-        for i in 31..34 {
-            r[i] = r[i - 31];
-        }
-        for i in 34..344 {
-            r[i] = r[i - 31].wrapping_add(r[i - 3]);
-        }
-        let mut ring = [0u32; 34];
-        ring.copy_from_slice(&r[310..344]);
-        GlibcRand { r: ring, k: 0 }
-    }
-
-    /// The next `rand()`, in `0..=RAND_MAX`.
-    fn rand(&mut self) -> i32 {
-        // r[n] = r[n - 31] + r[n - 3] over a ring of the last 34 values.
-        let n = self.k;
-        let v = self.r[(n + 34 - 31) % 34].wrapping_add(self.r[(n + 34 - 3) % 34]);
-        self.r[n] = v;
-        self.k = (n + 1) % 34;
-        (v >> 1) as i32
-    }
-}
 
 /// `scatter_add_reference`: the host reference, dimension loop outermost.
 fn scatter_add_reference(batch_size: usize, vector_dim: usize, out: &mut [f32], idx: &[i32], src: &[f32]) {

@@ -53,6 +53,7 @@
 use std::time::Instant;
 
 use omp::{MappedMut, MappedRef};
+use omp_ports::GlibcRand;
 
 /// `NUM_THREADS`, `NUM_BLOCKS` of the original.
 const NUM_THREADS: usize = 128;
@@ -79,50 +80,6 @@ const RAN: [f64; 97] = [
     0.379818, 0.441585, 0.48306, 0.608106, 0.175996, 0.00202556, 0.790224, 0.513609, 0.213229, 0.10345, 0.157337,
     0.407515, 0.407757, 0.0526927, 0.941815, 0.149972, 0.384374, 0.311059, 0.168534, 0.896648,
 ];
-
-/// glibc's `srand`/`rand` (the `TYPE_3` additive feedback generator `random_r` uses by default).
-struct GlibcRand {
-    r: [u32; 34],
-    k: usize,
-}
-
-impl GlibcRand {
-    fn new(seed: u32) -> GlibcRand {
-        let mut s = [0i32; 31];
-        s[0] = if seed == 0 { 1 } else { seed as i32 };
-        for i in 1..31 {
-            // (16807 * s) % 2147483647 by Schrage's method, as glibc computes it.
-            let (hi, lo) = (s[i - 1] / 127773, s[i - 1] % 127773);
-            let mut w = 16807 * lo - 2836 * hi;
-            if w < 0 {
-                w += 2147483647;
-            }
-            s[i] = w;
-        }
-        let mut r = [0u32; 344];
-        for i in 0..31 {
-            r[i] = s[i] as u32;
-        }
-        for i in 31..34 {
-            r[i] = r[i - 31];
-        }
-        for i in 34..344 {
-            r[i] = r[i - 31].wrapping_add(r[i - 3]);
-        }
-        let mut ring = [0u32; 34];
-        ring.copy_from_slice(&r[310..344]);
-        GlibcRand { r: ring, k: 0 }
-    }
-
-    /// The next `rand()`, in `0..=RAND_MAX`.
-    fn rand(&mut self) -> i32 {
-        let n = self.k;
-        let v = self.r[(n + 34 - 31) % 34].wrapping_add(self.r[(n + 34 - 3) % 34]);
-        self.r[n] = v;
-        self.k = (n + 1) % 34;
-        (v >> 1) as i32
-    }
-}
 
 /// `interp`: trilinear interpolation of the byte volume `f` (extents `d`) at `(x, y, z)`.
 fn interp(d: Int3, f: &[u8], x: f32, y: f32, z: f32) -> f32 {
