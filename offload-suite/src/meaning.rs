@@ -29,6 +29,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
     ("meaning: a type alias in arrays, scalars and a declare_target struct's fields", check_type_alias),
+    ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -479,4 +480,36 @@ fn check_type_alias(rng: &mut StdRng) -> Result<(), String> {
     weighted(&bodies, w, &mut out);
     let want: Vec<Real> = bodies.iter().map(|b| w * b.mass * (b.pos[0] + b.pos[1] + b.pos[2])).collect();
     same("out", &out, &want)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Math functions of std beyond C's basic set
+
+#[omp::target_teams_distribute_parallel_for]
+fn more_math(x: &[f64], xf: &[f32], y: &mut [f64], yf: &mut [f32]) {
+    for i in 0..y.len() {
+        let v = x[i];
+        y[i] = v.exp_m1() + v.ln_1p() + v.asinh() + (1.5 + v).acosh() + (0.5 * v).atanh();
+        let w = xf[i];
+        yf[i] = w.exp_m1() + w.ln_1p() + w.asinh() + (1.5 + w).acosh() + (0.5 * w).atanh();
+    }
+}
+
+fn check_more_math(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x: Vec<f64> = (0..n).map(|_| rng.gen_range(-0.9..0.9)).collect();
+    let xf: Vec<f32> = x.iter().map(|&v| v as f32).collect();
+    let (mut y, mut yf) = (vec![0.0; n], vec![0.0f32; n]);
+    more_math(&x, &xf, &mut y, &mut yf);
+    for i in 0..n {
+        let v = x[i];
+        let want = v.exp_m1() + v.ln_1p() + v.asinh() + (1.5 + v).acosh() + (0.5 * v).atanh();
+        let w = xf[i];
+        let wantf = w.exp_m1() + w.ln_1p() + w.asinh() + (1.5 + w).acosh() + (0.5 * w).atanh();
+        // The device's math library rounds within a few ulps of the host's.
+        if (y[i] - want).abs() > 1e-12 * (1.0 + want.abs()) || (yf[i] - wantf).abs() > 1e-5 * (1.0 + wantf.abs()) {
+            return Err(format!("element {i}: {} / {} (f32 {} / {}), host {want} / {wantf}", y[i], want, yf[i], wantf));
+        }
+    }
+    Ok(())
 }

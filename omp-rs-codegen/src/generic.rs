@@ -42,6 +42,7 @@ pub fn instance_name(base: &str, instance: &[(String, String)]) -> String {
 const DEVICE_METHODS: &[&str] = &[
     "abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "cos", "cosh", "exp", "exp2", "floor", "fma", "hypot", "ln", "log10",
     "log2", "max", "min", "mul_add", "pow", "powf", "powi", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "len", "is_empty",
+    "exp_m1", "ln_1p", "asinh", "acosh", "atanh",
 ];
 
 /// Whether a generic region's body compiles for every instance in the device crate, as far as the body shows: only

@@ -82,6 +82,16 @@ pub trait Float: Copy + sealed::Sealed {
     fn hypot(self, other: Self) -> Self;
     /// Cube root.
     fn cbrt(self) -> Self;
+    /// e^self - 1, accurate near zero.
+    fn exp_m1(self) -> Self;
+    /// ln(1 + self), accurate near zero.
+    fn ln_1p(self) -> Self;
+    /// Inverse hyperbolic sine.
+    fn asinh(self) -> Self;
+    /// Inverse hyperbolic cosine.
+    fn acosh(self) -> Self;
+    /// Inverse hyperbolic tangent.
+    fn atanh(self) -> Self;
 }
 
 // One table, three back ends: (method, libdevice name, ocml name, std method).
@@ -202,6 +212,11 @@ float_impl!(f64, i32;
         round __nv_round __ocml_round_f64 round;
         trunc __nv_trunc __ocml_trunc_f64 trunc;
         cbrt __nv_cbrt __ocml_cbrt_f64 cbrt;
+        exp_m1 __nv_expm1 __ocml_expm1_f64 exp_m1;
+        ln_1p __nv_log1p __ocml_log1p_f64 ln_1p;
+        asinh __nv_asinh __ocml_asinh_f64 asinh;
+        acosh __nv_acosh __ocml_acosh_f64 acosh;
+        atanh __nv_atanh __ocml_atanh_f64 atanh;
     ]
     binary: [
         atan2 __nv_atan2 __ocml_atan2_f64 atan2;
@@ -234,6 +249,11 @@ float_impl!(f32, i32;
         round __nv_roundf __ocml_round_f32 round;
         trunc __nv_truncf __ocml_trunc_f32 trunc;
         cbrt __nv_cbrtf __ocml_cbrt_f32 cbrt;
+        exp_m1 __nv_expm1f __ocml_expm1_f32 exp_m1;
+        ln_1p __nv_log1pf __ocml_log1p_f32 ln_1p;
+        asinh __nv_asinhf __ocml_asinh_f32 asinh;
+        acosh __nv_acoshf __ocml_acosh_f32 acosh;
+        atanh __nv_atanhf __ocml_atanh_f32 atanh;
     ]
     binary: [
         atan2 __nv_atan2f __ocml_atan2_f32 atan2;
