@@ -30,6 +30,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
     ("meaning: a type alias in arrays, scalars and a declare_target struct's fields", check_type_alias),
     ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
+    ("meaning: a read-only static table read in a kernel and by its helper", check_static_table),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -512,4 +513,30 @@ fn check_more_math(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Read-only statics
+
+/// Gauss-Legendre weights, as codes keep them in a `static` table.
+static WEIGHTS: [f64; 4] = [0.347854845137454, 0.652145154862546, 0.652145154862546, 0.347854845137454];
+
+fn weight(k: usize) -> f64 {
+    WEIGHTS[k % 4]
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn weighted_sum(x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] = x[i] * WEIGHTS[i % 4] + weight(i + 1);
+    }
+}
+
+fn check_static_table(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x = vec_f64(rng, n);
+    let mut y = vec![0.0; n];
+    weighted_sum(&x, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| x[i] * WEIGHTS[i % 4] + weight(i + 1)).collect();
+    same("y", &y, &want)
 }

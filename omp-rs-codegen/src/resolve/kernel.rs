@@ -256,20 +256,25 @@ impl Work {
                 }
             }
             Found::Item { home, item, via, unverified } => {
-                if let syn::Item::Static(_) = item {
-                    self.refuse(
-                        name,
-                        format!(
-                            "the target region reads the static `{name}`: a kernel cannot copy a static (it would be \
-                             another object); make it a `const`, or mark it `#[omp::declare_target]`"
-                        ),
-                    );
+                let omp_attrs = match &item {
+                    syn::Item::Fn(f) => Some(&f.attrs),
+                    syn::Item::Static(s) => Some(&s.attrs),
+                    _ => None,
+                };
+                if omp_attrs.is_some_and(|a| crate::body::find_omp_attr(a).is_some()) {
+                    // `declare_target` functions and statics are at the device crate's root already.
+                    self.bind(name, Key::Nothing);
                     return;
                 }
-                if let syn::Item::Fn(f) = &item {
-                    if crate::body::find_omp_attr(&f.attrs).is_some() {
-                        // `declare_target` functions are at the device crate's root already.
-                        self.bind(name, Key::Nothing);
+                if let syn::Item::Static(st) = &item {
+                    if !matches!(st.mutability, syn::StaticMutability::None) {
+                        self.refuse(
+                            name,
+                            format!(
+                                "the target region reads the `static mut` `{name}`: the kernel's copy would be another \
+                                 object than the host's; pass its value in a local (`let v = ...;`) before the region"
+                            ),
+                        );
                         return;
                     }
                 }
@@ -285,25 +290,32 @@ impl Work {
                 }
                 let key = Key::Item(home, name.to_string());
                 if first {
-                    match &item {
-                        syn::Item::Const(c) => {
-                            let ty = c.ty.to_token_stream().to_string();
-                            if comparable(&c.ty) {
+                    // A read-only static is copied like a const (a table of values; the kernel's copy holds the same
+                    // values, which the host check compares like a const's).
+                    let value_item = match &item {
+                        syn::Item::Const(c) => Some(&c.ty),
+                        syn::Item::Static(s) => Some(&s.ty),
+                        _ => None,
+                    };
+                    match (&item, value_item) {
+                        (_, Some(item_ty)) => {
+                            let ty = item_ty.to_token_stream().to_string();
+                            if comparable(item_ty) {
                                 self.first_consts.push((written.to_string(), name.to_string(), ty));
                             } else {
                                 self.refuse(
                                     name,
                                     format!(
-                                        "the target region uses the const `{written}` of type `{ty}`; the device build can \
-                                         only confirm with rustc that it copied the const the region means for numbers, \
-                                         `bool`, `char` and arrays of them: bind it to a local before the region \
-                                         (`let v = {written};`) and use the local"
+                                        "the target region uses `{written}` of type `{ty}`; the device build can only \
+                                         confirm with rustc that it copied the const or static the region means for \
+                                         numbers, `bool`, `char` and arrays of them: bind it to a local before the \
+                                         region (`let v = {written};`) and use the local"
                                     ),
                                 );
                                 return;
                             }
                         }
-                        syn::Item::Fn(f) => {
+                        (syn::Item::Fn(f), None) => {
                             let generic = f.sig.generics.params.iter().any(|p| !matches!(p, syn::GenericParam::Lifetime(_)));
                             match (&via, generic) {
                                 (Some(path), false) => self.first_fns.push((written.to_string(), path.join("::"))),
