@@ -19,6 +19,7 @@ pub const CHECKS: &[Check] = &[
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
     ("escape hatch: unsafe(disjoint(..)) in target regions, an in-place halo copy and a permutation scatter", check_escape_hatch),
+    ("port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere", check_serial_target),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -449,4 +450,70 @@ fn check_escape_hatch(rng: &mut StdRng) -> Result<(), String> {
         want_y[p[i]] = 2.0 * x[i];
     }
     same("y (scatter)", &y, &want_y)
+}
+
+/// nbody's serial `#pragma omp target` energy sum: `for (i = 1; i < n; i++) e[0] += e[i];` on one device thread.
+#[omp::target]
+fn serial_sum(e: &mut [f64], n: usize) {
+    for i in 1..n {
+        e[0] += e[i];
+    }
+}
+
+/// A serial block inside a data region after a kernel (a scan: every element depends on the one before), then a
+/// one-iteration loop directive that gathers through a permutation.
+#[omp::directives]
+fn serial_scan_and_gather(a: &mut [f64], perm: &[usize], out: &mut [f64], n: usize) {
+    #[omp::target_data(map(tofrom: a, out), map(to: perm))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            a[i] = 2.0 * a[i];
+        }
+        #[omp::target]
+        {
+            let mut k = 1;
+            while k < n {
+                a[k] += a[k - 1];
+                k += 1;
+            }
+        }
+        #[omp::target_teams_distribute_parallel_for]
+        for _ in 0..1 {
+            for i in 0..n {
+                out[perm[i]] = a[i] + out[perm[n - 1 - i]];
+            }
+        }
+    }
+}
+
+fn check_serial_target(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let mut e = vec_f64(rng, n);
+    let mut want = e.clone();
+    for i in 1..n {
+        want[0] += want[i];
+    }
+    serial_sum(&mut e, n);
+    same("e", &e, &want)?;
+
+    let mut a = vec_f64(rng, n);
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        perm.swap(i, rng.gen_range(0..=i));
+    }
+    let mut out = vec_f64(rng, n);
+    let (mut want_a, mut want_out) = (a.clone(), out.clone());
+    for v in want_a.iter_mut() {
+        *v *= 2.0;
+    }
+    for k in 1..n {
+        want_a[k] += want_a[k - 1];
+    }
+    for i in 0..n {
+        want_out[perm[i]] = want_a[i] + want_out[perm[n - 1 - i]];
+    }
+    serial_scan_and_gather(&mut a, &perm, &mut out, n);
+    same("a", &a, &want_a)?;
+    same("out", &out, &want_out)
 }

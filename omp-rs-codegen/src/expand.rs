@@ -234,11 +234,21 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
                 ),
             }
         }
-        ConstructKind::Executable(_) => {
-            // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
-            lowerer.in_target = d.construct.is_target();
-            lowerer.visit_block_mut(&mut f.block);
-        }
+        ConstructKind::Executable(_) => match serial_target(d, &f.block, cx) {
+            Some((serial, fl)) => {
+                lowerer.types.push();
+                lowerer.scopes.push(crate::resolve::BlockScope::of(&f.block.stmts));
+                let lowered = lowerer.for_loop(&serial, &fl);
+                lowerer.scopes.pop();
+                lowerer.types.pop();
+                f.block.stmts = vec![as_stmt(quote!(#lowered;))];
+            }
+            None => {
+                // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
+                lowerer.in_target = d.construct.is_target();
+                lowerer.visit_block_mut(&mut f.block);
+            }
+        },
         ConstructKind::DeclareTarget => {}
         _ => cx.error_at(
             d.construct.span,
@@ -248,6 +258,50 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
     drop(lowerer);
     crate::generic::add_bounds(&mut f, kernels);
     f.to_token_stream()
+}
+
+/// OpenMP's serial target region: `#[omp::target]` on a block (or fn) with no directive inside runs its statements
+/// on one device thread. It is lowered as the combined construct over the one-iteration loop `for _ in 0..1 { .. }`
+/// with the region's clauses: its one iteration owns the arrays it writes whole (`analyze::single_iteration`), so
+/// the statements index them as the sequential code does. `None` when the region is not serial (its loop
+/// directives are the kernels, `target::plan`); a serial body that ends in a value is an error (`cx`).
+fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Option<(Directive, ExprForLoop)> {
+    fn names_omp(ts: TokenStream) -> bool {
+        let mut prev_omp = false;
+        for tt in ts {
+            match tt {
+                proc_macro2::TokenTree::Ident(i) => prev_omp = i == "omp",
+                proc_macro2::TokenTree::Punct(p) if prev_omp && p.as_char() == ':' => return true,
+                proc_macro2::TokenTree::Group(g) => {
+                    if names_omp(g.stream()) {
+                        return true;
+                    }
+                    prev_omp = false;
+                }
+                _ => prev_omp = false,
+            }
+        }
+        false
+    }
+    if d.construct.name != "target" || names_omp(block.to_token_stream()) {
+        return None;
+    }
+    if let Some(Stmt::Expr(tail, None)) = block.stmts.last() {
+        if !matches!(tail, Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) | Expr::If(_) | Expr::Match(_) | Expr::Block(_)) {
+            cx.error_spanned_by(
+                tail,
+                "a serial `#[omp::target]` region runs on the device and yields no value: end this expression with `;` \
+                 and bring results back through a mapped array",
+            );
+            return None;
+        }
+    }
+    let (name, kind) = crate::keyword::CONSTRUCTS.iter().find(|(n, _)| *n == "target_teams_distribute_parallel_for")?;
+    let construct = Construct { name, kind: *kind, span: d.construct.span };
+    let serial = Directive { construct, ..d.clone() };
+    let stmts = &block.stmts;
+    let fl: ExprForLoop = syn::parse2(quote!(for _ in 0..1 { #(#stmts)* })).ok()?;
+    Some((serial, fl))
 }
 
 fn unreachable_loop() -> ! {
@@ -619,6 +673,12 @@ impl<'a> Lowerer<'a> {
                 let copied_back: Vec<String> = self.copied_back[copied_before..].to_vec();
                 let semi = semi.map(|_| quote!(;));
                 let out = offload::data_region(d, &b.block, &types, &written, &copied_back);
+                quote!(#out #semi)
+            }
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) if serial_target(d, &b.block, self.cx).is_some() => {
+                let Some((serial, fl)) = serial_target(d, &b.block, &Ctxt::scratch()) else { unreachable_loop() };
+                let out = self.for_loop(&serial, &fl);
+                let semi = semi.map(|_| quote!(;));
                 quote!(#out #semi)
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {

@@ -371,7 +371,7 @@ pub fn plan(
         let owner = match &cap.class {
             // One more sequential-loop-like term when the iteration also owns accesses at offsets (`Affine::offsets`).
             Class::Disjoint(arr) => {
-                Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() + usize::from(!arr.offsets.is_empty()) })
+                Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() + usize::from(!arr.offsets.is_empty() || arr.whole) })
             }
             _ => None,
         };

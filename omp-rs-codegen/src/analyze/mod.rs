@@ -72,6 +72,9 @@ pub struct DisjointArray {
     pub offsets: Vec<Poly>,
     /// The index as first written (for messages).
     pub index: Expr,
+    /// The loop has one iteration (`for _ in 0..1`, the serial `target` region's form): that iteration owns the
+    /// whole array and may read and write it anywhere (`form` is then the constant 0).
+    pub whole: bool,
 }
 
 /// A variable used by the loop body and defined outside it.
@@ -461,8 +464,26 @@ fn literal_steps(nest: &LoopNest) -> Vec<Option<u128>> {
         .collect()
 }
 
+/// Whether the nest runs exactly one iteration, as written: every dimension a literal `0..1` or `0..=0` (with no
+/// adaptors). Its iteration cannot race with another, so it may access the arrays it writes anywhere (the run time
+/// still checks that the nest has one iteration: the whole-array ownerships of two would overlap).
+pub fn single_iteration(nest: &LoopNest) -> bool {
+    let lit = |e: &Option<Box<Expr>>| match e.as_deref() {
+        Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => i.base10_parse::<u128>().ok(),
+        _ => None,
+    };
+    nest.dims.iter().all(|dim| {
+        let (start, end) = (lit(&dim.base.start), lit(&dim.base.end));
+        let closed = matches!(dim.base.limits, syn::RangeLimits::Closed(_));
+        dim.adaptors.is_empty() && start == Some(0) && end == Some(if closed { 0 } else { 1 })
+    })
+}
+
 /// Proves that the writes to array `name` from different iterations touch different elements.
 fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable: &Unreliable, cx: &Ctxt) -> Option<DisjointArray> {
+    if single_iteration(nest) {
+        return whole_array(name, uses, cx);
+    }
     // The first index form (a write), and the other accesses' loop-invariant offsets from it (`y[2 * i + 1]`
     // beside `y[2 * i]`), each with its index as written and whether it writes, for messages.
     let mut form: Option<(Poly, Expr, Span)> = None;
@@ -583,5 +604,31 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
         return None;
     }
     let _ = d;
-    Some(DisjointArray { form, offsets, index })
+    Some(DisjointArray { form, offsets, index, whole: false })
+}
+
+/// The one iteration of a single-iteration nest owns all of array `name`: any index, read or written, as in the
+/// sequential code (uses other than indexing and `len()` are refused as in [`disjoint`]).
+fn whole_array(name: &str, uses: &[Use], cx: &Ctxt) -> Option<DisjointArray> {
+    let mut index = None;
+    for u in uses {
+        match &u.access {
+            Access::IndexWrite(i) | Access::IndexRead(i) => {
+                index.get_or_insert_with(|| i.clone());
+            }
+            Access::Len => {}
+            _ => {
+                cx.error_spanned_by(
+                    &u.ident,
+                    format!(
+                        "`{name}` is written by this loop, so the body may only index it (`{name}[..]`) or call \
+                         `{name}.len()`"
+                    ),
+                );
+                return None;
+            }
+        }
+    }
+    let index = index?;
+    Some(DisjointArray { form: Poly::default(), offsets: Vec::new(), index, whole: true })
 }

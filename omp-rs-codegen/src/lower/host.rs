@@ -140,6 +140,9 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> Toke
         });
         form = quote!(#form.offsets(&[::core::option::Option::Some(0i128), #(#offsets),*]));
     }
+    if arr.whole {
+        form = quote!(#form.whole());
+    }
     let lets = inner_lets.iter().map(|(_, l)| l);
     quote!({
         #(#lets)*

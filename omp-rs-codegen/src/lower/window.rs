@@ -60,7 +60,9 @@ pub fn candidates(analysis: &Analysis, slice_like: &[String]) -> BTreeMap<String
     analysis
         .captures
         .iter()
-        .filter_map(|c| match c.class {
+        .filter_map(|c| match &c.class {
+            // A single-iteration loop's whole-array ownership has no index form for windows to follow.
+            Class::Disjoint(arr) if arr.whole => None,
             Class::Disjoint(_) => Some((c.name.to_string(), Kind::Write)),
             Class::Shared if c.indexed && !c.whole_value_use && slice_like.contains(&c.name.to_string()) => {
                 Some((c.name.to_string(), Kind::Read))

@@ -71,6 +71,19 @@ impl<const D: usize> Affine<D> {
         self
     }
 
+    /// Makes each iteration own every element from the form on (one sequential-loop-like term spanning all indices a
+    /// slice can have): the ownership of a single-iteration loop, which [`Affine::check`] accepts only when the
+    /// loop really has one iteration (two would overlap).
+    pub fn whole(mut self) -> Self {
+        if self.n_inner < MAX_INNER {
+            self.inner[self.n_inner] = (Some(1), isize::MAX as u64);
+            self.n_inner += 1;
+        } else {
+            self.origin = None;
+        }
+        self
+    }
+
     /// Adds an iteration's other accesses at loop-invariant offsets from this form (`f[ID_UMOM * plane + i]` beside
     /// `f[ID_DENS * plane + i]`; `0` stands for the form itself): the iteration then owns the points `min + q·g`,
     /// `q ≤ (max - min) / g`, `g` the gcd of the offsets' distances — one more sequential-loop-like term, a superset

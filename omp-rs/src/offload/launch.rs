@@ -431,7 +431,8 @@ impl<'a> ArgPack<'a> {
 }
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
-/// thread one iteration (regions with reductions: eight), at most 128 teams per SM (regions with reductions: 32;
+/// thread one iteration (regions with reductions: eight, but at least four teams per SM while there are
+/// iterations for them), at most 128 teams per SM (regions with reductions: 32;
 /// 132 SMs when the SM count is unknown).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
@@ -469,8 +470,17 @@ impl Geometry {
             Some(n) => return Err(bad(format!("num_teams({n}) is outside 1..={}; use at least one team", i32::MAX))),
             None => {
                 let cap = u64::from(sms.unwrap_or(132)) * u64::from(teams_per_sm(shape.reducing));
-                let per_thread = if shape.reducing { REDUCTION_ITERATIONS_PER_THREAD } else { 1 };
-                let wanted = if tiles.rows != 0 { tiles.count } else { self.iterations.div_ceil(u64::from(threads) * per_thread) };
+                let one_each = self.iterations.div_ceil(u64::from(threads));
+                let wanted = if tiles.rows != 0 {
+                    tiles.count
+                } else if shape.reducing {
+                    // Several iterations per thread, but never fewer teams than fill the GPU: a reduction over
+                    // 1e5 heavy iterations (hausdorff's) at 8 per thread would run 49 teams on 132 SMs.
+                    let fill = u64::from(sms.unwrap_or(132)) * REDUCTION_MIN_TEAMS_PER_SM;
+                    self.iterations.div_ceil(u64::from(threads) * REDUCTION_ITERATIONS_PER_THREAD).max(one_each.min(fill))
+                } else {
+                    one_each
+                };
                 wanted.clamp(1, cap) as u32
             }
         };
@@ -493,6 +503,11 @@ pub(crate) struct KernelShape {
 /// PI_REDUCE 1.16 -> 0.76 ms; a flat cap of 4 teams per SM instead cost DOT at 32e6 (98 -> 86 % of the copy
 /// ceiling), where the usual cap already gives each thread 30 iterations (bench/RESULTS.md).
 const REDUCTION_ITERATIONS_PER_THREAD: u64 = 8;
+
+/// Teams per SM a reduction region's default grid has at least (when its loop has a thread per iteration for them):
+/// four 256-thread teams fill an SM's 2048 threads. Below that, iterations that each take long (a nearest-point
+/// search, an inner loop over all particles) left SMs idle.
+const REDUCTION_MIN_TEAMS_PER_SM: u64 = 4;
 
 /// Columns of a tile (the kernels locate their iterations with the same constant).
 use omp_rs_abi::TILE_COLUMNS;
@@ -875,6 +890,18 @@ mod tests {
         assert_eq!(three.resolve("k", Some(132), tiled(1000)).unwrap().0, 3);
         // Not a collapsed nest (or not a GPU): flat, the grid as before.
         assert_eq!(g.resolve("k", Some(132), KernelShape::default()).unwrap(), (3907, 256, Tiles::default()));
+    }
+
+    #[test]
+    fn reduction_grids_fill_the_gpu_before_giving_threads_several_iterations() {
+        let reducing = KernelShape { tile_inner: None, reducing: true };
+        // 1e5 iterations: a thread each (391 teams), not 8 each (49 teams on 132 SMs).
+        assert_eq!(Geometry::for_iterations(100_000).resolve("k", Some(132), reducing).unwrap().0, 391);
+        // 1e6: 8 each (489 teams) would leave SMs with fewer than 4 teams; 528 is 4 per SM.
+        assert_eq!(Geometry::for_iterations(1_000_000).resolve("k", Some(132), reducing).unwrap().0, 528);
+        // 32e6: 8 each (15625) until the cap of 32 per SM.
+        assert_eq!(Geometry::for_iterations(32_000_000).resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm(true));
+        assert_eq!(Geometry::for_iterations(10).resolve("k", Some(132), reducing).unwrap().0, 1);
     }
 
     #[test]

