@@ -41,6 +41,7 @@
 //!
 //! panel-args: 32
 //! device-args: 1024
+//! device-timeout: 20
 
 use std::time::Instant;
 

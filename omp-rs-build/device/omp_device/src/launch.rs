@@ -182,10 +182,13 @@ impl Walk {
         (row < self.outer && col < self.inner).then_some((row, col))
     }
 
-    /// `(a / b, a % b)`, in 32 bits when the space fits (`a` and `b` then do).
+    /// `(a / b, a % b)`, in 32 bits when the space fits (`a` and `b` then do); a shift and a mask when `b` is a
+    /// power of two (every thread of the launch takes the same branch: `b` is the nest's).
     #[inline(always)]
     pub fn divmod(&self, a: u64, b: u64) -> (u64, u64) {
-        if self.small {
+        if b.is_power_of_two() {
+            (a >> b.trailing_zeros(), a & (b - 1))
+        } else if self.small {
             let (a, b) = (a as u32, b as u32);
             (u64::from(a / b), u64::from(a % b))
         } else {

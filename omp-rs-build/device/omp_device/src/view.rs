@@ -200,7 +200,8 @@ impl<const D: usize, const I: usize> Owner<D, I> {
             if stride == 0 {
                 continue;
             }
-            let q = r / stride;
+            // Strides are the launch's (every thread branches alike); powers of two are common (bitonic stages).
+            let q = if stride.is_power_of_two() { r >> stride.trailing_zeros() } else { r / stride };
             if q >= count {
                 return false;
             }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# panel-cuda.sh OUTDIR -- builds (nvcc, `make ARCH=sm_90`) and runs the CUDA versions of the ports panel's HeCBench
+# programs, each at its Makefile's run line (the ports' `device-args`), logging to OUTDIR/cuda-<name>.log.
+# HeCBench is not part of this repository: copy the programs' `src/<name>-cuda` folders of a HeCBench checkout
+# (github zjin-lcf/HeCBench; the ports name their commit) into .device/hecbench/src/ and carry .device/hecbench.
+# Called by `CUDA=1 scripts/device/ports.sh`.
+set -u
+O=$1
+H=$PWD/.device/hecbench/src
+[ -d "$H" ] || { echo "panel-cuda.sh: no $H (see the header)" >&2; exit 2; }
+# haversine's input: the geodesic program reads a locations file, the same synthetic points the port generates.
+mkdir -p "$H/geodesic-cuda"
+awk 'BEGIN { for (k = 0; k < 2097152; k++) printf "%.3f %.3f\n", (k * 7919 % 180000) / 1000.0 - 90.0, (k * 104729 % 360000) / 1000.0 - 180.0 }' > "$H/geodesic-cuda/locations.txt"
+for d in "$H"/*-cuda; do
+  [ -f "$d/Makefile" ] || continue
+  ( cd "$d" && make -s ARCH=sm_90 > "$O/build-$(basename "$d").log" 2>&1 ) &
+done
+wait
+run() { local name=$1; shift; ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1; echo "cuda $name $* rc=$?"; }
+run bitonic-sort-cuda 25 2
+run black-scholes-cuda 100
+run hausdorff-cuda 100000 100000 100
+run haversine-cuda ../geodesic-cuda/locations.txt 100
+run iso2dfd-cuda 2048 2048 1000
+run laplace-cuda
+run mandelbrot-cuda 1000
+run nbody-cuda 16000 10
+run norm2-cuda 100
+run page-rank-cuda -n 20000 -i 100
+run scatterAdd-cuda 10000000 32 8 1000
+run spm-cuda 256 1000
