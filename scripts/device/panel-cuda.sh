@@ -3,7 +3,7 @@
 # programs, each at its Makefile's run line (the ports' `device-args`), logging to OUTDIR/cuda-<name>.log.
 # HeCBench is not part of this repository: copy the programs' `src/<name>-cuda` folders of a HeCBench checkout
 # (github zjin-lcf/HeCBench; the ports name their commit) into .device/hecbench/src/ and carry .device/hecbench.
-# Called by `CUDA=1 scripts/device/ports.sh`.
+# Called by `CUDA=1 scripts/device/ports.sh`; `--inputs-only` writes the programs' input files and stops.
 set -u
 O=$1
 H=$PWD/.device/hecbench/src
@@ -11,6 +11,7 @@ H=$PWD/.device/hecbench/src
 # haversine's input: the geodesic program reads a locations file, the same synthetic points the port generates.
 mkdir -p "$H/geodesic-cuda"
 awk 'BEGIN { for (k = 0; k < 2097152; k++) printf "%.3f %.3f\n", (k * 7919 % 180000) / 1000.0 - 90.0, (k * 104729 % 360000) / 1000.0 - 180.0 }' > "$H/geodesic-cuda/locations.txt"
+[ "$O" = --inputs-only ] && exit 0
 for d in "$H"/*-cuda; do
   [ -f "$d/Makefile" ] || continue
   ( cd "$d" && make -s ARCH=sm_90 > "$O/build-$(basename "$d").log" 2>&1 ) &
