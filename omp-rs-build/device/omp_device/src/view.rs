@@ -196,18 +196,31 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         if !self.lattice {
             return r <= self.width;
         }
-        for &(stride, count) in &self.inner {
-            if stride == 0 {
-                continue;
+        // Term by term at constant indices (at most seven: six loops and the offsets): a loop over the array left it in local memory,
+        // reloaded at every access.
+        let mut owned = true;
+        let mut term = |j: usize| {
+            if let Some(&(stride, count)) = self.inner.get(j) {
+                if owned && stride != 0 {
+                    // Strides are the launch's (every thread branches alike); powers of two are common (bitonic).
+                    let q = if stride.is_power_of_two() { r >> stride.trailing_zeros() } else { r / stride };
+                    if q >= count {
+                        owned = false;
+                    } else {
+                        r -= q * stride;
+                    }
+                }
             }
-            // Strides are the launch's (every thread branches alike); powers of two are common (bitonic stages).
-            let q = if stride.is_power_of_two() { r >> stride.trailing_zeros() } else { r / stride };
-            if q >= count {
-                return false;
-            }
-            r -= q * stride;
-        }
-        r == 0
+        };
+        term(0);
+        term(1);
+        term(2);
+        term(3);
+        term(4);
+        term(5);
+        term(6);
+        const { assert!(I <= 7, "more sequential-loop terms than the ownership check unrolls") };
+        owned && r == 0
     }
 }
 
