@@ -235,7 +235,8 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
             }
         }
         ConstructKind::Executable(_) => match serial_target(d, &f.block, cx) {
-            Some((serial, fl)) => {
+            Err(()) => {}
+            Ok(Some((serial, fl))) => {
                 lowerer.types.push();
                 lowerer.scopes.push(crate::resolve::BlockScope::of(&f.block.stmts));
                 let lowered = lowerer.for_loop(&serial, &fl);
@@ -243,7 +244,7 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
                 lowerer.types.pop();
                 f.block.stmts = vec![as_stmt(quote!(#lowered;))];
             }
-            None => {
+            Ok(None) => {
                 // `target` (or `target_teams`, `target_parallel`) on a fn: the whole body is the region.
                 lowerer.in_target = d.construct.is_target();
                 lowerer.visit_block_mut(&mut f.block);
@@ -263,9 +264,9 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
 /// OpenMP's serial target region: `#[omp::target]` on a block (or fn) with no directive inside runs its statements
 /// on one device thread. It is lowered as the combined construct over the one-iteration loop `for _ in 0..1 { .. }`
 /// with the region's clauses: its one iteration owns the arrays it writes whole (`analyze::single_iteration`), so
-/// the statements index them as the sequential code does. `None` when the region is not serial (its loop
-/// directives are the kernels, `target::plan`); a serial body that ends in a value is an error (`cx`).
-fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Option<(Directive, ExprForLoop)> {
+/// the statements index them as the sequential code does. `Ok(None)` when the region is not serial (its loop
+/// directives are the kernels, `target::plan`); `Err(())` for a serial body that ends in a value (reported to `cx`).
+fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Result<Option<(Directive, ExprForLoop)>, ()> {
     fn names_omp(ts: TokenStream) -> bool {
         let mut prev_omp = false;
         for tt in ts {
@@ -284,7 +285,7 @@ fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Option<(Direct
         false
     }
     if d.construct.name != "target" || names_omp(block.to_token_stream()) {
-        return None;
+        return Ok(None);
     }
     if let Some(Stmt::Expr(tail, None)) = block.stmts.last() {
         if !matches!(tail, Expr::ForLoop(_) | Expr::While(_) | Expr::Loop(_) | Expr::If(_) | Expr::Match(_) | Expr::Block(_)) {
@@ -293,15 +294,16 @@ fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Option<(Direct
                 "a serial `#[omp::target]` region runs on the device and yields no value: end this expression with `;` \
                  and bring results back through a mapped array",
             );
-            return None;
+            return Err(());
         }
     }
-    let (name, kind) = crate::keyword::CONSTRUCTS.iter().find(|(n, _)| *n == "target_teams_distribute_parallel_for")?;
+    let Some((name, kind)) = crate::keyword::CONSTRUCTS.iter().find(|(n, _)| *n == "target_teams_distribute_parallel_for") else {
+        return Ok(None);
+    };
     let construct = Construct { name, kind: *kind, span: d.construct.span };
     let serial = Directive { construct, ..d.clone() };
     let stmts = &block.stmts;
-    let fl: ExprForLoop = syn::parse2(quote!(for _ in 0..1 { #(#stmts)* })).ok()?;
-    Some((serial, fl))
+    Ok(syn::parse2::<ExprForLoop>(quote!(for _ in 0..1 { #(#stmts)* })).ok().map(|fl| (serial, fl)))
 }
 
 fn unreachable_loop() -> ! {
@@ -675,11 +677,15 @@ impl<'a> Lowerer<'a> {
                 let out = offload::data_region(d, &b.block, &types, &written, &copied_back);
                 quote!(#out #semi)
             }
-            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) if serial_target(d, &b.block, self.cx).is_some() => {
-                let Some((serial, fl)) = serial_target(d, &b.block, &Ctxt::scratch()) else { unreachable_loop() };
-                let out = self.for_loop(&serial, &fl);
+            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) if !matches!(serial_target(d, &b.block, &Ctxt::scratch()), Ok(None)) => {
                 let semi = semi.map(|_| quote!(;));
-                quote!(#out #semi)
+                match serial_target(d, &b.block, self.cx) {
+                    Ok(Some((serial, fl))) => {
+                        let out = self.for_loop(&serial, &fl);
+                        quote!(#out #semi)
+                    }
+                    _ => quote!(#b #semi),
+                }
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();

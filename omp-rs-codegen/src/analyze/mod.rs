@@ -402,6 +402,17 @@ fn classify_shared(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unr
             Access::Write { op, rhs, .. } => suggested_op(name, op.as_ref(), rhs.as_ref()),
             _ => None,
         };
+        if single_iteration(nest) {
+            cx.error_spanned_by(
+                &u.ident,
+                format!(
+                    "`{name}` is written by this single-iteration region, which runs on a copy of it (a region's scalars \
+                     are firstprivate): the write would not reach the code after the region. Add `reduction(+: {name})` \
+                     (or the operator it accumulates with) to the directive, or store the result into a mapped array"
+                ),
+            );
+            return Class::Shared;
+        }
         let reduction = op.map(|o| format!("add `reduction({o}: {name})` to the directive, ")).unwrap_or_else(|| {
             format!("if it accumulates a result add `reduction(+: {name})` (or `*`, `min`, `max`, ...) to the directive, ")
         });
