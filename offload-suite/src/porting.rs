@@ -20,6 +20,8 @@ pub const CHECKS: &[Check] = &[
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
     ("escape hatch: unsafe(disjoint(..)) in target regions, an in-place halo copy and a permutation scatter", check_escape_hatch),
     ("port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere", check_serial_target),
+    ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
+    ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -516,4 +518,72 @@ fn check_serial_target(rng: &mut StdRng) -> Result<(), String> {
     serial_scan_and_gather(&mut a, &perm, &mut out, n);
     same("a", &a, &want_a)?;
     same("out", &out, &want_out)
+}
+
+/// A solver's state, as a C++ class holds its arrays.
+struct Fields {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    c: Vec<f64>,
+}
+
+/// Its grid's extents, read into locals as a port writes `int nx = g.nx, nz = g.nz;`.
+struct Extents {
+    nx: usize,
+    nz: usize,
+}
+
+impl Fields {
+    /// `let (a, b, c) = (&mut self.a, &self.b, &self.c);` then enter data, a region, `target update from(a)`.
+    #[omp::directives]
+    fn combine(&mut self, g: &Extents, scale: f64) {
+        let (a, b, c) = (&mut self.a, &self.b, &self.c);
+        let (nx, nz) = (g.nx, g.nz);
+        omp::target_enter_data!(map(to: a, b, c));
+        #[omp::target_teams_distribute_parallel_for(collapse(2))]
+        for k in 0..nz {
+            for i in 0..nx {
+                a[k * nx + i] = scale * b[k * nx + i] + c[i];
+            }
+        }
+        omp::target_update!(from: a);
+        omp::target_exit_data!(map(release: a, b, c));
+    }
+}
+
+fn check_field_locals(rng: &mut StdRng) -> Result<(), String> {
+    let g = Extents { nx: rng.gen_range(1..200), nz: rng.gen_range(1..50) };
+    let n = g.nx * g.nz;
+    let mut f = Fields { a: vec_f64(rng, n), b: vec_f64(rng, n), c: vec_f64(rng, g.nx) };
+    let scale: f64 = rng.gen_range(-2.0..2.0);
+    let want: Vec<f64> = (0..n).map(|j| scale * f.b[j] + f.c[j % g.nx]).collect();
+    f.combine(&g, scale);
+    same("a", &f.a, &want)
+}
+
+/// A stencil helper as ported: a work vector, a private four-point stencil, a periodic index, a std constant.
+#[omp::directives]
+fn periodic_stencil(g: &Extents, out: &mut [f64]) {
+    let (nx, nz) = (g.nx, g.nz);
+    let u = vec![0.5f64; nx * nz];
+    // No `mut`: each iteration's private copy is its own mutable variable (see `weighted`).
+    let stencil = [0.0f64; 4];
+    #[omp::target_teams_distribute_parallel_for(private(stencil))]
+    for i in 0..nx * nz {
+        for s in 0..4 {
+            stencil[s] = u[i] * s as f64;
+        }
+        let k = (i as i64 - 3).rem_euclid(nz as i64) as f64;
+        out[i] = stencil[0] + stencil[1] + stencil[2] + stencil[3] + std::f64::consts::PI * k;
+    }
+}
+
+fn check_unannotated_locals(rng: &mut StdRng) -> Result<(), String> {
+    let g = Extents { nx: rng.gen_range(1..100), nz: rng.gen_range(1..40) };
+    let n = g.nx * g.nz;
+    let mut out = vec_f64(rng, n);
+    let want: Vec<f64> =
+        (0..n).map(|i| 0.5 * 6.0 + std::f64::consts::PI * (i as i64 - 3).rem_euclid(g.nz as i64) as f64).collect();
+    periodic_stencil(&g, &mut out);
+    same("out", &out, &want)
 }

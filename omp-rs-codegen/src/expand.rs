@@ -379,12 +379,27 @@ impl<'a> Lowerer<'a> {
             Stmt::Local(l) => {
                 // An unannotated `let x = <expr>;` gets its type when the initialiser makes it evident.
                 let inferred = match (&l.pat, &l.init) {
-                    (syn::Pat::Ident(_), Some(init)) => types::scalar_type_of(&init.expr, &self.types)
-                        .or_else(|| types::is_float_literal(&init.expr).then(|| "f64".to_string()))
-                        .and_then(|t| syn::parse_str::<syn::Type>(&t).ok()),
+                    (syn::Pat::Ident(_) | syn::Pat::Tuple(_), Some(init)) => types::init_type_of(&init.expr, &self.types),
                     _ => None,
                 };
-                self.types.bind_pattern(&l.pat, inferred.as_ref())
+                self.types.bind_pattern(&l.pat, inferred.as_ref());
+                // Untyped locals taken from struct fields (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
+                // a target region types them as it types the field paths it uses (`target_loop_with_fields`).
+                let Some(init) = &l.init else { return };
+                let pairs: Vec<(&syn::Pat, &Expr)> = match (&l.pat, &*init.expr) {
+                    (syn::Pat::Tuple(p), Expr::Tuple(t)) if p.elems.len() == t.elems.len() => p.elems.iter().zip(&t.elems).collect(),
+                    (p, e) => vec![(p, e)],
+                };
+                for (pat, e) in pairs {
+                    let syn::Pat::Ident(pi) = pat else { continue };
+                    let name = pi.ident.to_string();
+                    if self.types.lookup(&name).flatten().is_some() {
+                        continue;
+                    }
+                    if let Some((path, binding)) = crate::fields::alias_of_init(e) {
+                        self.types.bind_alias(&name, path, binding);
+                    }
+                }
             }
             _ => {}
         }
@@ -480,10 +495,44 @@ impl<'a> Lowerer<'a> {
                 let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().map(|h| h.binding_stmt()));
                 return quote!({ #(#lets)* #lowered });
             }
-        } else if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {
-            return self.target_loop_with_fields(d, f, &hoisted, &rewritten);
+        } else {
+            let aliases = self.field_aliases(f);
+            match crate::fields::hoist(f, &self.types) {
+                Some((mut hoisted, rewritten)) => {
+                    hoisted.extend(aliases);
+                    return self.target_loop_with_fields(d, f, &hoisted, &rewritten);
+                }
+                None if !aliases.is_empty() => return self.target_loop_with_fields(d, f, &aliases, f),
+                None => {}
+            }
         }
         self.parallel_loop(d, f)
+    }
+
+    /// The untyped locals the loop uses that were declared from struct field paths (`TypeEnv::alias_of`).
+    fn field_aliases(&self, f: &ExprForLoop) -> Vec<crate::fields::Hoisted> {
+        let mut names: Vec<Ident> = Vec::new();
+        fn idents(ts: TokenStream, out: &mut Vec<Ident>) {
+            for tt in ts {
+                match tt {
+                    proc_macro2::TokenTree::Ident(i) => out.push(i),
+                    proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
+                    _ => {}
+                }
+            }
+        }
+        idents(f.body.to_token_stream(), &mut names);
+        let mut out: Vec<crate::fields::Hoisted> = Vec::new();
+        for n in names {
+            // A `target_data` block's token stands for such a local there: the block's mapping types it.
+            if out.iter().any(|h| h.local == n) || self.types.lookup(&n.to_string()).flatten().is_some() || self.types.is_mapped(&n.to_string()) {
+                continue;
+            }
+            if let Some((path, binding)) = self.types.alias_of(&n.to_string()) {
+                out.push(crate::fields::Hoisted::alias(n, path, binding));
+            }
+        }
+        out
     }
 
     /// A target loop whose body uses struct fields (`sd.num_nucs[j]`, `self.c[i]`): each field path becomes a local

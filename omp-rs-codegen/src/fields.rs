@@ -55,12 +55,24 @@ pub struct Hoisted {
     /// access: a type with no such field is a compile error here). Emitted before every binding (it borrows the
     /// root as a whole).
     pub projection_check: TokenStream,
+    /// The user's own local, declared from the path before the region (`let a = &mut self.a;`, see
+    /// [`alias_of_init`]): it is rebound from itself (a reborrow), not from the path, which it still borrows.
+    pub alias: bool,
 }
 
 impl Hoisted {
+    /// A local the user declared from field path `path` (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
+    /// typed at a target region like a hoisted path.
+    pub fn alias(local: Ident, path: Expr, binding: FieldBinding) -> Hoisted {
+        Hoisted { local, path, binding, projection_check: TokenStream::new(), alias: true }
+    }
+
     /// The `let` that binds it.
     pub fn binding_stmt(&self) -> TokenStream {
         let (local, path) = (&self.local, &self.path);
+        if self.alias {
+            return TokenStream::new();
+        }
         match self.binding {
             FieldBinding::Shared => quote::quote!(let #local = &#path;),
             FieldBinding::Mut => quote::quote!(let #local = &mut #path;),
@@ -72,6 +84,13 @@ impl Hoisted {
     /// that type, and this binding makes any other a type error.
     pub fn typed_binding_stmt(&self, field: &syn::Type) -> TokenStream {
         let (local, path, ty) = (&self.local, &self.path, self.typed(field));
+        if self.alias {
+            return match self.binding {
+                FieldBinding::Shared => quote::quote!(let #local: #ty = &*#local;),
+                FieldBinding::Mut => quote::quote!(let #local: #ty = &mut *#local;),
+                FieldBinding::Value => quote::quote!(let #local: #ty = #local;),
+            };
+        }
         match self.binding {
             FieldBinding::Shared => quote::quote!(let #local: #ty = &#path;),
             FieldBinding::Mut => quote::quote!(let #local: #ty = &mut #path;),
@@ -146,7 +165,7 @@ pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForL
             }
             None => TokenStream::new(),
         };
-        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding, projection_check });
+        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding, projection_check, alias: false });
     }
     if hoisted.is_empty() {
         return None;
@@ -376,4 +395,27 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The field path a `let`'s initialiser names, and how the local holds it: `&mut self.a` (`Mut`), `&g.x` (`Shared`),
+/// `g.nx` (`Value`), the root a plain variable or `self`.
+pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
+    let (path, binding) = match init {
+        Expr::Reference(r) if r.mutability.is_some() => (&*r.expr, FieldBinding::Mut),
+        Expr::Reference(r) => (&*r.expr, FieldBinding::Shared),
+        Expr::Field(_) => (init, FieldBinding::Value),
+        Expr::Paren(p) => return alias_of_init(&p.expr),
+        _ => return None,
+    };
+    let mut e = path;
+    while let Expr::Field(f) = e {
+        if !matches!(f.member, syn::Member::Named(_)) {
+            return None;
+        }
+        e = &f.base;
+    }
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() && !matches!(path, Expr::Path(_)) => Some((path.clone(), binding)),
+        _ => None,
+    }
 }

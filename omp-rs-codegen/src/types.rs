@@ -16,17 +16,45 @@ pub const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16",
 pub struct TypeEnv {
     /// (name, declared type, whether the name is a `target_data` token standing for the variable).
     scopes: Vec<Vec<(String, Option<Type>, bool)>>,
+    /// Untyped locals declared from a struct field path (`let a = &mut self.a;`), by scope: (name, the index of its
+    /// binding in its scope, the path and how it is held).
+    aliases: Vec<Vec<(String, usize, syn::Expr, crate::fields::FieldBinding)>>,
 }
 
 impl TypeEnv {
     /// Opens a block scope.
     pub fn push(&mut self) {
         self.scopes.push(Vec::new());
+        self.aliases.push(Vec::new());
     }
 
     /// Closes the innermost scope.
     pub fn pop(&mut self) {
         self.scopes.pop();
+        self.aliases.pop();
+    }
+
+    /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
+    pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
+        self.bind(name, None);
+        while self.aliases.len() < self.scopes.len() {
+            self.aliases.push(Vec::new());
+        }
+        let index = self.scopes.last().map_or(0, |s| s.len() - 1);
+        if let Some(a) = self.aliases.last_mut() {
+            a.push((name.to_string(), index, path, binding));
+        }
+    }
+
+    /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
+    pub fn alias_of(&self, name: &str) -> Option<(syn::Expr, crate::fields::FieldBinding)> {
+        for (depth, scope) in self.scopes.iter().enumerate().rev() {
+            if let Some(index) = scope.iter().rposition(|(n, _, _)| n == name) {
+                let aliases = self.aliases.get(depth)?;
+                return aliases.iter().rev().find(|(n, i, _, _)| n == name && *i == index).map(|(_, _, p, b)| (p.clone(), *b));
+            }
+        }
+        None
     }
 
     /// Declares a variable (type `None` when it was not annotated).
@@ -43,7 +71,11 @@ impl TypeEnv {
     /// but a token, not a `&mut` reference).
     pub fn bind_mapped(&mut self, name: &str) {
         let ty = self.lookup(name).flatten().cloned();
-        self.bind(name, ty);
+        let alias = if ty.is_none() { self.alias_of(name) } else { None };
+        match alias {
+            Some((path, binding)) => self.bind_alias(name, path, binding),
+            None => self.bind(name, ty),
+        }
         if let Some(last) = self.scopes.last_mut().and_then(|s| s.last_mut()) {
             last.2 = true;
         }
@@ -82,7 +114,7 @@ impl TypeEnv {
             syn::Pat::Tuple(t) if matches!(ty, Some(Type::Tuple(tt)) if tt.elems.len() == t.elems.len()) => {
                 let Some(Type::Tuple(tt)) = ty else { return };
                 for (p, ty) in t.elems.iter().zip(&tt.elems) {
-                    self.bind_pattern(p, Some(ty));
+                    self.bind_pattern(p, (!matches!(ty, Type::Infer(_))).then_some(ty));
                 }
             }
             syn::Pat::Paren(p) => self.bind_pattern(&p.pat, ty),
@@ -126,6 +158,11 @@ impl CaptureTypes {
             }
             let t = match env.lookup(&key) {
                 Some(Some(t)) => t,
+                // `let a = &mut self.a;`: a `&mut` reference, reborrowed, whatever the field's type.
+                Some(None) if !env.is_mapped(&key) && matches!(env.alias_of(&key), Some((_, crate::fields::FieldBinding::Mut))) => {
+                    out.mut_refs.push(key);
+                    continue;
+                }
                 Some(None) => continue,
                 None => {
                     out.items.push(key);
@@ -289,6 +326,56 @@ pub fn is_float_literal(e: &Expr) -> bool {
         Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | Expr::Paren(syn::ExprParen { expr, .. }) => is_float_literal(expr),
         _ => false,
     }
+}
+
+/// The type of an unannotated `let`'s initialiser when it is evident: a scalar ([`scalar_type_of`], or `f64` for an
+/// unsuffixed float literal, rustc's default), an array of such elements (`[0.0f64; 4]`, `[1.0, 2.0]`), a `vec![..]`
+/// of them, or a tuple of any of these (`let (a, b) = (n / 2, 0.5);`). rustc confirms each guess where the region
+/// uses the value (the kernel's arguments are typed with it), so a later use that makes `0.0` an `f32` is a type
+/// error at the region, not another kernel.
+pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
+    let scalar = |e: &Expr| scalar_type_of(e, env).or_else(|| is_float_literal(e).then(|| "f64".to_string()));
+    let elements = |elems: &mut dyn Iterator<Item = &Expr>| -> Option<String> {
+        let tys: Option<Vec<String>> = elems.map(scalar).collect();
+        let tys = tys?;
+        (tys.first().is_some() && tys.iter().all(|t| *t == tys[0])).then(|| tys[0].clone())
+    };
+    let text = match e {
+        Expr::Paren(p) => return init_type_of(&p.expr, env),
+        Expr::Repeat(r) => format!("[{}; {}]", scalar(&r.expr)?, r.len.to_token_stream()),
+        Expr::Array(a) => format!("[{}; {}]", elements(&mut a.elems.iter())?, a.elems.len()),
+        Expr::Tuple(t) if !t.elems.is_empty() => {
+            // Elements whose type is not evident stay `_` (unknown to `bind_pattern`).
+            let parts: Vec<String> =
+                t.elems.iter().map(|e| init_type_of(e, env).map_or_else(|| "_".to_string(), |t| t.to_token_stream().to_string())).collect();
+            if parts.iter().all(|p| p == "_") {
+                return None;
+            }
+            format!("({},)", parts.join(", "))
+        }
+        Expr::Macro(m) if m.mac.path.is_ident("vec") => {
+            let inner = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
+                let first: Expr = input.parse()?;
+                if input.peek(syn::Token![;]) {
+                    let _: syn::Token![;] = input.parse()?;
+                    let _: Expr = input.parse()?;
+                    return Ok(vec![first]);
+                }
+                let mut all = vec![first];
+                while input.peek(syn::Token![,]) {
+                    let _: syn::Token![,] = input.parse()?;
+                    if input.is_empty() {
+                        break;
+                    }
+                    all.push(input.parse()?);
+                }
+                Ok(all)
+            });
+            format!("Vec<{}>", elements(&mut inner.ok()?.iter())?)
+        }
+        _ => scalar(e)?,
+    };
+    syn::parse_str(&text).ok()
 }
 
 /// The primitive scalar type of an expression when it is evident (an unannotated `let`'s initialiser, a range
