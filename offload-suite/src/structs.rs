@@ -13,6 +13,7 @@ pub const CHECKS: &[Check] = &[
     ("structs: a table of structs searched in a helper function (XSBench's grid lookup)", check_grid_lookup),
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
+    ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
 ];
 
 /// A particle, as an array-of-structs code stores it: mixed field sizes, no padding (8 + 8 + 4 + 4 bytes).
@@ -276,4 +277,74 @@ fn check_method_fields(rng: &mut StdRng) -> Result<(), String> {
     same("a", &s.a, &want)?;
     let want_dot: f64 = (0..n).map(|i| s.a[i] * s.b[i]).sum();
     close("dot", s.dot(), want_dot, n, 8.0)
+}
+
+/// A body of an n-body code with the methods a C++ class would have; OpenMP compiles a declare-target class's
+/// member functions for the device.
+#[omp::declare_target]
+#[derive(Clone, Copy)]
+pub struct Star {
+    /// Position.
+    pub x: [f64; 3],
+    /// Mass.
+    pub m: f64,
+}
+
+impl Star {
+    /// Squared distance to `other`, softened.
+    fn distance2(&self, other: &Star) -> f64 {
+        let mut d2 = Self::SOFTENING;
+        for k in 0..3 {
+            let d = self.x[k] - other.x[k];
+            d2 += d * d;
+        }
+        d2
+    }
+
+    /// The potential energy of the pair.
+    fn potential(&self, other: &Star) -> f64 {
+        -self.m * other.m / self.distance2(other).sqrt()
+    }
+
+    const SOFTENING: f64 = 1e-3;
+}
+
+/// A system of a fixed number of stars, as a class with a compile-time size.
+struct StarCluster {
+    stars: Vec<Star>,
+    energy: Vec<f64>,
+}
+
+impl StarCluster {
+    const N: usize = 64;
+
+    #[omp::directives]
+    fn potentials(&mut self) {
+        let (b, e) = (&self.stars, &mut self.energy);
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..Self::N {
+            let mut sum = 0.0;
+            for j in 0..Self::N {
+                if j != i {
+                    sum += b[i].potential(&b[j]);
+                }
+            }
+            e[i] = sum;
+        }
+    }
+}
+
+fn check_struct_methods(rng: &mut StdRng) -> Result<(), String> {
+    let stars: Vec<Star> = (0..StarCluster::N)
+        .map(|_| Star { x: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], m: rng.gen_range(0.1..2.0) })
+        .collect();
+    let want: Vec<f64> = (0..StarCluster::N)
+        .map(|i| (0..StarCluster::N).filter(|&j| j != i).map(|j| stars[i].potential(&stars[j])).sum())
+        .collect();
+    let mut c = StarCluster { stars, energy: vec![0.0; StarCluster::N] };
+    c.potentials();
+    for (i, (g, w)) in c.energy.iter().zip(&want).enumerate() {
+        close(&format!("energy[{i}]"), *g, *w, StarCluster::N, w.abs())?;
+    }
+    Ok(())
 }

@@ -572,6 +572,11 @@ impl<'a> Lowerer<'a> {
             }),
         };
         let Some(types) = types else {
+            // A region the build refused records no field types: its refusal is the error to report.
+            if let Some(m) = crate::manifest::current().filter(|m| self.package.is_none() && m.refusals(&name).next().is_some()) {
+                let refused = crate::lower::checks::refusals(m.refusals(&name), &f.body.to_token_stream(), f.for_token.span);
+                return quote!({ #refused });
+            }
             if self.package.is_some() || crate::manifest::current().is_some() {
                 // The build could not type a field path (its struct is not defined in this package, or twice): say
                 // what to write instead of running the region on the host unannounced.

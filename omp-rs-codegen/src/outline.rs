@@ -38,6 +38,13 @@ pub struct Outline {
     pub cfg: CfgSet,
     /// Regions whose meaning the device build cannot reproduce (they get no kernel; the macro reports each).
     pub refused: Vec<Refusal>,
+    /// The names of the package's `#[omp::declare_target]` structs.
+    declare_target_structs: Vec<String>,
+    /// Inherent, non-generic `impl`s of the package by the name of their type: those of `declare_target` structs
+    /// are copied to the device crate with them (`settle_type_aliases`).
+    inherent_impls: Vec<(String, syn::ItemImpl)>,
+    /// The associated consts of the `impl` whose methods are being walked (`Self::N` in their regions).
+    self_consts: Vec<syn::ImplItemConst>,
 }
 
 /// One source file of the generated device crate.
@@ -87,6 +94,7 @@ impl Outline {
                 // `#[omp::directives]` on the impl: every method is walked, the impl's type parameters count as the
                 // methods' own (the macro on the impl sees them too).
                 Item::Impl(imp) if find_omp_attr(&imp.attrs).is_some_and(|a| a.name == "directives") => {
+                    self.self_consts = impl_consts(imp);
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
                             self.add_method_of_directives_impl(&crate::body::method_as_fn(m), at, imp, module);
@@ -97,8 +105,14 @@ impl Outline {
                 // method cannot see them, nor name their instances): its regions run on the host.
                 Item::Impl(imp) if imp.generics.type_params().next().is_some() => {}
                 Item::Impl(imp) => {
+                    if let (None, syn::Type::Path(tp)) = (&imp.trait_, &*imp.self_ty) {
+                        if let (None, Some(name)) = (&tp.qself, tp.path.get_ident()) {
+                            self.inherent_impls.push((name.to_string(), imp.clone()));
+                        }
+                    }
                     // Methods too: a target region in a `&mut self` method reaches the struct's fields
                     // (`self.c[i] = self.a[i]`), typed from `Self`'s definition.
+                    self.self_consts = impl_consts(imp);
                     for ii in &imp.items {
                         if let syn::ImplItem::Fn(m) = ii {
                             self.add_fn(&crate::body::method_as_fn(m), at, Some(&imp.self_ty), module);
@@ -106,6 +120,7 @@ impl Outline {
                     }
                 }
                 Item::Struct(s) if declare_target(&s.attrs) => {
+                    self.declare_target_structs.push(s.ident.to_string());
                     let mut s = s.clone();
                     s.attrs.retain(|a| !is_omp(a));
                     self.items.push(Item::Verbatim(crate::device_struct::device(s)));
@@ -136,7 +151,7 @@ impl Outline {
         for mut k in kernels {
             // Functions the region calls are OpenMP 5's implicit `declare target`: a function of the same
             // compilation unit called in a target region is compiled for the device too (as are the consts it uses).
-            crate::resolve::kernel::settle(&mut k, &self.modules, at, &self.cfg);
+            crate::resolve::kernel::settle(&mut k, &self.modules, at, &self.cfg, &self.self_consts);
             k.refusals.extend(crate::generic::unknown_bounds(&k, generics));
             if !k.refusals.is_empty() {
                 self.refused.append(&mut k.refusals);
@@ -173,6 +188,7 @@ impl Outline {
     /// the package is not copied (the device build then says which name it misses; it never takes one of them).
     /// Call once every file has been added.
     pub fn settle_type_aliases(&mut self) {
+        self.copy_declare_target_methods();
         let mut defs: Vec<(String, syn::ItemType)> = Vec::new();
         let mut cfg = crate::resolve::cfg::Resolver::new(&self.cfg);
         for m in &self.modules.modules {
@@ -211,6 +227,30 @@ impl Outline {
         for (k, idents) in self.kernels.iter_mut().zip(&kernel_idents) {
             for (name, ty) in copied.iter().filter(|(n, _)| idents.contains(n)) {
                 k.host_checks.push(crate::manifest::HostCheck::Type { name: name.clone(), ty: ty.clone() });
+            }
+        }
+    }
+
+    /// The methods of `declare_target` structs (OpenMP compiles a declare-target class's member functions for the
+    /// device): their inherent `impl`s go to the device crate beside the struct, as `declare_target` functions do (a
+    /// method naming an item the device crate lacks is a device build error, as in such a function). Methods with
+    /// omp directives stay host code; a struct name defined twice in the package gets no methods.
+    fn copy_declare_target_methods(&mut self) {
+        let impls = std::mem::take(&mut self.inherent_impls);
+        for (name, imp) in &impls {
+            if self.declare_target_structs.iter().filter(|n| *n == name).count() != 1 {
+                continue;
+            }
+            let mut imp = imp.clone();
+            imp.attrs.retain(|a| !is_omp(a));
+            let root: Vec<String> = self.items.iter().filter_map(root_item_name).collect();
+            imp.items.retain(|ii| match ii {
+                syn::ImplItem::Fn(m) => !token_idents(m.to_token_stream()).contains("omp") && self_contained(m, &root),
+                syn::ImplItem::Const(_) => true,
+                _ => false,
+            });
+            if !imp.items.is_empty() {
+                self.items.push(Item::Impl(imp));
             }
         }
     }
@@ -316,6 +356,72 @@ fn token_idents(ts: TokenStream) -> std::collections::BTreeSet<String> {
     }
     walk(ts, &mut out);
     out
+}
+
+/// The associated consts of an `impl`.
+fn impl_consts(imp: &syn::ItemImpl) -> Vec<syn::ImplItemConst> {
+    imp.items.iter().filter_map(|ii| if let syn::ImplItem::Const(c) = ii { Some(c.clone()) } else { None }).collect()
+}
+
+/// The name an item of the device crate's root defines.
+fn root_item_name(item: &Item) -> Option<String> {
+    match item {
+        Item::Struct(s) => Some(s.ident.to_string()),
+        Item::Enum(e) => Some(e.ident.to_string()),
+        Item::Fn(f) => Some(f.sig.ident.to_string()),
+        Item::Const(c) => Some(c.ident.to_string()),
+        Item::Static(s) => Some(s.ident.to_string()),
+        Item::Type(t) => Some(t.ident.to_string()),
+        Item::Verbatim(v) => syn::parse2::<syn::ItemStruct>(v.clone()).ok().map(|s| s.ident.to_string()).or_else(|| {
+            // `device_struct::device` prints the struct followed by its layout checks.
+            let text = v.to_string();
+            let after = text.split("struct ").nth(1)?;
+            after.split(|c: char| !c.is_alphanumeric() && c != '_').next().map(str::to_string)
+        }),
+        _ => None,
+    }
+}
+
+/// Whether method `m` names nothing but its own locals, `self`/`Self`, the device crate's root items (`root`),
+/// primitive types and `core`/`std` paths: such a method means the same at the device crate's root (the resolver
+/// does not follow methods, so anything else would need the user's module there). No macros.
+fn self_contained(m: &syn::ImplItemFn, root: &[String]) -> bool {
+    use syn::visit::Visit;
+    struct Names<'a> {
+        locals: std::collections::BTreeSet<String>,
+        root: &'a [String],
+        ok: bool,
+    }
+    impl<'ast> Visit<'ast> for Names<'_> {
+        fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+            self.locals.insert(p.ident.to_string());
+            syn::visit::visit_pat_ident(self, p);
+        }
+        fn visit_macro(&mut self, _: &'ast syn::Macro) {
+            self.ok = false;
+        }
+        fn visit_path(&mut self, p: &'ast syn::Path) {
+            let first = p.segments.first().map(|s| s.ident.to_string()).unwrap_or_default();
+            let allowed = first == "self"
+                || first == "Self"
+                || first == "core"
+                || first == "std"
+                || crate::types::SCALARS.contains(&first.as_str())
+                || self.root.contains(&first)
+                || (p.segments.len() == 1 && self.locals.contains(&first));
+            if !allowed {
+                self.ok = false;
+            }
+            syn::visit::visit_path(self, p);
+        }
+    }
+    let mut n = Names { locals: Default::default(), root, ok: true };
+    for input in &m.sig.inputs {
+        n.visit_fn_arg(input);
+    }
+    n.visit_block(&m.block);
+    n.visit_return_type(&m.sig.output);
+    n.ok
 }
 
 fn item_attrs(item: &Item) -> &[Attribute] {

@@ -115,6 +115,10 @@ fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream
          copied the `{name}` its name resolution found, and rustc resolves `{expr}` here to a different value): name it \
          by a path (`crate::module::{name}`), or rename one of the two"
     );
+    if expr.starts_with("Self") {
+        // An item cannot name the enclosing impl's `Self`; an inline const can.
+        return quote_spanned!(span=> let _: () = const { ::core::assert!(#cmp, #msg) };);
+    }
     quote_spanned!(span=> const _: () = ::core::assert!(#cmp, #msg);)
 }
 

@@ -42,7 +42,7 @@ const COMPARABLE: &[&str] =
 
 /// Resolves the names of `plan` (a region of module `module`) and fills its `local_items`, `host_checks` and
 /// `refusals`; the region's code and the copies get their `cfg`s evaluated for `set`.
-pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &CfgSet) {
+pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &CfgSet, self_consts: &[syn::ImplItemConst]) {
     let mut cfg = Resolver::new(set);
     cfg.block(&mut plan.nest.body);
     let mut names = Names::of_block(&plan.nest.body);
@@ -56,7 +56,13 @@ pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &Cfg
     // The region's locals (its kernel parameters) shadow items; the analysis's other captures are items.
     let captures: Vec<String> =
         plan.args.iter().map(|a| a.name().to_string()).chain(plan.reductions.iter().map(|r| r.name.to_string())).collect();
-    let mut w = Work { plan_scopes: plan.scopes.clone(), const_generics: plan.const_generics.clone(), module, ..Work::default() };
+    let mut w = Work {
+        plan_scopes: plan.scopes.clone(),
+        const_generics: plan.const_generics.clone(),
+        module,
+        self_consts: self_consts.to_vec(),
+        ..Work::default()
+    };
     // A plain identifier pattern is a const pattern when a const of that name is in scope (`CALL =>`), else a binding.
     w.patterns(modules, &mut cfg, Ctx::Region, &mut names, &captures);
     let skip = |n: &String| captures.contains(n) || names.declared.contains(n);
@@ -142,6 +148,8 @@ struct Work {
     /// Paths of the code (as segments) that become a copy's name.
     rewrites: Vec<(Vec<String>, String)>,
     refusals: Vec<(Option<String>, String)>,
+    /// The associated consts of the `impl` the region's method is in (`Self::N`).
+    self_consts: Vec<syn::ImplItemConst>,
 }
 
 impl Work {
@@ -364,6 +372,26 @@ impl Work {
             }
             return;
         }
+        if first_seg == "Self" && first && path.len() == 2 {
+            // An associated const of the method's own `impl` whose value names nothing (`const N: usize = 64;`): a
+            // copy under a name of its own, checked on the host like a module const.
+            let found = self.self_consts.iter().find(|c| c.ident == path[1].as_str()).cloned();
+            if let Some(c) = found.filter(|c| !token_names(&c.expr)) {
+                let copy = format!("__omp_Self_{}", path[1]);
+                let (written, ty) = (path.join("::"), c.ty.to_token_stream().to_string());
+                if !comparable(&c.ty) {
+                    self.refuse(first_seg, format!("the target region uses `{written}` of type `{ty}`: bind it to a local before the region (`let v = {written};`)"));
+                    return;
+                }
+                if !self.rewrites.iter().any(|(p, _)| p.as_slice() == path) {
+                    let (ident, cty, expr) = (quote::format_ident!("{}", copy), &c.ty, &c.expr);
+                    self.copies.push((Ctx::Module(self.module), syn::parse_quote!(const #ident: #cty = #expr;)));
+                    self.rewrites.push((path.to_vec(), copy.clone()));
+                    self.first_consts.push((written, copy, ty));
+                }
+                return;
+            }
+        }
         if first_seg == "Self" && first {
             let name = path.join("::");
             self.refuse(
@@ -408,6 +436,18 @@ fn core_path(path: &[String]) -> Option<Vec<String>> {
         "std" | "core" if in_core => Some(std::iter::once("core".to_string()).chain(rest.iter().cloned()).collect()),
         _ => None,
     }
+}
+
+/// Whether an expression names anything (a path: a const, a function, `Self`): a literal value does not.
+fn token_names(e: &syn::Expr) -> bool {
+    fn any(ts: proc_macro2::TokenStream) -> bool {
+        ts.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => !matches!(i.to_string().as_str(), "as" | "true" | "false") && !crate::types::SCALARS.contains(&i.to_string().as_str()),
+            proc_macro2::TokenTree::Group(g) => any(g.stream()),
+            _ => false,
+        })
+    }
+    any(e.to_token_stream())
 }
 
 fn comparable(ty: &syn::Type) -> bool {
