@@ -22,6 +22,7 @@ pub const CHECKS: &[Check] = &[
     ("port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere", check_serial_target),
     ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
+    ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -586,4 +587,45 @@ fn check_unannotated_locals(rng: &mut StdRng) -> Result<(), String> {
         (0..n).map(|i| 0.5 * 6.0 + std::f64::consts::PI * (i as i64 - 3).rem_euclid(g.nz as i64) as f64).collect();
     periodic_stencil(&g, &mut out);
     same("out", &out, &want)
+}
+
+/// A host loop as a port writes it: results pushed to an output vector under `critical`, a counter and a small
+/// histogram behind `&mut` parameters updated atomically, and `continue 'rows;` naming the parallel loop itself.
+#[omp::directives]
+fn classify_rows(v: &[f64], selected: &mut Vec<usize>, count: &mut u64, hist: &mut [u64; 4]) {
+    #[omp::parallel_for]
+    'rows: for i in 0..v.len() {
+        if v[i] < 0.0 {
+            continue 'rows;
+        }
+        for k in 0..3 {
+            if v[i] > 0.9 && k == 1 {
+                continue 'rows;
+            }
+        }
+        #[omp::critical]
+        {
+            selected.push(i);
+        }
+        #[omp::atomic]
+        *count += 1;
+        #[omp::atomic]
+        hist[(v[i] * 4.0) as usize % 4] += 1;
+    }
+}
+
+fn check_host_loop_idioms(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(0..5000);
+    let v: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let (mut selected, mut count, mut hist) = (Vec::new(), 0u64, [0u64; 4]);
+    classify_rows(&v, &mut selected, &mut count, &mut hist);
+    selected.sort_unstable();
+    let want: Vec<usize> = (0..n).filter(|&i| v[i] >= 0.0 && v[i] <= 0.9).collect();
+    let mut want_hist = [0u64; 4];
+    for &i in &want {
+        want_hist[(v[i] * 4.0) as usize % 4] += 1;
+    }
+    same("selected", &selected, &want)?;
+    same("count", &[count], &[want.len() as u64])?;
+    same("hist", &hist, &want_hist)
 }

@@ -107,7 +107,46 @@ pub fn extract(outer: &ExprForLoop, depth: u32, collapse_span: Option<Span>, con
             }
         }
     }
-    Some(LoopNest { dims, body: current.body.clone() })
+    let mut body = current.body.clone();
+    if depth == 1 {
+        if let Some(label) = &outer.label {
+            own_label_continues(&mut body, &label.name);
+        }
+    }
+    Some(LoopNest { dims, body })
+}
+
+/// `continue 'l` naming the parallel loop itself (`'l: for i in ..`) skips the rest of the iteration, as a plain
+/// `continue` does: the body becomes the labelled block `'__omp_iteration: { .. }` and such a `continue` its
+/// `break` (the loop and its label do not survive the lowering; a `break 'l` stays an error).
+fn own_label_continues(body: &mut Block, label: &syn::Lifetime) {
+    use syn::visit_mut::VisitMut;
+    struct Rewrite<'a> {
+        label: &'a syn::Lifetime,
+        found: bool,
+    }
+    impl VisitMut for Rewrite<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if let Expr::Continue(c) = e {
+                if c.label.as_ref().is_some_and(|l| l.ident == self.label.ident) {
+                    let span = c.continue_token.span;
+                    *e = syn::parse_quote_spanned!(span=> break '__omp_iteration);
+                    self.found = true;
+                    return;
+                }
+            }
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
+        // A closure or an item cannot continue the loop.
+        fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    let mut r = Rewrite { label, found: false };
+    r.visit_block_mut(body);
+    if r.found {
+        let stmts = &body.stmts;
+        *body = syn::parse_quote!({ '__omp_iteration: { #(#stmts)* } });
+    }
 }
 
 fn describe_body(body: &Block) -> String {

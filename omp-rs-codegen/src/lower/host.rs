@@ -151,6 +151,16 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> Toke
     })
 }
 
+/// A mutable borrow of captured variable `v` as a whole: a reborrow of a `&mut` reference (`&mut *out` for
+/// `out: &mut Vec<usize>`, whose binding need not be `mut`), else `&mut v`.
+pub fn place_mut(v: &Ident, types: &CaptureTypes) -> TokenStream {
+    if types.mut_refs.contains(&v.to_string()) {
+        quote!(&mut *#v)
+    } else {
+        quote!(&mut #v)
+    }
+}
+
 /// The elements of captured array `v`, writable: a reborrow of a `&mut` reference, else `&mut v`. A generic call
 /// (`as_slice_mut`), so only types that really are slices, arrays or `Vec`s compile: a user type keeps its own
 /// `Index` meaning by not being rewritten at all.
@@ -247,7 +257,8 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
                     let slice = writable(v, types);
                     setup.extend(quote!(let #h = #rt::AtomicSlice::new(#slice);));
                 } else {
-                    setup.extend(quote!(let #h = #rt::AtomicRef::new(&mut #v);));
+                    let place = place_mut(v, types);
+                    setup.extend(quote!(let #h = #rt::AtomicRef::new(#place);));
                 }
                 // Inside the loop the name refers to the atomic handle (which answers `.len()`), so no plain
                 // access can reach the data.
@@ -266,7 +277,8 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     }
     for (name, vars) in &critical_vars {
         let cell = names::critical(name);
-        setup.extend(quote!(let #cell = #rt::CriticalCell::new(#name, (#(&mut #vars,)*));));
+        let places = vars.iter().map(|v| place_mut(v, types));
+        setup.extend(quote!(let #cell = #rt::CriticalCell::new(#name, (#(#places,)*));));
     }
 
     // Body with atomic/critical statements rewritten, private copies first.
