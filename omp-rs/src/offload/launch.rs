@@ -901,7 +901,11 @@ mod tests {
         assert_eq!(Geometry::for_iterations(1_000_000).resolve("k", Some(132), reducing).unwrap().0, 528);
         // 32e6: 8 each (15625) until the cap of 32 per SM.
         assert_eq!(Geometry::for_iterations(32_000_000).resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm(true));
+        // A short loop: a thread each (1000 iterations, 4 teams); num_teams(n) is kept.
+        assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 4);
         assert_eq!(Geometry::for_iterations(10).resolve("k", Some(132), reducing).unwrap().0, 1);
+        let g = Geometry::for_iterations(1_000_000);
+        assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 
     #[test]
@@ -923,18 +927,6 @@ mod tests {
         let other = std::panic::catch_unwind(|| ArgPack::new().unit_dim(0, 10, 2));
         let msg = other.expect_err("step 2 for a kernel compiled with step 1");
         assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("unit-step loop got step 2")));
-    }
-
-    #[test]
-    fn reductions_get_eight_iterations_per_thread() {
-        let reducing = KernelShape { tile_inner: None, reducing: true };
-        let g = Geometry::for_iterations(1_000_000);
-        assert_eq!(g.resolve("k", Some(132), reducing).unwrap().0, 489);
-        assert_eq!(Geometry::for_iterations(1000).resolve("k", Some(132), reducing).unwrap().0, 1);
-        // The usual cap: large loops give each thread more than eight anyway; num_teams(n) is kept.
-        let big = Geometry::for_iterations(32_000_000);
-        assert_eq!(big.resolve("k", Some(132), reducing).unwrap().0, 132 * teams_per_sm(true));
-        assert_eq!(Geometry { num_teams: Some(5000), ..g }.resolve("k", Some(132), reducing).unwrap().0, 5000);
     }
 }
 
