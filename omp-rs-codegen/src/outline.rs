@@ -246,7 +246,10 @@ impl Outline {
             let root: Vec<String> = self.items.iter().filter_map(root_item_name).collect();
             imp.items.retain(|ii| match ii {
                 syn::ImplItem::Fn(m) => !token_idents(m.to_token_stream()).contains("omp") && self_contained(m, &root),
-                syn::ImplItem::Const(_) => true,
+                syn::ImplItem::Const(c) => names_only(&root, |v| {
+                    syn::visit::Visit::visit_expr(v, &c.expr);
+                    syn::visit::Visit::visit_type(v, &c.ty);
+                }),
                 _ => false,
             });
             if !imp.items.is_empty() {
@@ -386,6 +389,18 @@ fn root_item_name(item: &Item) -> Option<String> {
 /// primitive types and `core`/`std` paths: such a method means the same at the device crate's root (the resolver
 /// does not follow methods, so anything else would need the user's module there). No macros.
 fn self_contained(m: &syn::ImplItemFn, root: &[String]) -> bool {
+    names_only(root, |n| {
+        for input in &m.sig.inputs {
+            syn::visit::Visit::visit_fn_arg(n, input);
+        }
+        syn::visit::Visit::visit_block(n, &m.block);
+        syn::visit::Visit::visit_return_type(n, &m.sig.output);
+    })
+}
+
+/// Whether the code `visit` walks names only its own locals, `self`/`Self`, `root`'s items, primitives and
+/// `core`/`std` paths, and calls no macro (see [`self_contained`]).
+fn names_only(root: &[String], visit: impl FnOnce(&mut dyn for<'ast> syn::visit::Visit<'ast>)) -> bool {
     use syn::visit::Visit;
     struct Names<'a> {
         locals: std::collections::BTreeSet<String>,
@@ -416,11 +431,7 @@ fn self_contained(m: &syn::ImplItemFn, root: &[String]) -> bool {
         }
     }
     let mut n = Names { locals: Default::default(), root, ok: true };
-    for input in &m.sig.inputs {
-        n.visit_fn_arg(input);
-    }
-    n.visit_block(&m.block);
-    n.visit_return_type(&m.sig.output);
+    visit(&mut n);
     n.ok
 }
 
@@ -553,6 +564,39 @@ mod test {
         assert!(src.contains("pub type Wide = Real"), "{src}");
         assert!(!src.contains("Twice"), "{src}");
         assert!(o.kernels[0].host_checks.contains(&crate::manifest::HostCheck::Type { name: "Real".into(), ty: "f32".into() }));
+    }
+
+    #[test]
+    fn self_contained_methods_of_declare_target_structs_are_copied() {
+        let file: syn::File = syn::parse_quote! {
+            const SCALE: f64 = 2.0;
+            fn helper(x: f64) -> f64 { x }
+            #[omp::declare_target]
+            #[derive(Clone, Copy)]
+            struct P { x: f64, m: f64 }
+            impl P {
+                const HALF: f64 = 0.5;
+                const SCALED: f64 = SCALE * 2.0;
+                fn energy(&self) -> f64 { Self::HALF * self.m * self.x * self.x }
+                fn twice(&self) -> P { P { x: 2.0 * self.x, m: self.m } }
+                fn scaled(&self) -> f64 { SCALE * self.x }
+                fn helped(&self) -> f64 { helper(self.x) }
+                fn shown(&self) { println!("{}", self.x); }
+            }
+            struct Q { a: f64 }
+            impl Q { fn get(&self) -> f64 { self.a } }
+        };
+        let mut o = Outline::default();
+        o.add_file(&file, "src/lib.rs");
+        o.settle_type_aliases();
+        let src = o.crate_source();
+        for kept in ["fn energy", "fn twice", "const HALF"] {
+            assert!(src.contains(kept), "{kept}: {src}");
+        }
+        // A module item or a macro would need the user's module at the device crate's root; Q is not declare_target.
+        for left in ["fn scaled", "fn helped", "fn shown", "const SCALED", "fn get"] {
+            assert!(!src.contains(left), "{left}: {src}");
+        }
     }
 
     #[test]
