@@ -23,6 +23,7 @@ pub const CHECKS: &[Check] = &[
     ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
+    ("port: a plain Copy struct (no declare_target) passed by value to a target region", check_plain_struct),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -628,4 +629,29 @@ fn check_host_loop_idioms(rng: &mut StdRng) -> Result<(), String> {
     same("selected", &selected, &want)?;
     same("count", &[count], &[want.len() as u64])?;
     same("hist", &hist, &want_hist)
+}
+
+/// Coefficients as a C struct passed by value: OpenMP needs no annotation for the type, nor does omp-rs.
+#[derive(Clone, Copy)]
+struct Coefficients {
+    a: f64,
+    b: f64,
+}
+
+#[omp::directives]
+fn affine_map(c: Coefficients, x: &[f64], y: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..x.len() {
+        y[i] = c.a * x[i] + c.b;
+    }
+}
+
+fn check_plain_struct(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(0..3000);
+    let x = vec_f64(rng, n);
+    let c = Coefficients { a: rng.gen_range(-2.0..2.0), b: rng.gen_range(-2.0..2.0) };
+    let mut y = vec![0.0; n];
+    affine_map(c, &x, &mut y);
+    let want: Vec<f64> = x.iter().map(|v| c.a * v + c.b).collect();
+    same("y", &y, &want)
 }

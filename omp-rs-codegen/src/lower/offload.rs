@@ -437,9 +437,12 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
         }
     }
     let stmts = &block.stmts;
+    // Spanned at the directive: the runtime's `Location::caller()` (logs, errors) then names the user's line.
+    let at = d.construct.span;
+    let begin = quote_spanned!(at=> ::omp::__private::offload::DataRegion::begin(#device, #cond, #set));
     quote!({
         #images
-        let #scope = #off::DataRegion::begin(#device, #cond, #set).unwrap_or_else(|e| ::core::panic!("{}", e));
+        let #scope = #begin.unwrap_or_else(|e| ::core::panic!("{}", e));
         #tokens
         #(#stmts)*
     })

@@ -83,12 +83,14 @@ impl DataRegion {
     /// Device selection errors.
     #[track_caller]
     pub fn begin(device: Option<i64>, if_cond: bool, images: Option<&'static ImageSet>) -> Result<DataRegion, Error> {
-        let loc = Ident::at(Location::caller(), "target data");
+        let at = Location::caller();
+        let loc = Ident::at(at, "target data");
         register_images(images, if_cond);
         let device = match device::resolve(device, if_cond)? {
             Decision::Offload(d) => Some(d),
             Decision::Host(reason) => {
-                log(|| format!("target data at {}: host ({reason})", Location::caller()));
+                // The user's line: `Location::caller()` inside the closure would be this file's.
+                log(|| format!("target data at {at}: host ({reason})"));
                 None
             }
         };
