@@ -412,17 +412,7 @@ impl<'a> Lowerer<'a> {
     /// change, other data than the device would).
     fn refuse_host_statement_in_target(&self, stmt: &Stmt) -> bool {
         let reads_array = |tokens: TokenStream| {
-            fn idents(ts: TokenStream, out: &mut Vec<Ident>) {
-                for tt in ts {
-                    match tt {
-                        proc_macro2::TokenTree::Ident(i) => out.push(i),
-                        proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
-                        _ => {}
-                    }
-                }
-            }
-            let mut ids = Vec::new();
-            idents(tokens, &mut ids);
+            let ids = crate::fields::ident_tokens(tokens);
             let t = types::CaptureTypes::of(&ids, &self.types);
             ids.into_iter().find(|i| t.slice_like.contains(&i.to_string()) || t.mapped.contains(&i.to_string()))
         };
@@ -511,17 +501,7 @@ impl<'a> Lowerer<'a> {
 
     /// The untyped locals the loop uses that were declared from struct field paths (`TypeEnv::alias_of`).
     fn field_aliases(&self, f: &ExprForLoop) -> Vec<crate::fields::Hoisted> {
-        let mut names: Vec<Ident> = Vec::new();
-        fn idents(ts: TokenStream, out: &mut Vec<Ident>) {
-            for tt in ts {
-                match tt {
-                    proc_macro2::TokenTree::Ident(i) => out.push(i),
-                    proc_macro2::TokenTree::Group(g) => idents(g.stream(), out),
-                    _ => {}
-                }
-            }
-        }
-        idents(f.body.to_token_stream(), &mut names);
+        let names = crate::fields::ident_tokens(f.body.to_token_stream());
         let mut out: Vec<crate::fields::Hoisted> = Vec::new();
         for n in names {
             // A `target_data` block's token stands for such a local there: the block's mapping types it.
@@ -700,6 +680,17 @@ impl<'a> Lowerer<'a> {
     /// A statement carrying a directive.
     fn statement(&mut self, d: &Directive, stmt: Stmt) -> TokenStream {
         let construct: &Construct = &d.construct;
+        if let (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) = (&construct.kind, &stmt) {
+            let semi = semi.map(|_| quote!(;));
+            match serial_target(d, &b.block, self.cx) {
+                Ok(Some((serial, fl))) => {
+                    let out = self.for_loop(&serial, &fl);
+                    return quote!(#out #semi);
+                }
+                Err(()) => return quote!(#b #semi),
+                Ok(None) => {}
+            }
+        }
         match (&construct.kind, stmt) {
             (ConstructKind::Executable(_), Stmt::Expr(Expr::ForLoop(f), semi)) if construct.is_loop() => {
                 let out = self.for_loop(d, &f);
@@ -730,16 +721,6 @@ impl<'a> Lowerer<'a> {
                 let semi = semi.map(|_| quote!(;));
                 let out = offload::data_region(d, &b.block, &types, &written, &copied_back);
                 quote!(#out #semi)
-            }
-            (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) if !matches!(serial_target(d, &b.block, &Ctxt::scratch()), Ok(None)) => {
-                let semi = semi.map(|_| quote!(;));
-                match serial_target(d, &b.block, self.cx) {
-                    Ok(Some((serial, fl))) => {
-                        let out = self.for_loop(&serial, &fl);
-                        quote!(#out #semi)
-                    }
-                    _ => quote!(#b #semi),
-                }
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();

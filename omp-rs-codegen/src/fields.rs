@@ -364,16 +364,22 @@ impl<'ast> Visit<'ast> for Uses {
 
 /// Every identifier in `tokens`, groups included.
 pub(crate) fn idents_in(tokens: TokenStream) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for t in tokens {
-        match t {
-            TokenTree::Ident(i) => {
-                out.insert(i.to_string());
+    ident_tokens(tokens).iter().map(|i| i.to_string()).collect()
+}
+
+/// Every identifier of `tokens`, groups included, in order (with its span).
+pub(crate) fn ident_tokens(tokens: TokenStream) -> Vec<Ident> {
+    fn walk(tokens: TokenStream, out: &mut Vec<Ident>) {
+        for t in tokens {
+            match t {
+                TokenTree::Ident(i) => out.push(i),
+                TokenTree::Group(g) => walk(g.stream(), out),
+                _ => {}
             }
-            TokenTree::Group(g) => out.extend(idents_in(g.stream())),
-            _ => {}
         }
     }
+    let mut out = Vec::new();
+    walk(tokens, &mut out);
     out
 }
 

@@ -205,9 +205,9 @@ impl Outline {
             found.all(|t| rhs(t) == rhs(first)).then_some(first)
         };
         let kernel_idents: Vec<std::collections::BTreeSet<String>> =
-            self.kernels.iter().map(|k| token_idents(device::kernel(k))).collect();
+            self.kernels.iter().map(|k| crate::fields::idents_in(device::kernel(k))).collect();
         let mut wanted: std::collections::BTreeSet<String> = kernel_idents.iter().flatten().cloned().collect();
-        wanted.extend(self.items.iter().flat_map(|i| token_idents(i.to_token_stream())));
+        wanted.extend(self.items.iter().flat_map(|i| crate::fields::idents_in(i.to_token_stream())));
         let defined: Vec<String> = self.items.iter().filter_map(|i| match i {
             Item::Type(t) => Some(t.ident.to_string()),
             _ => None,
@@ -219,7 +219,7 @@ impl Outline {
                 continue;
             }
             let Some(def) = unique(&name) else { continue };
-            queue.extend(token_idents(def.ty.to_token_stream()));
+            queue.extend(crate::fields::idents_in(def.ty.to_token_stream()));
             copied.push((name, rhs(def)));
             let (ident, ty) = (&def.ident, &def.ty);
             self.items.push(syn::parse_quote!(pub type #ident = #ty;));
@@ -245,7 +245,7 @@ impl Outline {
             imp.attrs.retain(|a| !is_omp(a));
             let root: Vec<String> = self.items.iter().filter_map(root_item_name).collect();
             imp.items.retain(|ii| match ii {
-                syn::ImplItem::Fn(m) => !token_idents(m.to_token_stream()).contains("omp") && self_contained(m, &root),
+                syn::ImplItem::Fn(m) => !crate::fields::idents_in(m.to_token_stream()).contains("omp") && self_contained(m, &root),
                 syn::ImplItem::Const(c) => names_only(&root, |v| {
                     syn::visit::Visit::visit_expr(v, &c.expr);
                     syn::visit::Visit::visit_type(v, &c.ty);
@@ -343,23 +343,6 @@ fn kernel_params(tokens: TokenStream) -> Vec<String> {
     syn::parse2::<syn::File>(tokens).ok().and_then(|f| in_items(&f.items)).unwrap_or_default()
 }
 
-/// The identifiers of a token stream.
-fn token_idents(ts: TokenStream) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    fn walk(ts: TokenStream, out: &mut std::collections::BTreeSet<String>) {
-        for tt in ts {
-            match tt {
-                proc_macro2::TokenTree::Ident(i) => {
-                    out.insert(i.to_string());
-                }
-                proc_macro2::TokenTree::Group(g) => walk(g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    walk(ts, &mut out);
-    out
-}
 
 /// The associated consts of an `impl`.
 fn impl_consts(imp: &syn::ItemImpl) -> Vec<syn::ImplItemConst> {

@@ -14,82 +14,77 @@ pub const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16",
 /// Visible variables and their declared types, innermost scope last.
 #[derive(Debug, Clone, Default)]
 pub struct TypeEnv {
-    /// (name, declared type, whether the name is a `target_data` token standing for the variable).
-    scopes: Vec<Vec<(String, Option<Type>, bool)>>,
-    /// Untyped locals declared from a struct field path (`let a = &mut self.a;`), by scope: (name, the index of its
-    /// binding in its scope, the path and how it is held).
-    aliases: Vec<Vec<(String, usize, syn::Expr, crate::fields::FieldBinding)>>,
+    scopes: Vec<Vec<Binding>>,
+}
+
+/// One declared name.
+#[derive(Debug, Clone)]
+struct Binding {
+    name: String,
+    /// The declared type (`None`: not annotated, not evident).
+    ty: Option<Type>,
+    /// Whether the name is a `target_data` token standing for the variable.
+    mapped: bool,
+    /// For an untyped local declared from a struct field path (`let a = &mut self.a;`): the path and how it is held.
+    alias: Option<(syn::Expr, crate::fields::FieldBinding)>,
 }
 
 impl TypeEnv {
     /// Opens a block scope.
     pub fn push(&mut self) {
         self.scopes.push(Vec::new());
-        self.aliases.push(Vec::new());
     }
 
     /// Closes the innermost scope.
     pub fn pop(&mut self) {
         self.scopes.pop();
-        self.aliases.pop();
     }
 
-    /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
-    pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
-        self.bind(name, None);
-        while self.aliases.len() < self.scopes.len() {
-            self.aliases.push(Vec::new());
-        }
-        let index = self.scopes.last().map_or(0, |s| s.len() - 1);
-        if let Some(a) = self.aliases.last_mut() {
-            a.push((name.to_string(), index, path, binding));
-        }
-    }
-
-    /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
-    pub fn alias_of(&self, name: &str) -> Option<(syn::Expr, crate::fields::FieldBinding)> {
-        for (depth, scope) in self.scopes.iter().enumerate().rev() {
-            if let Some(index) = scope.iter().rposition(|(n, _, _)| n == name) {
-                let aliases = self.aliases.get(depth)?;
-                return aliases.iter().rev().find(|(n, i, _, _)| n == name && *i == index).map(|(_, _, p, b)| (p.clone(), *b));
-            }
-        }
-        None
-    }
-
-    /// Declares a variable (type `None` when it was not annotated).
-    pub fn bind(&mut self, name: &str, ty: Option<Type>) {
+    fn declare(&mut self, b: Binding) {
         if self.scopes.is_empty() {
             self.scopes.push(Vec::new());
         }
         if let Some(s) = self.scopes.last_mut() {
-            s.push((name.to_string(), ty, false));
+            s.push(b);
         }
     }
 
+    /// The innermost declaration of `name`.
+    fn find(&self, name: &str) -> Option<&Binding> {
+        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|b| b.name == name)
+    }
+
+    /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
+    pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
+        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: Some((path, binding)) });
+    }
+
+    /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
+    pub fn alias_of(&self, name: &str) -> Option<(syn::Expr, crate::fields::FieldBinding)> {
+        self.find(name)?.alias.clone()
+    }
+
+    /// Declares a variable (type `None` when it was not annotated).
+    pub fn bind(&mut self, name: &str, ty: Option<Type>) {
+        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None });
+    }
+
     /// Inside a `target_data` block: `name` is now the block's mapping token for the variable (same elements,
-    /// but a token, not a `&mut` reference).
+    /// but a token, not a `&mut` reference); an untyped field-path local keeps its path.
     pub fn bind_mapped(&mut self, name: &str) {
-        let ty = self.lookup(name).flatten().cloned();
-        let alias = if ty.is_none() { self.alias_of(name) } else { None };
-        match alias {
-            Some((path, binding)) => self.bind_alias(name, path, binding),
-            None => self.bind(name, ty),
-        }
-        if let Some(last) = self.scopes.last_mut().and_then(|s| s.last_mut()) {
-            last.2 = true;
-        }
+        let (ty, alias) = self.find(name).map_or((None, None), |b| (b.ty.clone(), if b.ty.is_none() { b.alias.clone() } else { None }));
+        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias });
     }
 
     /// Whether `name` is a `target_data` token (see [`TypeEnv::bind_mapped`]).
     pub fn is_mapped(&self, name: &str) -> bool {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).is_some_and(|(_, _, m)| *m)
+        self.find(name).is_some_and(|b| b.mapped)
     }
 
     /// `Some(Some(ty))` for a variable with a known type, `Some(None)` for one without, `None` for a name that is
     /// not a local variable (a const, static, fn, or something out of view).
     pub fn lookup(&self, name: &str) -> Option<Option<&Type>> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _, _)| n == name).map(|(_, t, _)| t.as_ref())
+        self.find(name).map(|b| b.ty.as_ref())
     }
 
     /// Binds the names of a `fn` parameter list. A parameter of a mapping token's type (`&mut omp::MappedMut<f64>`:

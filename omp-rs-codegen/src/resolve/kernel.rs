@@ -440,14 +440,10 @@ fn core_path(path: &[String]) -> Option<Vec<String>> {
 
 /// Whether an expression names anything (a path: a const, a function, `Self`): a literal value does not.
 fn token_names(e: &syn::Expr) -> bool {
-    fn any(ts: proc_macro2::TokenStream) -> bool {
-        ts.into_iter().any(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) => !matches!(i.to_string().as_str(), "as" | "true" | "false") && !crate::types::SCALARS.contains(&i.to_string().as_str()),
-            proc_macro2::TokenTree::Group(g) => any(g.stream()),
-            _ => false,
-        })
-    }
-    any(e.to_token_stream())
+    crate::fields::ident_tokens(e.to_token_stream()).iter().any(|i| {
+        let i = i.to_string();
+        !matches!(i.as_str(), "as" | "true" | "false") && !crate::types::SCALARS.contains(&i.as_str())
+    })
 }
 
 fn comparable(ty: &syn::Type) -> bool {
