@@ -24,6 +24,7 @@ pub const CHECKS: &[Check] = &[
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
     ("port: a plain Copy struct (no declare_target) passed by value to a target region", check_plain_struct),
+    ("port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)", check_host_code_in_data_region),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -654,4 +655,76 @@ fn check_plain_struct(rng: &mut StdRng) -> Result<(), String> {
     affine_map(c, &x, &mut y);
     let want: Vec<f64> = x.iter().map(|v| c.a * v + c.b).collect();
     same("y", &y, &want)
+}
+
+/// Host code inside a data region, as C codes write it: the host copy is read after `target update from` (edge
+/// values, a convergence test) and written before `target update to` (periodic halos, a changed coefficient of an
+/// array mapped `to:`). Returns the number of sweeps.
+#[omp::directives]
+fn relax_with_host_halos(n: usize, tol: f64, max_sweeps: usize, u: &mut [f64], unew: &mut [f64], coef: &mut [f64]) -> usize {
+    let mut sweeps = 0;
+    let mut change = f64::INFINITY;
+    let mut prev = vec![0.0; n];
+    #[omp::target_data(map(tofrom: u), map(alloc: unew), map(to: coef))]
+    {
+        while sweeps < max_sweeps && change > tol {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 1..n + 1 {
+                unew[i] = coef[0] * (u[i - 1] + u[i + 1]) + coef[1] * u[i];
+            }
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 1..n + 1 {
+                u[i] = unew[i];
+            }
+            omp::target_update!(from: u[1..2], u[n..n + 1]);
+            let h = u.host_mut();
+            h[0] = h[n];
+            h[n + 1] = h[1];
+            omp::target_update!(to: u[0..1], u[n + 1..n + 2]);
+            omp::target_update!(from: unew[1..n + 1]);
+            let fresh = &unew.host()[1..n + 1];
+            change = fresh.iter().zip(&prev).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+            prev.copy_from_slice(fresh);
+            sweeps += 1;
+            if sweeps == 3 {
+                coef.host_mut()[1] *= 0.5;
+                omp::target_update!(to: coef);
+            }
+        }
+    }
+    sweeps
+}
+
+fn relax_with_host_halos_seq(n: usize, tol: f64, max_sweeps: usize, u: &mut [f64], coef: &mut [f64]) -> usize {
+    let (mut sweeps, mut change, mut prev) = (0, f64::INFINITY, vec![0.0; n]);
+    let mut unew = vec![0.0; n + 2];
+    while sweeps < max_sweeps && change > tol {
+        for i in 1..n + 1 {
+            unew[i] = coef[0] * (u[i - 1] + u[i + 1]) + coef[1] * u[i];
+        }
+        u[1..n + 1].copy_from_slice(&unew[1..n + 1]);
+        u[0] = u[n];
+        u[n + 1] = u[1];
+        change = unew[1..n + 1].iter().zip(&prev).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
+        prev.copy_from_slice(&unew[1..n + 1]);
+        sweeps += 1;
+        if sweeps == 3 {
+            coef[1] *= 0.5;
+        }
+    }
+    sweeps
+}
+
+fn check_host_code_in_data_region(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(2..4000);
+    let mut u = vec_f64(rng, n + 2);
+    let mut coef = vec![rng.gen_range(0.2..0.3), rng.gen_range(0.3..0.5)];
+    let (mut want_u, mut want_coef) = (u.clone(), coef.clone());
+    let max_sweeps = rng.gen_range(1..40);
+    let mut unew = vec![0.0; n + 2];
+    let sweeps = relax_with_host_halos(n, 1e-3, max_sweeps, &mut u, &mut unew, &mut coef);
+    let want_sweeps = relax_with_host_halos_seq(n, 1e-3, max_sweeps, &mut want_u, &mut want_coef);
+    same("sweeps", &[sweeps], &[want_sweeps])?;
+    same("coef (mapped to:, written on the host)", &coef, &want_coef)?;
+    same("u", &u, &want_u)
 }

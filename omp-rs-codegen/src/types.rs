@@ -140,6 +140,8 @@ pub struct CaptureTypes {
     /// ndarray arrays (`Array2<f64>`, `&mut ArrayViewMut1<f32>`, ...; `ndarrays::nd_type`), with whether the
     /// variable is a reference to the array: a `target_data` block maps their standard-layout elements.
     pub nd: Vec<(String, bool)>,
+    /// Declared as a shared reference (`&[f64]`, `&MappedRef<..>`): cannot be written.
+    pub shared_refs: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -172,6 +174,9 @@ impl CaptureTypes {
             }
             // A `&mut` reference is reborrowed; so is a `&mut` token parameter, but not the token a `target_data`
             // block made of a `&mut` variable (a value).
+            if matches!(t, Type::Reference(r) if r.mutability.is_none()) {
+                out.shared_refs.push(key.clone());
+            }
             if matches!(t, Type::Reference(r) if r.mutability.is_some()) && (!env.is_mapped(&key) || mapping_token(t).is_some()) {
                 out.mut_refs.push(key);
             }

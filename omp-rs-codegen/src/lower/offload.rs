@@ -3,7 +3,7 @@
 //! updates and unstructured mappings as runtime calls.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Ident;
 
 use crate::manifest::{self, ManifestView};
@@ -376,12 +376,23 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
     let (device, cond) = (device_expr(d), if_expr(d));
     let (images, set) = crate_images();
     let scope = super::names::hidden("__omp_data");
+    let host_written = host_mut_receivers(block.to_token_stream());
     let mut tokens = TokenStream::new();
     for m in &d.settings.maps {
         let mods = modifiers(m);
         for MapItem { var, section } in &m.items {
             let name = var.to_string();
-            let exclusive = m.kind.writes_host() || written.contains(&name);
+            let host_write = host_written.iter().find(|v| **v == name);
+            if let (Some(at), true) = (host_write, types.shared_refs.contains(&name)) {
+                let msg = format!(
+                    "`{name}.host_mut()` writes the host copy of `{name}`, which is borrowed shared here: take it as \
+                     `&mut` to write it in the block (then `omp::target_update!(to: {name})` sends it), or read it \
+                     with `{name}.host()`"
+                );
+                // The error alone: the rest of the expansion would only add errors about the same write.
+                return syn::Error::new_spanned(at, msg).to_compile_error();
+            }
+            let exclusive = m.kind.writes_host() || written.contains(&name) || host_write.is_some();
             if m.kind == MapKind::To && written.contains(&name) && !copied_back.contains(&name) {
                 // The device's writes would be dropped at the end of the block, the host fallback's kept: the same
                 // program would give two results. (`alloc` says "scratch": its contents after the block are the
@@ -446,6 +457,24 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
         #tokens
         #(#stmts)*
     })
+}
+
+/// The names `x` of the block's `x.host_mut()` calls, macro arguments included (their tokens are read as tokens):
+/// a variable whose host copy the block writes needs an exclusive token, whatever its map kind.
+fn host_mut_receivers(tokens: TokenStream) -> Vec<Ident> {
+    use proc_macro2::TokenTree;
+    let mut found = Vec::new();
+    let trees: Vec<TokenTree> = tokens.into_iter().collect();
+    for (k, t) in trees.iter().enumerate() {
+        match (t, trees.get(k + 1), trees.get(k + 2)) {
+            (TokenTree::Ident(v), Some(TokenTree::Punct(dot)), Some(TokenTree::Ident(m))) if dot.as_char() == '.' && m == "host_mut" => {
+                found.push(v.clone());
+            }
+            (TokenTree::Group(g), _, _) => found.extend(host_mut_receivers(g.stream())),
+            _ => {}
+        }
+    }
+    found
 }
 
 /// `target_update!`, `target_enter_data!`, `target_exit_data!` as runtime calls.

@@ -6,10 +6,12 @@
 //! borrowed by a token ([`MappedRef`] for `to`/`alloc`, [`MappedMut`] for `from`/`tofrom` or data the block's
 //! regions write) that begins the mapping when made and ends it (copying back) when dropped at the end of the
 //! block, and the expansion shadows the variable's name with a reference to the token, which itself has a name the
-//! block cannot write (so no code of the block can forget or move it: its copy back always runs). So the host code
-//! of the block cannot
-//! read or write the mapped data (a token offers only `len()`; indexing it is a compile error naming the
-//! variable), and the copy back writes memory the token still borrows exclusively. Target regions, updates and
+//! block cannot write (so no code of the block can forget or move it: its copy back always runs). Host code of the
+//! block reaches the host copy only through a view the token lends (`x.host()`, `x.host_mut()`, borrowing the
+//! token, after waiting for the device's queued work): indexing the token itself is a compile error naming the
+//! variable, no region or update of the block runs while a view lives, and the copy back writes memory the token
+//! still borrows exclusively. What a view shows is OpenMP's host copy: stale where the device wrote and nothing
+//! copied it back, defined in every case. Target regions, updates and
 //! nested data regions reach the data through the tokens (`omp::__private::as_slice[_mut]`). libomptarget's
 //! present table plus omp-rs's overlap checks turn a mismatched section into an [`Error`] rather than a copy
 //! outside it.
@@ -269,6 +271,61 @@ macro_rules! mapped_common {
 mapped_common!(MappedRef);
 mapped_common!(MappedMut);
 
+// Host views: inside a `target_data` block the host copy is ordinary memory, as in OpenMP. A view waits first for
+// the work queued on the block's device (a device panic there is reported here, where the host observes), so no
+// kernel or copy runs while host code holds it; the borrow of the token keeps the block's regions and updates
+// from running while the view lives.
+impl<T> MappedRef<'_, '_, T> {
+    /// The host copy of the mapped variable, as OpenMP's host code sees it inside the data region: what the host
+    /// last wrote or `omp::target_update!(from: x)` last copied back. Writes the block's regions made on the device
+    /// since then are not in it (OpenMP's semantics: a stale value, never undefined behaviour). Waits for the work
+    /// queued on the block's device first.
+    ///
+    /// # Panics
+    /// When a region queued on the device panicked (its panic is reported here).
+    #[track_caller]
+    pub fn host(&self) -> &[T] {
+        host_view_waits(self._scope, self.var);
+        self.data
+    }
+}
+
+impl<T> MappedMut<'_, '_, T> {
+    /// The host copy, read-only: see [`MappedRef::host`].
+    ///
+    /// # Panics
+    /// When a region queued on the device panicked (its panic is reported here).
+    #[track_caller]
+    pub fn host(&self) -> &[T] {
+        host_view_waits(self._scope, self.var);
+        self.data
+    }
+
+    /// The host copy, writable, as OpenMP's host code writes it inside the data region: the device copy is not
+    /// changed until `omp::target_update!(to: x)` sends it (and a `from`/`tofrom` mapping's copy back at the end of
+    /// the block overwrites it with the device's). A variable the block maps `to:`/`alloc:` gets a token that can
+    /// give this view when the block calls `x.host_mut()`. Waits for the work queued on the block's device first.
+    ///
+    /// # Panics
+    /// When a region queued on the device panicked (its panic is reported here).
+    #[track_caller]
+    pub fn host_mut(&mut self) -> &mut [T] {
+        host_view_waits(self._scope, self.var);
+        self.data
+    }
+}
+
+/// Before a host view of a mapped variable: nothing of the block's device still runs (kernels and copies queued on
+/// it), and what failed there is reported.
+#[track_caller]
+fn host_view_waits(scope: &DataRegion, var: &str) {
+    if let Some(d) = scope.device {
+        if let Err(e) = super::queue::sync(d.0) {
+            panic!("omp: before the host view of `{var}` at {}: {e}", Location::caller());
+        }
+    }
+}
+
 impl<'s, T> MappedMut<'s, '_, T> {
     /// The same mapped variable, read-only: for a function that only reads it in its target regions
     /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, called as `f(&x.as_mapped_ref())`). The mapping stays this token's.
@@ -339,8 +396,9 @@ impl<T> SliceStorageMut for MappedMut<'_, '_, T> {
     message = "`{Self}` is mapped to the device by an enclosing `#[omp::target_data]` (or a pending `nowait` region \
                before the next `omp::taskwait!()`): host code there cannot access its elements",
     label = "the device copy is the current one here",
-    note = "use it in a target region, copy it with `omp::target_update!(from: …)` and read it after the block, or \
-            access it after the block (after the `omp::taskwait!()` for a `nowait` region), when it has been copied back"
+    note = "use it in a target region, or read its host copy with `x.host()` (after `omp::target_update!(from: x)` \
+            for the device's values) and write it with `x.host_mut()` (then `omp::target_update!(to: x)`); after the \
+            block (after the `omp::taskwait!()` for a `nowait` region) the variable is itself again"
 )]
 pub trait HostAccess {}
 
