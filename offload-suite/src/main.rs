@@ -5,7 +5,10 @@ use std::time::Instant;
 
 fn main() {
     let seed: u64 = std::env::var("OMP_SUITE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(rand::random);
+    // Before any region: the devices started before `main` (their images registered) unless told otherwise.
+    let at_start = omp::get_num_devices();
     println!("offload-suite: seed {seed}, OMP_TARGET_OFFLOAD={}", std::env::var("OMP_TARGET_OFFLOAD").unwrap_or_default());
+    println!("devices at start: {at_start}");
     let filter = std::env::args().nth(1).unwrap_or_default();
     let mut rng = omp_offload_suite::rng(seed);
     let (mut passed, mut failed) = (0, 0);

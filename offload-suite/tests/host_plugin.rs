@@ -117,3 +117,26 @@ fn a_queued_panic_nobody_waited_for_is_reported_at_exit() {
         "{stderr}"
     );
 }
+
+/// The devices start before `main`, as in clang's offload binaries: `omp::get_num_devices()` counts them before any
+/// region ran; `OMP_RS_DEVICE_START=first-region` leaves the start to the first region (none registered yet).
+#[test]
+fn devices_start_before_main() {
+    if !host_plugin_image_built() {
+        return;
+    }
+    let at_start = |start: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_omp-offload-suite"))
+            .arg("no check has this name")
+            .env("OMP_RS_HOST_PLUGIN", "1")
+            .env("OMP_RS_DEVICE_START", start)
+            .output()
+            .expect("run the suite");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{stdout}");
+        let line = stdout.lines().find_map(|l| l.strip_prefix("devices at start: ")).map(str::to_owned);
+        line.and_then(|n| n.trim().parse::<i32>().ok()).unwrap_or_else(|| panic!("no device count: {stdout}"))
+    };
+    assert!(at_start("early") > 0, "the host plugin's devices were not started before main");
+    assert_eq!(at_start("first-region"), 0, "OMP_RS_DEVICE_START=first-region started the devices before a region");
+}

@@ -54,6 +54,8 @@ fn image_set(m: &ManifestView) -> TokenStream {
             "omp-rs: the omp runtime and omp-rs-macros speak different kernel ABIs; use one omp-rs version for both"
         );
         static __OMP_IMAGES: #off::ImageSet = #off::ImageSet::new(&[#(#images),*], &[#(#kernels),*], &[]);
+        // The devices start before `main`, as in clang's offload binaries.
+        ::omp::__omp_start_early!(__OMP_IMAGES);
     }
 }
 

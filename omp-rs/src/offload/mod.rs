@@ -13,6 +13,7 @@
 //! | `OMP_TARGET_OFFLOAD` | `DEFAULT` (offload when possible), `MANDATORY` (error instead of host), `DISABLED` (host only, libomptarget never loaded) |
 //! | `OMP_DEFAULT_DEVICE` | default device number |
 //! | `OMP_RS_LOG=info` | one stderr line per region: which path ran and why |
+//! | `OMP_RS_DEVICE_START` | `early` (default: a binary with device images starts the devices before `main`, as clang's do; see `early.rs`), `first-region` |
 //! | `OMP_RS_LIBOMPTARGET`, `OMP_RS_LIBOMPTARGET_NO_SEARCH` | where libomptarget is loaded from (see `libomptarget-sys`) |
 //! | `OMP_RS_HOST_PLUGIN=1` | allow host-plugin images when an image set also has GPU images (tests) |
 //! | `OMP_RS_CUDA_SCHED` | CUDA primary-context scheduling set before libomptarget starts: `spin` (default), `auto`, `blocking`, `keep` |
@@ -33,6 +34,7 @@ mod data;
 #[allow(unsafe_code)]
 mod data_region;
 mod device;
+mod early;
 mod image;
 mod lanes;
 #[allow(unsafe_code)]

@@ -1,4 +1,5 @@
-//! The offload policy: the only place that reads `OMP_TARGET_OFFLOAD`, `OMP_DEFAULT_DEVICE` and `OMP_RS_LOG`.
+//! The offload policy: the only place that reads `OMP_TARGET_OFFLOAD`, `OMP_DEFAULT_DEVICE`, `OMP_RS_LOG` and
+//! `OMP_RS_DEVICE_START`.
 //!
 //! Each variable is read once per process (the first time it is needed), as OpenMP's ICVs are. A bad value
 //! gives one warning on stderr naming the variable and the accepted values, and the default is used.
@@ -52,6 +53,15 @@ pub fn policy() -> Policy {
             Policy::Default
         }),
     })
+}
+
+/// Whether the devices start before `main` (`early.rs`): unless `OMP_TARGET_OFFLOAD` says `DISABLED` or
+/// `OMP_RS_DEVICE_START=first-region`. Read as the environment is when called, not cached: the constructor runs
+/// before `main`, which may still set the variables for the rest of the process.
+pub(crate) fn devices_start_early() -> bool {
+    let disabled = std::env::var("OMP_TARGET_OFFLOAD").is_ok_and(|v| Policy::parse(&v) == Some(Policy::Disabled));
+    let lazy = std::env::var("OMP_RS_DEVICE_START").is_ok_and(|v| v.trim().eq_ignore_ascii_case("first-region"));
+    !disabled && !lazy
 }
 
 /// `OMP_DEFAULT_DEVICE` as parsed by omp-rs (a non-negative integer), read once. `None` when unset or invalid.

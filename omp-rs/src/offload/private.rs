@@ -15,6 +15,7 @@ pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, La
 pub use super::nowait::{scope, Pending, Scope};
 pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::repr::{Pod, Scalar};
+pub use super::early::start_early;
 pub use super::data_region::{
     enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataRegion,
     HostAccess, MappedMut, MappedRef,
