@@ -25,6 +25,7 @@ pub const CHECKS: &[Check] = &[
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
     ("port: a plain Copy struct (no declare_target) passed by value to a target region", check_plain_struct),
     ("port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)", check_host_code_in_data_region),
+    ("port: a function with a plain signature called in target_data with host views (its region finds the data present)", check_plain_signature_in_data_region),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -727,4 +728,38 @@ fn check_host_code_in_data_region(rng: &mut StdRng) -> Result<(), String> {
     same("sweeps", &[sweeps], &[want_sweeps])?;
     same("coef (mapped to:, written on the host)", &coef, &want_coef)?;
     same("u", &u, &want_u)
+}
+
+/// A function with C's signature (`void axpy(double a, const double *x, double *y)` with its own `target` region),
+/// called inside a data region with the host views of the mapped arrays: its region finds them present and works on
+/// the device copies, as the C code's does; the block's copy back brings the results.
+#[omp::target_teams_distribute_parallel_for]
+fn axpy_plain(a: f64, x: &[f64], y: &mut [f64]) {
+    for i in 0..y.len() {
+        y[i] += a * x[i];
+    }
+}
+
+#[omp::directives]
+fn axpy_steps(steps: usize, a: f64, x: &[f64], y: &mut [f64]) {
+    #[omp::target_data(map(to: x), map(tofrom: y))]
+    {
+        for _ in 0..steps {
+            axpy_plain(a, x.host(), y.host_mut());
+        }
+    }
+}
+
+fn check_plain_signature_in_data_region(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let (x, mut y) = (vec_f64(rng, n), vec_f64(rng, n));
+    let (steps, a) = (rng.gen_range(1..6), rng.gen_range(-2.0..2.0));
+    let mut want = y.clone();
+    for _ in 0..steps {
+        for i in 0..n {
+            want[i] += a * x[i];
+        }
+    }
+    axpy_steps(steps, a, &x, &mut y);
+    same("y", &y, &want)
 }
