@@ -42,3 +42,37 @@ mod loop_tests {
         check::<isize>(-7, -2, 1000);
     }
 }
+
+#[cfg(test)]
+mod shared_tests {
+    use super::reduce::{Add, Max, Min, Mul, Reducer};
+    use super::OwnerMode;
+
+    /// The ownership mode survives its slot, and a value no encoder writes owns nothing.
+    #[test]
+    fn owner_modes_round_trip_and_unknown_slots_own_nothing() {
+        for m in [OwnerMode::Hull, OwnerMode::Lattice, OwnerMode::Nothing, OwnerMode::Hull32] {
+            assert_eq!(OwnerMode::decode(m.encode()), m);
+        }
+        for v in [4, 17, u64::MAX] {
+            assert_eq!(OwnerMode::decode(v), OwnerMode::Nothing);
+        }
+    }
+
+    /// Integer `+`/`*` wrap in every profile (this test runs in debug, where `a + b` would panic), so any grouping of
+    /// partials gives the exact result modulo 2^bits; identities leave values unchanged.
+    #[test]
+    fn integer_combines_wrap_and_any_grouping_agrees() {
+        assert_eq!(<Add as Reducer<i32>>::combine(i32::MAX, 1), i32::MIN);
+        assert_eq!(<Mul as Reducer<u8>>::combine(16, 17), 16);
+        let v: [i64; 6] = [i64::MAX, i64::MAX, 3, i64::MIN, -5, i64::MIN + 2];
+        let exact: i128 = v.iter().map(|&x| i128::from(x)).sum();
+        let left = v.iter().fold(<Add as Reducer<i64>>::identity(), |a, &b| <Add as Reducer<i64>>::combine(a, b));
+        let pair = |k: usize| <Add as Reducer<i64>>::combine(v[2 * k], v[2 * k + 1]);
+        let grouped = [pair(2), pair(1), pair(0)].iter().fold(0i64, |a, &b| <Add as Reducer<i64>>::combine(a, b));
+        assert_eq!(left, exact as i64);
+        assert_eq!(grouped, left);
+        assert_eq!(<Min as Reducer<f64>>::combine(f64::NAN, 2.0), 2.0, "a NaN operand is ignored");
+        assert_eq!(<Max as Reducer<u16>>::combine(<Max as Reducer<u16>>::identity(), 7), 7);
+    }
+}

@@ -85,7 +85,7 @@ pub enum SlotKind {
     LoopStep,
     /// Pointer to `num_teams` partial values of a reduction variable.
     ReductionPartials,
-    /// Ownership of a written array: 0 hull, 1 lattice, 2 nothing owned, 3 hull checked in 32-bit arithmetic.
+    /// Ownership of a written array: its [`OwnerMode`], encoded.
     OwnerMode,
     /// Ownership: the lowest element owned by iteration 0 (i64).
     OwnerOrigin,
@@ -220,4 +220,131 @@ impl ImageKind {
             ImageKind::HostSo => "so",
         }
     }
+}
+
+/// How a written array's ownership slots describe what each iteration owns: the first ownership slot
+/// ([`SlotKind::OwnerMode`]). The host runtime encodes it from the array's index form, kernels decode it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnerMode {
+    /// Each iteration owns an interval: its base and up to `width` elements above it.
+    Hull,
+    /// Each iteration owns its base plus the points of its sequential-loop terms (`(stride, count)` pairs).
+    Lattice,
+    /// No iteration owns anything (the loop has no iterations).
+    Nothing,
+    /// [`OwnerMode::Hull`] whose every owned element lies in `0..2^31`: the kernel checks in 32-bit arithmetic.
+    Hull32,
+}
+
+impl OwnerMode {
+    /// The slot's value.
+    #[inline(always)]
+    pub const fn encode(self) -> u64 {
+        match self {
+            OwnerMode::Hull => 0,
+            OwnerMode::Lattice => 1,
+            OwnerMode::Nothing => 2,
+            OwnerMode::Hull32 => 3,
+        }
+    }
+
+    /// The mode a slot carries. A value no version of [`OwnerMode::encode`] writes owns nothing (every write
+    /// through the view is then refused, never allowed).
+    #[inline(always)]
+    pub const fn decode(slot: u64) -> OwnerMode {
+        match slot {
+            0 => OwnerMode::Hull,
+            1 => OwnerMode::Lattice,
+            3 => OwnerMode::Hull32,
+            _ => OwnerMode::Nothing,
+        }
+    }
+}
+
+/// OpenMP's reduction operators (`+ * min max & | ^ && ||`) with their identities, one definition for the host
+/// runtime and the kernels: each thread folds its iterations into a private copy that starts at `identity()` (the
+/// body's own `+=` follows the build profile), and the private copies, the teams' partials and the original value
+/// are joined with `combine`. Integer `+` and `*` wrap there: any grouping of the partials then gives the same
+/// result, the exact one modulo 2^bits, which is what the sequential loop gives whenever it does not overflow. Float
+/// `min`/`max` ignore a NaN operand (`f64::min`).
+pub mod reduce {
+    /// A reduction operator on `T`: an identity and an associative, commutative combine.
+    pub trait Reducer<T> {
+        /// The value that leaves any other unchanged under [`Reducer::combine`].
+        fn identity() -> T;
+        /// Combines two partial results.
+        fn combine(a: T, b: T) -> T;
+    }
+
+    /// `+` (wrapping for integers).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Add;
+    /// `*` (wrapping for integers).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Mul;
+    /// `min` (floats: a NaN operand is ignored).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Min;
+    /// `max` (floats: a NaN operand is ignored).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct Max;
+    /// `&` (integers, bool).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct BitAnd;
+    /// `|` (integers, bool).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct BitOr;
+    /// `^` (integers, bool).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct BitXor;
+    /// `&&` (bool).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct LogAnd;
+    /// `||` (bool).
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct LogOr;
+
+    macro_rules! reducer {
+        ($op:ty, $t:ty, $id:expr, |$a:ident, $b:ident| $e:expr) => {
+            impl Reducer<$t> for $op {
+                #[inline(always)]
+                fn identity() -> $t {
+                    $id
+                }
+                #[inline(always)]
+                fn combine($a: $t, $b: $t) -> $t {
+                    $e
+                }
+            }
+        };
+    }
+
+    macro_rules! int_reducers {
+        ($($t:ty)*) => {$(
+            reducer!(Add, $t, 0, |a, b| a.wrapping_add(b));
+            reducer!(Mul, $t, 1, |a, b| a.wrapping_mul(b));
+            reducer!(Min, $t, <$t>::MAX, |a, b| if b < a { b } else { a });
+            reducer!(Max, $t, <$t>::MIN, |a, b| if b > a { b } else { a });
+            reducer!(BitAnd, $t, !0, |a, b| a & b);
+            reducer!(BitOr, $t, 0, |a, b| a | b);
+            reducer!(BitXor, $t, 0, |a, b| a ^ b);
+        )*};
+    }
+    int_reducers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+    macro_rules! float_reducers {
+        ($($t:ty)*) => {$(
+            reducer!(Add, $t, 0.0, |a, b| a + b);
+            reducer!(Mul, $t, 1.0, |a, b| a * b);
+            reducer!(Min, $t, <$t>::INFINITY, |a, b| a.min(b));
+            reducer!(Max, $t, <$t>::NEG_INFINITY, |a, b| a.max(b));
+        )*};
+    }
+    float_reducers!(f32 f64);
+
+    reducer!(LogAnd, bool, true, |a, b| a && b);
+    reducer!(LogOr, bool, false, |a, b| a || b);
+    reducer!(BitAnd, bool, true, |a, b| a & b);
+    reducer!(BitOr, bool, false, |a, b| a | b);
+    reducer!(BitXor, bool, false, |a, b| a ^ b);
 }

@@ -125,7 +125,7 @@ fn slot_meaning(k: SlotKind) -> &'static str {
         SlotKind::LoopTrips => "loop: trip count",
         SlotKind::LoopStep => "loop: step",
         SlotKind::ReductionPartials => "reduction: pointer to num_teams partial values",
-        SlotKind::OwnerMode => "written array ownership: 0 hull, 1 lattice, 2 nothing, 3 hull in 32 bits",
+        SlotKind::OwnerMode => "written array ownership: its mode (omp_rs_abi::OwnerMode: hull, lattice, nothing, hull in 32 bits)",
         SlotKind::OwnerOrigin => "written array ownership: lowest element of iteration 0",
         SlotKind::OwnerWidth => "written array ownership: elements per iteration above its base",
         SlotKind::OwnerStride => "written array ownership: base step per iteration of a dimension",

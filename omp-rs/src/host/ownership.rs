@@ -17,6 +17,8 @@
 //!
 //! All arithmetic is exact (`i128`, checked); a form whose values leave `i128` is rejected.
 
+use omp_rs_abi::OwnerMode;
+
 use super::{Dim, LoopIndex};
 
 /// At most this many sequential-loop terms in one index form (more is rejected by the macro).
@@ -539,14 +541,14 @@ impl<const D: usize> Ownership<D> {
         fits.then(|| (t.iter().zip(&self.counts).fold(0u64, |p, (&t, &c)| p * c.max(1) + t), digits))
     }
 
-    /// The ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`): mode (0 hull,
-    /// 1 lattice, 2 nothing owned, 3 hull whose elements all lie in `0..2^31`), origin, width, one stride per
+    /// The ownership as the 64-bit slots of a written array (see `omp_device::view::Owner`): its [`OwnerMode`],
+    /// origin, width, one stride per
     /// dimension, then `inner` pairs (stride, count) of the sequential-loop terms, largest first (padded with
     /// `(0, 1)`). `None` when some owned element lies outside `i64`, or the form has more sequential-loop terms than
     /// `inner` slots.
     pub(crate) fn device_slots(&self, inner: usize) -> Option<Vec<u64>> {
         if self.highest < self.lowest {
-            let mut out = vec![2, 0, 0];
+            let mut out = vec![OwnerMode::Nothing.encode(), 0, 0];
             out.extend(std::iter::repeat_n(0, D));
             out.extend((0..inner).flat_map(|_| [0, 1]));
             return Some(out);
@@ -557,9 +559,9 @@ impl<const D: usize> Ownership<D> {
         let mode = match self.mode {
             // Every element any iteration owns in 0..2^31: the kernel checks in 32-bit arithmetic (see
             // `omp_device::view::Owner`: modulo 2^32 the base is exact, and an index below it wraps past the width).
-            Mode::Hull if self.lowest >= 0 && self.highest < 1 << 31 => 3,
-            Mode::Hull => 0,
-            Mode::Lattice => 1,
+            Mode::Hull if self.lowest >= 0 && self.highest < 1 << 31 => OwnerMode::Hull32,
+            Mode::Hull => OwnerMode::Hull,
+            Mode::Lattice => OwnerMode::Lattice,
         };
         // Lattice mode: the lowest point of iteration 0's set (negative sequential terms at their far end).
         let origin = match self.mode {
@@ -574,7 +576,7 @@ impl<const D: usize> Ownership<D> {
             }
         };
         let mut out = Vec::with_capacity(3 + D + 2 * inner);
-        out.extend([mode, i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?]);
+        out.extend([mode.encode(), i64::try_from(origin).ok()? as u64, u64::try_from(self.width).ok()?]);
         for d in 0..D {
             // A dimension of one iteration never moves the index; its stride may be anything.
             out.push(if self.counts[d] > 1 { i64::try_from(self.strides[d]).ok()? as u64 } else { 0 });

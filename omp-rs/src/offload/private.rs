@@ -1,5 +1,5 @@
 //! The API that `#[omp::…]` macro expansions call, re-exported as `omp::__private::offload`. Hidden and
-//! versioned with the kernel ABI (v1); not for direct use. See `README.md` beside this file for complete
+//! versioned with the kernel ABI (`ABI_VERSION`); not for direct use. See `README.md` beside this file for complete
 //! expansions.
 //!
 //! Call sequence of one target region:
@@ -21,7 +21,7 @@ pub use super::data_region::{
     HostAccess, MappedMut, MappedRef,
 };
 
-/// Kernel ABI version these entry points implement (ARCHITECTURE.md "Kernel ABI (version 2)").
+/// Kernel ABI version these entry points implement (`omp_rs_abi::ABI_VERSION`; ARCHITECTURE.md "Kernel ABI").
 pub const ABI_VERSION: u32 = omp_rs_abi::ABI_VERSION;
 
 /// Compiles only for types a target region may copy to the device: every region states it for its arrays' elements

@@ -1,5 +1,5 @@
 //! Which Rust types may cross to the device, and how a scalar fills an 8-byte kernel slot (ARCHITECTURE.md,
-//! "Kernel ABI (version 2)").
+//! "Kernel ABI").
 
 /// Types whose values may be copied to and from device memory byte for byte: no padding, no pointers, every bit
 /// pattern valid (so reading back device memory, possibly uninitialised, is never undefined behaviour).

@@ -7,85 +7,8 @@
 
 use crate::launch::{team_size, thread_in_team};
 
-/// `+` (wrapping for integers).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Add;
-/// `*` (wrapping for integers).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Mul;
-/// `min` (floats: a NaN operand is ignored).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Min;
-/// `max` (floats: a NaN operand is ignored).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Max;
-/// `&` (integers, bool).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BitAnd;
-/// `|` (integers, bool).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BitOr;
-/// `^` (integers, bool).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct BitXor;
-/// `&&` (bool).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LogAnd;
-/// `||` (bool).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct LogOr;
-
-/// A reduction operator on `T`: an identity and an associative, commutative combine.
-pub trait Reducer<T> {
-    /// The value that leaves any other unchanged under [`Reducer::combine`].
-    fn identity() -> T;
-    /// Combines two partial results.
-    fn combine(a: T, b: T) -> T;
-}
-
-macro_rules! reducer {
-    ($op:ty, $t:ty, $id:expr, |$a:ident, $b:ident| $e:expr) => {
-        impl Reducer<$t> for $op {
-            #[inline(always)]
-            fn identity() -> $t {
-                $id
-            }
-            #[inline(always)]
-            fn combine($a: $t, $b: $t) -> $t {
-                $e
-            }
-        }
-    };
-}
-
-macro_rules! int_reducers {
-    ($($t:ty)*) => {$(
-        reducer!(Add, $t, 0, |a, b| a.wrapping_add(b));
-        reducer!(Mul, $t, 1, |a, b| a.wrapping_mul(b));
-        reducer!(Min, $t, <$t>::MAX, |a, b| if b < a { b } else { a });
-        reducer!(Max, $t, <$t>::MIN, |a, b| if b > a { b } else { a });
-        reducer!(BitAnd, $t, !0, |a, b| a & b);
-        reducer!(BitOr, $t, 0, |a, b| a | b);
-        reducer!(BitXor, $t, 0, |a, b| a ^ b);
-    )*};
-}
-int_reducers!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
-
-macro_rules! float_reducers {
-    ($($t:ty)*) => {$(
-        reducer!(Add, $t, 0.0, |a, b| a + b);
-        reducer!(Mul, $t, 1.0, |a, b| a * b);
-        reducer!(Min, $t, <$t>::INFINITY, |a, b| a.min(b));
-        reducer!(Max, $t, <$t>::NEG_INFINITY, |a, b| a.max(b));
-    )*};
-}
-float_reducers!(f32 f64);
-
-reducer!(LogAnd, bool, true, |a, b| a && b);
-reducer!(LogOr, bool, false, |a, b| a || b);
-reducer!(BitAnd, bool, true, |a, b| a & b);
-reducer!(BitOr, bool, false, |a, b| a | b);
-reducer!(BitXor, bool, false, |a, b| a ^ b);
+// The operators and their identities: one table for the host runtime and the kernels (`omp-rs-abi`).
+pub use crate::abi_shared::reduce::{Add, BitAnd, BitOr, BitXor, LogAnd, LogOr, Max, Min, Mul, Reducer};
 
 /// Combines `v` over all threads of the calling team; `Some(total)` on thread 0, `None` elsewhere.
 ///

@@ -7,6 +7,7 @@
 //! read-only data cache (`ld.global.nc`).
 
 use core::ops::{Index, IndexMut};
+use crate::abi_shared::OwnerMode;
 
 /// A (pointer, length) view over device memory that several threads write at once.
 ///
@@ -139,12 +140,13 @@ pub unsafe fn ro_slice<T>(base: &[T; 0], len: u64) -> &[T] {
 /// exactly the points `Σ inner_j·q_j` (`q_j < count_j`) above it.
 #[derive(Debug, Clone, Copy)]
 pub struct Owner<const D: usize, const I: usize> {
-    /// Mode 2: the runtime found no element to own (e.g. an empty sequential loop); any write is a stray one.
+    /// [`OwnerMode::Nothing`]: the runtime found no element to own (e.g. an empty sequential loop); any write is a
+    /// stray one.
     nothing: bool,
     lattice: bool,
-    /// Mode 3: hull mode whose every owned element lies in `0..2^31` (the runtime checked it for all iterations), so
-    /// that the base and the distance to it are computed in 32-bit arithmetic (GPUs multiply 64-bit integers with
-    /// three instructions): modulo 2^32 the base is exact, and an index below it wraps past any width.
+    /// [`OwnerMode::Hull32`]: hull mode whose every owned element lies in `0..2^31` (the runtime checked it for all
+    /// iterations), so that the base and the distance to it are computed in 32-bit arithmetic (GPUs multiply 64-bit
+    /// integers with three instructions): modulo 2^32 the base is exact, and an index below it wraps past any width.
     narrow: bool,
     origin: i64,
     width: u64,
@@ -154,8 +156,8 @@ pub struct Owner<const D: usize, const I: usize> {
 }
 
 impl<const D: usize, const I: usize> Owner<D, I> {
-    /// From the kernel's ownership slots: mode (0 hull, 1 lattice, 2 nothing, 3 hull in 32 bits), origin, width,
-    /// one stride per dimension, then (stride, count) per sequential-loop term.
+    /// From the kernel's ownership slots: the encoded [`OwnerMode`], origin, width, one stride per dimension, then
+    /// (stride, count) per sequential-loop term.
     #[inline(always)]
     pub fn from_slots(mode: u64, origin: u64, width: u64, strides: [u64; D], inner: [[u64; 2]; I]) -> Self {
         let mut s = [0i64; D];
@@ -168,9 +170,11 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         }
         // Lattice mode without sequential-loop terms owns exactly the base: hull mode of width 0. Folding it here
         // leaves the common 1-D write (`y[i]`) one comparison instead of a mode branch.
-        let lattice = mode == 1 && I > 0;
-        let width = if mode == 1 && I == 0 { 0 } else { width };
-        Owner { nothing: mode == 2 || mode > 3, lattice, narrow: mode == 3, origin: origin as i64, width, strides: s, inner: t }
+        let mode = OwnerMode::decode(mode);
+        let lattice = mode == OwnerMode::Lattice && I > 0;
+        let width = if mode == OwnerMode::Lattice && I == 0 { 0 } else { width };
+        let (nothing, narrow) = (mode == OwnerMode::Nothing, mode == OwnerMode::Hull32);
+        Owner { nothing, lattice, narrow, origin: origin as i64, width, strides: s, inner: t }
     }
 
     /// Whether the iteration with iteration numbers `k` owns element `i`.
