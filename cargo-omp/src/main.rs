@@ -5,10 +5,12 @@
 //! | `info` | [`info`] (+ [`runtime_probe`]) | toolchain, buildable archs, caches, libomptarget and its devices |
 //! | `setup` | [`setup`] | install the device toolchain (runs `scripts/setup-gpu-toolchain.sh`) |
 //! | `explain` | [`explain`] | a kernel's slots, mapping, outlined source, registers and PTX |
+//! | `census` | [`census`] | which OpenMP directives of a C/C++/Fortran tree omp-rs expresses as written |
 //!
 //! Installed as `cargo-omp`, cargo runs it as `cargo-omp omp <args>`; run directly it takes
 //! `cargo-omp <args>`. Both work.
 
+mod census;
 mod error;
 mod explain;
 mod info;
@@ -87,6 +89,23 @@ enum Cmd {
         #[arg(long)]
         resources: bool,
     },
+    /// Which OpenMP directives of a tree of C/C++/Fortran programs omp-rs can express as written.
+    ///
+    /// Reads every source under DIR, finds its `#pragma omp` / `!$omp` directives and checks each against the
+    /// directives' own tables at its place in the code (inside a target region, inside a loop directive).
+    Census {
+        /// Root of the tree (e.g. a HeCBench checkout's `src`).
+        dir: PathBuf,
+        /// What one program is: a directory directly under DIR, or one source file.
+        #[arg(long, value_enum, default_value = "dirs")]
+        programs: census::Programs,
+        /// Only programs whose path under DIR contains this (e.g. `-omp`).
+        #[arg(long, value_name = "TEXT")]
+        matching: Option<String>,
+        /// List every program with its blockers.
+        #[arg(long)]
+        list: bool,
+    },
     /// (internal) Load libomptarget and count devices; run by `info` in a child process.
     #[command(name = "__probe-runtime", hide = true)]
     ProbeRuntime {
@@ -133,6 +152,9 @@ fn run(cmd: Cmd) -> Result<ExitCode> {
         }
         Cmd::Setup { no_apt, no_sysroot, arch } => {
             setup::run(&this_exe()?, &setup::Options { no_apt, no_sysroot, arch })?;
+        }
+        Cmd::Census { dir, programs, matching, list } => {
+            print!("{}", census::run(&census::Options { root: dir, programs, matching, list })?);
         }
         Cmd::Explain { kernel, package, target_dir, profile, release, arch, ptx, source, resources } => {
             let profile = if release { "release".to_string() } else { profile };

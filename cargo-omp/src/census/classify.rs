@@ -1,0 +1,271 @@
+//! Whether omp-rs can express a directive as written, read against the macros' own tables
+//! (`omp_rs_codegen::keyword`: the constructs and clauses the directives accept, the clauses they refuse) plus
+//! what the macros cannot see in a directive line: where it sits (inside a `target` region, inside another loop
+//! directive) and what its region calls.
+
+use omp_rs_codegen::keyword;
+
+use super::scan::Directive;
+
+/// OpenMP directive names, longest first within each prefix (C spellings; Fortran's `do` is read as `for`).
+const NAMES: &[&str] = &[
+    "target teams distribute parallel for simd",
+    "target teams distribute parallel for",
+    "target teams distribute simd",
+    "target teams distribute",
+    "target teams loop",
+    "target teams",
+    "target parallel for simd",
+    "target parallel for",
+    "target parallel loop",
+    "target parallel",
+    "target simd",
+    "target enter data",
+    "target exit data",
+    "target update",
+    "target data",
+    "target",
+    "teams distribute parallel for simd",
+    "teams distribute parallel for",
+    "teams distribute simd",
+    "teams distribute",
+    "teams loop",
+    "teams",
+    "distribute parallel for simd",
+    "distribute parallel for",
+    "distribute simd",
+    "distribute",
+    "parallel for simd",
+    "parallel for",
+    "parallel loop",
+    "parallel sections",
+    "parallel workshare",
+    "parallel masked",
+    "parallel master",
+    "parallel",
+    "for simd",
+    "for",
+    "simd",
+    "loop",
+    "begin declare target",
+    "end declare target",
+    "declare target",
+    "declare reduction",
+    "declare simd",
+    "declare mapper",
+    "declare variant",
+    "atomic",
+    "critical",
+    "barrier",
+    "taskwait",
+    "taskgroup",
+    "taskloop simd",
+    "taskloop",
+    "taskyield",
+    "task",
+    "single",
+    "masked",
+    "master",
+    "sections",
+    "section",
+    "ordered",
+    "flush",
+    "threadprivate",
+    "requires",
+    "scan",
+    "cancellation point",
+    "cancel",
+    "workshare",
+    "metadirective",
+    "allocate",
+    "tile",
+    "unroll",
+];
+
+/// The directive's name and the clause text after it (`None`: not an OpenMP directive this table knows).
+pub(super) fn split(text: &str) -> Option<(&'static str, String)> {
+    // Fortran spells the worksharing loop `do`; `end declare target` closes a C `declare target` block.
+    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == '(' || c == ',').filter(|w| !w.is_empty()).collect();
+    let as_c: Vec<&str> = words.iter().map(|w| if *w == "do" { "for" } else { w }).collect();
+    for name in NAMES {
+        let n = name.split(' ').count();
+        if as_c.len() >= n && as_c[..n].join(" ") == *name {
+            // The clause text: after the name's words as written.
+            let mut rest = text;
+            for w in &words[..n] {
+                rest = rest.trim_start().strip_prefix(w).unwrap_or(rest);
+            }
+            return Some((name, rest.trim().to_string()));
+        }
+    }
+    None
+}
+
+/// `name(args)` or `name` clauses of a directive's clause text.
+pub(super) fn clauses(text: &str) -> Vec<(String, String)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !(b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            i += 1;
+            continue;
+        }
+        let s = i;
+        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+            i += 1;
+        }
+        let name = text[s..i].to_string();
+        let mut j = i;
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        let mut args = String::new();
+        if b.get(j) == Some(&b'(') {
+            let mut depth = 0;
+            let mut k = j;
+            while k < b.len() {
+                match b[k] {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                k += 1;
+            }
+            args = text[j + 1..k.min(b.len())].to_string();
+            i = k + 1;
+        }
+        out.push((name, args));
+    }
+    out
+}
+
+/// Why a directive cannot be written as it is (the census's blocker categories).
+pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], region_code: &str) -> Vec<String> {
+    let Some((name, rest)) = split(&d.text) else {
+        return vec![format!("directive `{}`", d.text.split_whitespace().next().unwrap_or(""))];
+    };
+    let in_target = enclosing.iter().any(|e| split(&e.text).is_some_and(|(n, _)| n.starts_with("target") && !is_data(n)));
+    let in_loop = enclosing.iter().any(|e| split(&e.text).is_some_and(|(n, _)| is_loop(n)));
+    let mut out = Vec::new();
+    match name {
+        "barrier" => out.push("`barrier` (team-local arrays, SPMD teams)".to_string()),
+        "parallel" | "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" if in_target => {
+            out.push("`parallel` inside `target teams` (SPMD kernels)".into());
+        }
+        "parallel" | "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" => {
+            out.push("host `parallel` regions (with for / single / master / barrier / task)".into());
+        }
+        "for" | "for simd" => out.push("standalone `for` worksharing".into()),
+        "teams distribute parallel for" | "teams distribute parallel for simd" | "teams distribute" | "teams distribute simd" | "teams loop" | "teams" if in_target => {
+            out.push("the split form: `target` (map / is_device_ptr / device) enclosing `teams distribute parallel for`".into());
+        }
+        // Its clauses are the reduction's definition, not clauses of a construct.
+        "declare reduction" => return vec!["`declare reduction` (user-defined reductions)".into()],
+        "scan" => return vec!["`reduction(inscan, ...)` + `scan` (prefix sums)".into()],
+        "end declare target" | "begin declare target" | "declare target" | "taskwait" => {}
+        _ => {
+            let underscored = name.replace(' ', "_");
+            if keyword::construct(&underscored).is_none() {
+                // An unsupported directive blocks whatever its clauses say.
+                return vec![format!("directive `{name}`")];
+            }
+        }
+    }
+    if is_loop(name) && in_loop {
+        out.push("loop directives nested in a parallel loop's body".into());
+    }
+    if name.starts_with("target") && !is_data(name) && !in_target {
+        const ROUTINES: &[&str] = &["omp_get_thread_num", "omp_get_team_num", "omp_get_num_threads", "omp_get_num_teams"];
+        if ROUTINES.iter().any(|r| region_code.contains(r)) {
+            out.push("`omp_get_thread_num` / `omp_get_team_num` / ... on the device (SPMD kernels)".into());
+        }
+    }
+    if name == "atomic" && rest.contains("capture") && captures_old_value(&d.statement) {
+        out.push("`atomic capture` of the old value".into());
+    }
+    for (clause, args) in clauses(&rest) {
+        // Fortran's `end` keywords and the atomic kinds are not clauses of their own here.
+        if clause == "end" {
+            continue;
+        }
+        if keyword::clause(&clause).is_none() {
+            let known = keyword::UNSUPPORTED_CLAUSES.contains(&clause.as_str());
+            out.push(if known { format!("clause `{clause}`") } else { format!("clause `{clause}` (unknown)") });
+            continue;
+        }
+        if clause == "reduction" {
+            let (head, vars) = args.split_once(':').unwrap_or(("", &args));
+            if head.contains("inscan") {
+                out.push("`reduction(inscan, ...)` + `scan` (prefix sums)".into());
+            } else if vars.contains('[') {
+                out.push("array-section reductions".into());
+            }
+            let op = head.rsplit(',').next().unwrap_or("").trim();
+            const OPS: &[&str] = &["+", "-", "*", "min", "max", "&", "|", "^", "&&", "||", ".and.", ".or.", "iand", "ior", "ieor"];
+            if !op.is_empty() && !OPS.contains(&op) {
+                out.push("`declare reduction` (user-defined reductions)".into());
+            }
+        }
+        if matches!(clause.as_str(), "map" | "to" | "from") && multi_dimensional_section(&args) {
+            out.push("multi-dimensional array sections".into());
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn is_data(name: &str) -> bool {
+    matches!(name, "target data" | "target enter data" | "target exit data" | "target update")
+}
+
+fn is_loop(name: &str) -> bool {
+    name.split(' ').any(|w| matches!(w, "for" | "distribute" | "loop" | "simd" | "taskloop"))
+}
+
+/// `v = x++;`, `v = x--;` or `{ v = x; x ... }`: the value before the update.
+fn captures_old_value(stmt: &str) -> bool {
+    let s: String = stmt.split_whitespace().collect();
+    let first = s.trim_start_matches('{');
+    let Some((_, rhs)) = first.split_once('=') else { return false };
+    let rhs = rhs.split(';').next().unwrap_or("");
+    if rhs.ends_with("++") || rhs.ends_with("--") {
+        return true;
+    }
+    // `{v = x; x += 1;}`: the first statement reads a plain variable that the second updates.
+    let second = first.split(';').nth(1).unwrap_or("");
+    !rhs.is_empty() && rhs.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '[' || c == ']' || c == '.') && second.starts_with(rhs)
+}
+
+/// `a[0:n][0:m]` (C) or `a(1:n, 1:m)` (Fortran).
+fn multi_dimensional_section(args: &str) -> bool {
+    let fortran_2d = args.split('(').skip(1).any(|inner| inner.split(')').next().is_some_and(|i| i.contains(':') && i.contains(',')));
+    args.contains("][") || fortran_2d
+}
+
+#[cfg(test)]
+mod test {
+    use super::*;
+
+    #[test]
+    fn names_and_clauses() {
+        assert_eq!(split("target teams distribute parallel for map(to: a[0:n]) reduction(+: s)").map(|p| p.0), Some("target teams distribute parallel for"));
+        assert_eq!(split("target teams distribute parallel do collapse(2)").map(|p| p.0), Some("target teams distribute parallel for"));
+        assert_eq!(split("parallel").map(|p| p.0), Some("parallel"));
+        let c = clauses("map(to: a[0:n], b) nowait reduction(max: m)");
+        assert_eq!(c, [("map".into(), "to: a[0:n], b".into()), ("nowait".into(), String::new()), ("reduction".into(), "max: m".into())]);
+        assert!(multi_dimensional_section("to: table[0:4][0:256]"));
+        assert!(!multi_dimensional_section("to: a[0:n], b[0:m]"));
+        assert!(multi_dimensional_section("tofrom: a(1:n, 1:m)"));
+        assert!(captures_old_value("slot = tail++;"));
+        assert!(captures_old_value("{ v = x; x += e; }"));
+        assert!(!captures_old_value("v = ++x;"));
+        assert!(!captures_old_value("{ x += e; v = x; }"));
+    }
+}

@@ -1,0 +1,68 @@
+//! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
+//! an SPMD kernel with a barrier, a split `target` + `teams distribute parallel for`, and a Fortran program.
+
+use std::path::Path;
+use std::process::Command;
+
+fn write(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+#[test]
+fn programs_and_blockers_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        &root.join("saxpy-omp/main.cpp"),
+        "void f(int n, float a, float *x, float *y) {\n\
+         #pragma omp target data map(to: x[0:n]) map(tofrom: y[0:n])\n\
+         {\n\
+           #pragma omp target teams distribute parallel for thread_limit(256)\n\
+           for (int i = 0; i < n; i++) y[i] += a * x[i];\n\
+           #pragma omp target update from(y[0:n])\n\
+           check(y, n); // host code inside the data region: a host view\n\
+         }\n}\n",
+    );
+    write(
+        &root.join("reduce-omp/main.cpp"),
+        "void g(int n, float *x, float *out) {\n\
+         #pragma omp target teams num_teams(n/256) thread_limit(256)\n\
+         {\n\
+           float s[256];\n\
+           #pragma omp parallel\n\
+           {\n\
+             int t = omp_get_thread_num();\n\
+             s[t] = x[omp_get_team_num() * 256 + t];\n\
+             #pragma omp barrier\n\
+             if (t == 0) out[omp_get_team_num()] = s[0];\n\
+           }\n\
+         }\n}\n",
+    );
+    write(
+        &root.join("split-omp/k.cpp"),
+        "void h(int n, double *x, int did) {\n\
+         #pragma omp target is_device_ptr(x) device(did)\n\
+         #pragma omp teams distribute parallel for\n\
+         for (int i = 0; i < n; i++) x[i] = 0;\n}\n",
+    );
+    write(
+        &root.join("fortran-omp/heat.f90"),
+        "subroutine step(n, u, v)\n\
+         !$omp target teams distribute parallel do collapse(2) &\n\
+         !$omp& map(tofrom: u, v)\n\
+         do j = 1, n\n  do i = 1, n\n    v(i, j) = u(i, j)\n  end do\nend do\n\
+         end subroutine\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("4 programs, 9 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   2 / 4 (50.0 %)"), "{text}");
+    assert!(text.contains("saxpy-omp: expressible (3 directives)"), "{text}");
+    assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
+    assert!(text.contains("| `parallel` inside `target teams` (SPMD kernels) | 1 | 1 |"), "{text}");
+    assert!(text.contains("| `barrier` (team-local arrays, SPMD teams) | 1 | 1 |"), "{text}");
+    assert!(text.contains("omp_get_thread_num"), "{text}");
+    assert!(text.contains("split-omp: 1 of 2 directives expressible; the split form"), "{text}");
+}
