@@ -26,6 +26,7 @@ pub const CHECKS: &[Check] = &[
     ("port: a plain Copy struct (no declare_target) passed by value to a target region", check_plain_struct),
     ("port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)", check_host_code_in_data_region),
     ("port: a function with a plain signature called in target_data with host views (its region finds the data present)", check_plain_signature_in_data_region),
+    ("port: atomic capture of the old value, { t = next[0]; next[0] += 1; }, and of the new one", check_atomic_capture_old),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -762,4 +763,69 @@ fn check_plain_signature_in_data_region(rng: &mut StdRng) -> Result<(), String> 
     }
     axpy_steps(steps, a, &x, &mut y);
     same("y", &y, &want)
+}
+
+/// `#pragma omp atomic capture` of the old value, `{ v = x; x += e; }` (C's `v = x++`): every iteration draws a
+/// ticket from one counter, on the device and on the host; the tickets are a permutation of `0..n` and the counter
+/// ends at `n` (plus, for the new-value form, each bin's count).
+#[omp::directives]
+fn draw_tickets(n: usize, next: &mut [u64], tickets: &mut [u64], bins: &mut [u64], last: &mut [u64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..n {
+        let t;
+        #[omp::atomic(capture)]
+        {
+            t = next[0];
+            next[0] += 1;
+        }
+        tickets[i] = t;
+        let seen;
+        #[omp::atomic(capture)]
+        {
+            bins[i % bins.len()] += 1;
+            seen = bins[i % bins.len()];
+        }
+        #[omp::atomic]
+        last[i % last.len()] = last[i % last.len()].max(seen);
+    }
+}
+
+#[omp::directives]
+fn draw_tickets_host(n: usize, next: &mut [u64], tickets: &mut [u64]) {
+    #[omp::parallel_for]
+    for i in 0..n {
+        let t;
+        #[omp::atomic(capture)]
+        {
+            t = next[0];
+            next[0] += 1;
+        }
+        tickets[i] = t;
+    }
+}
+
+fn check_atomic_capture_old(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..200_000);
+    let k = rng.gen_range(1..64);
+    let (mut next, mut tickets, mut bins, mut last) = (vec![0u64], vec![u64::MAX; n], vec![0u64; k], vec![0u64; k]);
+    draw_tickets(n, &mut next, &mut tickets, &mut bins, &mut last);
+    let permutation = |t: &[u64]| {
+        let mut s = t.to_vec();
+        s.sort_unstable();
+        s.iter().enumerate().all(|(i, &v)| v == i as u64)
+    };
+    if !permutation(&tickets) {
+        return Err("the tickets drawn in the target region are not a permutation of 0..n".into());
+    }
+    let want_bins: Vec<u64> = (0..k).map(|b| (0..n).filter(|i| i % k == b).count() as u64).collect();
+    same("counter", &next, &[n as u64])?;
+    same("bins", &bins, &want_bins)?;
+    // The new-value capture: the largest value seen in a bin is its final count.
+    same("largest new value per bin", &last, &want_bins)?;
+    let (mut next, mut tickets) = (vec![0u64], vec![u64::MAX; n]);
+    draw_tickets_host(n, &mut next, &mut tickets);
+    if !permutation(&tickets) {
+        return Err("the tickets drawn in the host loop are not a permutation of 0..n".into());
+    }
+    same("host counter", &next, &[n as u64])
 }

@@ -306,6 +306,8 @@ pub struct AtomicStmt {
     pub let_pat: Option<Pat>,
     /// Whether the statement declares `v` with `let`.
     pub declares_local: bool,
+    /// Capture: `v` gets the value before the update (`{ v = x; x += e; }`) rather than after it.
+    pub capture_old: bool,
 }
 
 /// A parsed `#[omp::critical]` block.
@@ -363,7 +365,9 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
         AtomicKind::Update => "`x op= e;` (op one of + - * / & | ^), `x = x op e;`, `x = x.max(e);` or `x = x.min(e);`",
         AtomicKind::Read => "`let v = x;` or `v = x;`",
         AtomicKind::Write => "`x = e;`",
-        AtomicKind::Capture => "`let v = (x op= e);` (v gets the new value)",
+        AtomicKind::Capture => {
+            "`let v = (x op= e);` or `{ x op= e; v = x; }` (v gets the new value), or `{ v = x; x op= e; }` (the old one)"
+        }
     };
     let bad = |span: &dyn quote::ToTokens| {
         syn::Error::new_spanned(span, format!("this `#[omp::atomic]` statement must have the form {form_help}"))
@@ -371,6 +375,10 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
     // `#[omp::atomic] x = x.max(e);` puts the attribute on the first `x`: without it both spell the same place.
     let mut stmt = stmt.clone();
     remove_omp_attr(&mut stmt);
+    // OpenMP's structured capture: `{ v = x; x op= e; }` (the old value) or `{ x op= e; v = x; }` (the new one).
+    if let (AtomicKind::Capture, Stmt::Expr(Expr::Block(b), _)) = (kind, &stmt) {
+        return structured_capture(&b.block).ok_or_else(|| bad(&b.block));
+    }
     // Normalise `let v = e;` and `v = e;` into (destination, value expression).
     let (dest, let_pat, expr): (Option<Expr>, Option<Pat>, &Expr) = match &stmt {
         Stmt::Local(l) => {
@@ -405,11 +413,11 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
             if crate::place::place_root(&source).is_none() {
                 return Err(bad(&source));
             }
-            Ok(AtomicStmt { kind, target: source, op: None, value: None, capture_into: Some(into), let_pat, declares_local })
+            Ok(AtomicStmt { kind, target: source, op: None, value: None, capture_into: Some(into), let_pat, declares_local, capture_old: false })
         }
         AtomicKind::Write => match (dest, expr) {
             (None, Expr::Assign(a)) => {
-                Ok(AtomicStmt { kind, target: (*a.left).clone(), op: None, value: Some((*a.right).clone()), capture_into: None, let_pat, declares_local })
+                Ok(AtomicStmt { kind, target: (*a.left).clone(), op: None, value: Some((*a.right).clone()), capture_into: None, let_pat, declares_local, capture_old: false })
             }
             (_, other) => Err(bad(other)),
         },
@@ -428,9 +436,40 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
                 }
             };
             let (target, op, value) = update_form(&update).ok_or_else(|| bad(&update))?;
-            Ok(AtomicStmt { kind, target, op: Some(op), value: Some(value), capture_into: into, let_pat, declares_local })
+            Ok(AtomicStmt { kind, target, op: Some(op), value: Some(value), capture_into: into, let_pat, declares_local, capture_old: false })
         }
     }
+}
+
+/// `{ v = x; x op= e; }` or `{ x op= e; v = x; }`: two statements on one place `x`, `v` a variable declared before.
+fn structured_capture(block: &syn::Block) -> Option<AtomicStmt> {
+    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
+    let [Stmt::Expr(first, Some(_)), Stmt::Expr(second, _)] = block.stmts.as_slice() else { return None };
+    let read = |e: &Expr| match e {
+        Expr::Assign(a) if crate::place::place_root(&a.right).is_some() && matches!(&*a.left, Expr::Path(_)) => {
+            Some(((*a.left).clone(), (*a.right).clone()))
+        }
+        _ => None,
+    };
+    let (old, (into, source), update) = match (read(first), read(second)) {
+        (Some(r), _) if update_form(second).is_some() => (true, r, second),
+        (_, Some(r)) if update_form(first).is_some() => (false, r, first),
+        _ => return None,
+    };
+    let (target, op, value) = update_form(update)?;
+    if !same(&target, &source) || same(&into, &target) {
+        return None;
+    }
+    Some(AtomicStmt {
+        kind: AtomicKind::Capture,
+        target,
+        op: Some(op),
+        value: Some(value),
+        capture_into: Some(into),
+        let_pat: None,
+        declares_local: false,
+        capture_old: old,
+    })
 }
 
 /// `x op= e`, `x = x op e`, `x = e op x` (commutative op), `x = x.max(e)` / `x = x.min(e)`.

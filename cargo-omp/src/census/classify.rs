@@ -186,9 +186,6 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], region_code: &st
             out.push("`omp_get_thread_num` / `omp_get_team_num` / ... on the device (SPMD kernels)".into());
         }
     }
-    if name == "atomic" && rest.contains("capture") && captures_old_value(&d.statement) {
-        out.push("`atomic capture` of the old value".into());
-    }
     for (clause, args) in clauses(&rest) {
         // Fortran's `end` keywords and the atomic kinds are not clauses of their own here.
         if clause == "end" {
@@ -229,20 +226,6 @@ fn is_loop(name: &str) -> bool {
     name.split(' ').any(|w| matches!(w, "for" | "distribute" | "loop" | "simd" | "taskloop"))
 }
 
-/// `v = x++;`, `v = x--;` or `{ v = x; x ... }`: the value before the update.
-fn captures_old_value(stmt: &str) -> bool {
-    let s: String = stmt.split_whitespace().collect();
-    let first = s.trim_start_matches('{');
-    let Some((_, rhs)) = first.split_once('=') else { return false };
-    let rhs = rhs.split(';').next().unwrap_or("");
-    if rhs.ends_with("++") || rhs.ends_with("--") {
-        return true;
-    }
-    // `{v = x; x += 1;}`: the first statement reads a plain variable that the second updates.
-    let second = first.split(';').nth(1).unwrap_or("");
-    !rhs.is_empty() && rhs.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '[' || c == ']' || c == '.') && second.starts_with(rhs)
-}
-
 /// `a[0:n][0:m]` (C) or `a(1:n, 1:m)` (Fortran).
 fn multi_dimensional_section(args: &str) -> bool {
     let fortran_2d = args.split('(').skip(1).any(|inner| inner.split(')').next().is_some_and(|i| i.contains(':') && i.contains(',')));
@@ -263,9 +246,5 @@ mod test {
         assert!(multi_dimensional_section("to: table[0:4][0:256]"));
         assert!(!multi_dimensional_section("to: a[0:n], b[0:m]"));
         assert!(multi_dimensional_section("tofrom: a(1:n, 1:m)"));
-        assert!(captures_old_value("slot = tail++;"));
-        assert!(captures_old_value("{ v = x; x += e; }"));
-        assert!(!captures_old_value("v = ++x;"));
-        assert!(!captures_old_value("{ x += e; v = x; }"));
     }
 }

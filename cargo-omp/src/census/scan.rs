@@ -19,8 +19,6 @@ pub(super) struct Directive {
     pub(super) extent: std::ops::Range<usize>,
     /// Byte offset of the directive itself in the blanked source.
     pub(super) at: usize,
-    /// The blanked source of the statement it applies to (for `atomic capture`: which value is captured).
-    pub(super) statement: String,
 }
 
 /// A scanned source file: its directives and its text with comments and literals blanked (for the routines called
@@ -139,7 +137,6 @@ fn scan_c(text: &str, file: &str) -> Source {
                         text,
                         extent: stmt_start..stmt_end,
                         at: line_start,
-                        statement: blanked[stmt_start..stmt_end.min(stmt_start + 400)].to_string(),
                     });
                     line_start = end + 1;
                     line_no += 1;
@@ -154,7 +151,6 @@ fn scan_c(text: &str, file: &str) -> Source {
     for d in &mut directives {
         if is_standalone(&d.text) {
             d.extent = d.extent.start..d.extent.start;
-            d.statement.clear();
         }
     }
     Source { directives, blanked }
@@ -313,7 +309,7 @@ fn scan_fortran(text: &str, file: &str) -> Source {
         k += 1;
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let start = lines.get(k).map_or(blanked.len(), |l| l.0);
-        directives.push(Directive { file: file.into(), line: first + 1, text, extent: start..start, at, statement: String::new() });
+        directives.push(Directive { file: file.into(), line: first + 1, text, extent: start..start, at });
     }
     // Extents: each `end X` closes the latest open `X`; a loop directive without an `end` covers the next do loop.
     let code_lines: Vec<(usize, &str)> = blanked.split_inclusive('\n').scan(0usize, |o, l| {
@@ -359,10 +355,6 @@ fn scan_fortran(text: &str, file: &str) -> Source {
             directives[idx].extent.end = blanked.len();
             open.push(idx);
         }
-    }
-    for d in &mut directives {
-        let e = d.extent.clone();
-        d.statement = blanked[e.start..e.end.min(e.start + 400)].to_string();
     }
     directives.retain(|d| !d.text.starts_with("end "));
     Source { directives, blanked }

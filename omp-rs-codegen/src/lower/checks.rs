@@ -134,6 +134,14 @@ pub fn differential(plan: &crate::target::KernelPlan, host: &TokenStream, types:
     if plan.args.iter().any(|a| matches!(a, KernelArg::DeviceBuffer { .. })) {
         return None;
     }
+    // A captured atomic value depends on the order in which threads reach the atomic (tickets drawn from one
+    // counter): two correct runs differ, so such a region is not compared.
+    let captures = plan.analysis.directives.iter().any(|d| {
+        matches!(d, crate::body::BodyDirective::Atomic(a) if matches!(a.kind, crate::model::AtomicKind::Capture))
+    });
+    if captures {
+        return None;
+    }
     let on = super::names::hidden("__omp_diff");
     let mut before = quote!(let mut #on = #diff::enabled(););
     let (mut fetch, mut unpack, mut shadow, mut store, mut compare) =

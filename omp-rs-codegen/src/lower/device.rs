@@ -373,7 +373,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
         AtomicKind::Capture => {
             let op = a.op.unwrap_or(AtomicOp::Add);
             let update = apply(op, quote!(__omp_o), quote!(__omp_v));
-            let new = apply(op, quote!(__omp_old), quote!(__omp_v));
+            let new = if a.capture_old { quote!(__omp_old) } else { apply(op, quote!(__omp_old), quote!(__omp_v)) };
             quote!({
                 let __omp_v = #value;
                 let __omp_old = #h.update(#idx, |__omp_o| #update);

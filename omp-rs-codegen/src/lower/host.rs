@@ -443,6 +443,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
         }
     };
     let call = match a.kind {
+        AtomicKind::Capture if a.capture_old => quote!(#call.0),
         AtomicKind::Capture => quote!(#call.1),
         _ => call,
     };
