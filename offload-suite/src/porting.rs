@@ -27,6 +27,7 @@ pub const CHECKS: &[Check] = &[
     ("port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)", check_host_code_in_data_region),
     ("port: a function with a plain signature called in target_data with host views (its region finds the data present)", check_plain_signature_in_data_region),
     ("port: atomic capture of the old value, { t = next[0]; next[0] += 1; }, and of the new one", check_atomic_capture_old),
+    ("port: miniWeather's flux planes, flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i] inside for ll", check_flux_planes),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -828,4 +829,59 @@ fn check_atomic_capture_old(rng: &mut StdRng) -> Result<(), String> {
         return Err("the tickets drawn in the host loop are not a permutation of 0..n".into());
     }
     same("host counter", &next, &[n as u64])
+}
+
+/// miniWeather's flux loop as its C++ writes it: a collapsed (k, i) nest whose body loops over the variables and
+/// writes `flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i]`, one plane per variable.
+#[omp::directives]
+fn flux_planes(nx: usize, nz: usize, num_vars: usize, state: &[f64], flux: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for(collapse(2))]
+    for k in 0..nz {
+        for i in 0..nx + 1 {
+            for ll in 0..num_vars {
+                flux[ll * (nz + 1) * (nx + 1) + k * (nx + 1) + i] = state[ll * nz * (nx + 1) + k * (nx + 1) + i] * 0.5 + ll as f64;
+            }
+        }
+    }
+}
+
+/// The same loop with planes one row apart (`ll * (nx + 1)`): variable `ll` of iteration k reaches row k + 1, which
+/// iteration k + 1 writes too: refused before any write.
+#[omp::directives]
+fn flux_planes_overlapping(nx: usize, nz: usize, num_vars: usize, flux: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for(collapse(2))]
+    for k in 0..nz {
+        for i in 0..nx + 1 {
+            for ll in 0..num_vars {
+                flux[ll * (nx + 1) + k * (nx + 1) + i] = ll as f64;
+            }
+        }
+    }
+}
+
+fn check_flux_planes(rng: &mut StdRng) -> Result<(), String> {
+    let (nx, nz) = (rng.gen_range(1..30), rng.gen_range(2..20));
+    let mut flux = vec![-1.0; (nz + 2) * (nx + 1)];
+    let racy = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| flux_planes_overlapping(nx, nz, 2, &mut flux)));
+    match racy {
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| m.contains("may write the same element")) => {}
+        Err(_) => return Err("overlapping planes: the loop panicked, but not with the overlap report".into()),
+        Ok(()) => return Err("overlapping planes (ll * (nx + 1) + k * (nx + 1) + i) were not refused".into()),
+    }
+    if flux.iter().any(|&v| v != -1.0) {
+        return Err("the refused loop wrote `flux` before it was refused".into());
+    }
+    let (nx, nz, num_vars) = (rng.gen_range(1..60), rng.gen_range(1..40), rng.gen_range(1..5));
+    let state = vec_f64(rng, num_vars * nz * (nx + 1));
+    let mut flux = vec![0.0; num_vars * (nz + 1) * (nx + 1)];
+    flux_planes(nx, nz, num_vars, &state, &mut flux);
+    let mut want = vec![0.0; flux.len()];
+    for k in 0..nz {
+        for i in 0..nx + 1 {
+            for ll in 0..num_vars {
+                want[ll * (nz + 1) * (nx + 1) + k * (nx + 1) + i] = state[ll * nz * (nx + 1) + k * (nx + 1) + i] * 0.5 + ll as f64;
+            }
+        }
+    }
+    same("flux", &flux, &want)
 }

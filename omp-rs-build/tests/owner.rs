@@ -7,6 +7,10 @@ mod atomic;
 #[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../device/omp_device/src/view.rs"]
 mod view;
+/// The definitions `omp_device` compiles as its `abi_shared` module (`view.rs` decodes the ownership mode with them).
+mod abi_shared {
+    pub use omp_rs_abi::*;
+}
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use view::{Disjoint, Owner, View};

@@ -38,8 +38,8 @@ pub struct Outline {
     pub cfg: CfgSet,
     /// Regions whose meaning the device build cannot reproduce (they get no kernel; the macro reports each).
     pub refused: Vec<Refusal>,
-    /// The names of the package's `#[omp::declare_target]` structs.
-    declare_target_structs: Vec<String>,
+    /// The names of the package's `#[omp::declare_target]` structs, with the module each is defined in.
+    declare_target_structs: Vec<(String, String)>,
     /// Inherent, non-generic `impl`s of the package by the name of their type: those of `declare_target` structs
     /// are copied to the device crate with them (`settle_type_aliases`).
     inherent_impls: Vec<(String, syn::ItemImpl)>,
@@ -120,7 +120,7 @@ impl Outline {
                     }
                 }
                 Item::Struct(s) if declare_target(&s.attrs) => {
-                    self.declare_target_structs.push(s.ident.to_string());
+                    self.declare_target_structs.push((s.ident.to_string(), module.to_string()));
                     let mut s = s.clone();
                     s.attrs.retain(|a| !is_omp(a));
                     self.items.push(Item::Verbatim(crate::device_struct::device(s)));
@@ -188,6 +188,7 @@ impl Outline {
     /// the package is not copied (the device build then says which name it misses; it never takes one of them).
     /// Call once every file has been added.
     pub fn settle_type_aliases(&mut self) {
+        self.refuse_ambiguous_structs();
         self.copy_declare_target_methods();
         let mut defs: Vec<(String, syn::ItemType)> = Vec::new();
         let mut cfg = crate::resolve::cfg::Resolver::new(&self.cfg);
@@ -231,6 +232,51 @@ impl Outline {
         }
     }
 
+    /// `declare_target` structs live at the device crate's root, so two of one name (in two modules) cannot both be
+    /// there: neither is copied, and every kernel that names one is refused (the macro reports it at the region),
+    /// never compiled against the other struct of that name.
+    fn refuse_ambiguous_structs(&mut self) {
+        let mut twice: Vec<(String, Vec<String>)> = Vec::new();
+        for (name, module) in &self.declare_target_structs {
+            match twice.iter_mut().find(|(n, _)| n == name) {
+                Some((_, modules)) => modules.push(module.clone()),
+                None => twice.push((name.clone(), vec![module.clone()])),
+            }
+        }
+        twice.retain(|(_, modules)| modules.len() > 1);
+        if twice.is_empty() {
+            return;
+        }
+        // The copies (`device_struct::device` output: the struct and what it derives).
+        let defines_one = |item: &Item| {
+            let named = |i: &Item| matches!(i, Item::Struct(s) if twice.iter().any(|(n, _)| s.ident == n));
+            match item {
+                Item::Verbatim(t) => syn::parse2::<syn::File>(t.clone()).is_ok_and(|f| f.items.iter().any(named)),
+                other => named(other),
+            }
+        };
+        self.items.retain(|i| !defines_one(i));
+        let kernels = std::mem::take(&mut self.kernels);
+        let files = std::mem::take(&mut self.files);
+        for (k, f) in kernels.into_iter().zip(files) {
+            let idents = crate::fields::idents_in(device::kernel(&k));
+            match twice.iter().find(|(n, _)| idents.contains(n)) {
+                Some((name, modules)) => self.refused.push(Refusal {
+                    kernel: k.name.clone(),
+                    name: Some(name.clone()),
+                    message: format!(
+                        "two `#[omp::declare_target]` structs are named `{name}` (in {}): the device build keeps                          such structs under their name alone, so it cannot tell them apart; rename one",
+                        modules.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" and ")
+                    ),
+                }),
+                None => {
+                    self.kernels.push(k);
+                    self.files.push(f);
+                }
+            }
+        }
+    }
+
     /// The methods of `declare_target` structs (OpenMP compiles a declare-target class's member functions for the
     /// device): their inherent `impl`s go to the device crate beside the struct, as `declare_target` functions do (a
     /// method naming an item the device crate lacks is a device build error, as in such a function). Methods with
@@ -238,7 +284,7 @@ impl Outline {
     fn copy_declare_target_methods(&mut self) {
         let impls = std::mem::take(&mut self.inherent_impls);
         for (name, imp) in &impls {
-            if self.declare_target_structs.iter().filter(|n| *n == name).count() != 1 {
+            if self.declare_target_structs.iter().filter(|(n, _)| n == name).count() != 1 {
                 continue;
             }
             let mut imp = imp.clone();
@@ -580,6 +626,46 @@ mod test {
         for left in ["fn scaled", "fn helped", "fn shown", "const SCALED", "fn get"] {
             assert!(!src.contains(left), "{left}: {src}");
         }
+    }
+
+    #[test]
+    fn two_declare_target_structs_of_one_name_refuse_the_kernels_that_name_them() {
+        let file: syn::File = syn::parse_quote! {
+            mod a {
+                #[omp::declare_target]
+                #[derive(Clone, Copy)]
+                pub struct P { pub x: f64 }
+                #[omp::directives]
+                pub fn fa(p: &[P], y: &mut [f64]) {
+                    #[omp::target_teams_distribute_parallel_for]
+                    for i in 0..y.len() { y[i] = p[i].x; }
+                }
+            }
+            mod b {
+                #[omp::declare_target]
+                #[derive(Clone, Copy)]
+                pub struct P { pub x: f32, pub w: f32 }
+                #[omp::directives]
+                pub fn fb(p: &[P], y: &mut [f32]) {
+                    #[omp::target_teams_distribute_parallel_for]
+                    for i in 0..y.len() { y[i] = p[i].x * p[i].w; }
+                }
+            }
+            #[omp::directives]
+            fn plain(y: &mut [f64]) {
+                #[omp::target_teams_distribute_parallel_for]
+                for i in 0..y.len() { y[i] = 1.0; }
+            }
+        };
+        let mut o = Outline::default();
+        o.modules.add_file(&file, 0, &[]);
+        o.add_file(&file, "src/lib.rs");
+        o.settle_type_aliases();
+        let names: Vec<&str> = o.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert!(names.len() == 1 && names[0].starts_with("omp_plain_0_"), "{names:?}");
+        assert_eq!(o.refused.len(), 2, "{:?}", o.refused);
+        assert!(o.refused.iter().all(|r| r.name.as_deref() == Some("P") && r.message.contains("rename one")), "{:?}", o.refused);
+        assert!(!o.crate_source().contains("struct P"), "neither struct is copied: {}", o.crate_source());
     }
 
     #[test]

@@ -85,23 +85,35 @@ fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStr
     });
     let constant = form.constant_terms().into_iter().map(coeff_expr);
     let mut out = quote!(#rt::Affine::new(#rt::form_sum(&[#(#constant),*]), [#(#counts),*]));
+    // A sequential loop's variable is one term whatever its coefficient: `ll * (nz + 1) * (nx + 1)` expands into four
+    // monomials of `ll`, whose coefficients add up to its stride (the parallel terms add up per dimension in
+    // `Affine::term`).
+    let mut inner: Vec<(&String, Vec<TokenStream>)> = Vec::new();
     for (var, c) in form.var_terms() {
         let coeff = coeff_expr(c);
-        out = match var {
+        match var {
             IterVar::Parallel(k) => {
                 let dim = names::dim(*k);
-                quote!(#out.term(#k, #coeff, &#dim))
+                out = quote!(#out.term(#k, #coeff, &#dim));
             }
-            IterVar::Inner { name, .. } => {
-                let dim = names::inner_dim(name);
-                if !inner_lets.iter().any(|(n, _)| n == name) {
-                    if let Some(d) = form.inner_ranges.get(name).and_then(inner_dim) {
-                        inner_lets.push((name.clone(), quote!(let #dim = #d;)));
-                    }
-                }
-                quote!(#out.inner(#coeff, &#dim))
+            IterVar::Inner { name, .. } => match inner.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, parts)) => parts.push(coeff),
+                None => inner.push((name, vec![coeff])),
+            },
+        }
+    }
+    for (name, parts) in inner {
+        let dim = names::inner_dim(name);
+        if !inner_lets.iter().any(|(n, _)| n == name) {
+            if let Some(d) = form.inner_ranges.get(name).and_then(inner_dim) {
+                inner_lets.push((name.clone(), quote!(let #dim = #d;)));
             }
+        }
+        let coeff = match parts.as_slice() {
+            [one] => one.clone(),
+            _ => quote!(#rt::form_sum(&[#(#parts),*])),
         };
+        out = quote!(#out.inner(#coeff, &#dim));
     }
     out
 }
