@@ -28,6 +28,7 @@ pub const CHECKS: &[Check] = &[
     ("port: a function with a plain signature called in target_data with host views (its region finds the data present)", check_plain_signature_in_data_region),
     ("port: atomic capture of the old value, { t = next[0]; next[0] += 1; }, and of the new one", check_atomic_capture_old),
     ("port: miniWeather's flux planes, flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i] inside for ll", check_flux_planes),
+    ("port: a [f64; 32] array mapped by target_data and read in its region", check_fixed_array_in_data_region),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -884,4 +885,26 @@ fn check_flux_planes(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("flux", &flux, &want)
+}
+
+/// A fixed-size coefficient array mapped by the data region and read in its regions (the regions use the block's
+/// device copy, as an array, rather than passing the 32 values by value).
+#[omp::directives]
+fn taps_in_data_region(taps: [f64; 32], x: &[f64], y: &mut [f64]) {
+    #[omp::target_data(map(to: taps, x), map(tofrom: y))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..y.len() {
+            y[i] += taps[i % 32] * x[i];
+        }
+    }
+}
+
+fn check_fixed_array_in_data_region(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let taps: [f64; 32] = std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+    let (x, mut y) = (vec_f64(rng, n), vec_f64(rng, n));
+    let want: Vec<f64> = (0..n).map(|i| y[i] + taps[i % 32] * x[i]).collect();
+    taps_in_data_region(taps, &x, &mut y);
+    same("y", &y, &want)
 }

@@ -398,7 +398,11 @@ pub fn plan(
                 });
                 args.push(KernelArg::Scalar { name, ty: t, private_mut, inline_len: None });
             }
-            (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Array { elem, .. }) if inline_len(&ty, &elem).is_some() => {
+            // A small array passed by value, one slot per element, unless a `target_data` block maps it (the region
+            // then uses the block's device copy, as an array).
+            (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Array { elem, .. })
+                if inline_len(&ty, &elem).is_some() && !env.is_mapped(&key) =>
+            {
                 // Each iteration's own copy (an element write may not count as writing the variable).
                 let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate);
                 let n = inline_len(&ty, &elem).unwrap_or(0);
