@@ -1,5 +1,6 @@
 //! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
-//! an SPMD kernel with a barrier, a split `target` + `teams distribute parallel for`, and a Fortran program.
+//! an SPMD kernel with a barrier, the split `target` + `teams distribute parallel for` form (and a `target` holding
+//! more than that), and a Fortran program.
 
 use std::path::Path;
 use std::process::Command;
@@ -47,6 +48,16 @@ fn programs_and_blockers_as_written() {
          for (int i = 0; i < n; i++) x[i] = 0;\n}\n",
     );
     write(
+        &root.join("mixed-omp/k.cpp"),
+        "void m(int n, double *x) {\n\
+         #pragma omp target map(tofrom: x[0:n])\n\
+         {\n\
+           int k = 1;\n\
+           #pragma omp teams distribute parallel for\n\
+           for (int i = 0; i < n; i++) x[i] = k;\n\
+         }\n}\n",
+    );
+    write(
         &root.join("fortran-omp/heat.f90"),
         "subroutine step(n, u, v)\n\
          !$omp target teams distribute parallel do collapse(2) &\n\
@@ -57,12 +68,13 @@ fn programs_and_blockers_as_written() {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("4 programs, 9 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   2 / 4 (50.0 %)"), "{text}");
+    assert!(text.contains("5 programs, 11 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   3 / 5 (60.0 %)"), "{text}");
     assert!(text.contains("saxpy-omp: expressible (3 directives)"), "{text}");
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
     assert!(text.contains("| `parallel` inside `target teams` (SPMD kernels) | 1 | 1 |"), "{text}");
     assert!(text.contains("| `barrier` (team-local arrays, SPMD teams) | 1 | 1 |"), "{text}");
     assert!(text.contains("omp_get_thread_num"), "{text}");
-    assert!(text.contains("split-omp: 1 of 2 directives expressible; the split form"), "{text}");
+    assert!(text.contains("split-omp: expressible (2 directives)"), "OpenMP's split form is the combined construct: {text}");
+    assert!(text.contains("mixed-omp: 1 of 2 directives expressible; `teams` inside a `target` whose body holds more"), "{text}");
 }

@@ -29,6 +29,7 @@ pub const CHECKS: &[Check] = &[
     ("port: atomic capture of the old value, { t = next[0]; next[0] += 1; }, and of the new one", check_atomic_capture_old),
     ("port: miniWeather's flux planes, flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i] inside for ll", check_flux_planes),
     ("port: a [f64; 32] array mapped by target_data and read in its region", check_fixed_array_in_data_region),
+    ("port: the split form, target(map / is_device_ptr / device) enclosing teams_distribute_parallel_for", check_split_target),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -907,4 +908,49 @@ fn check_fixed_array_in_data_region(rng: &mut StdRng) -> Result<(), String> {
     let want: Vec<f64> = (0..n).map(|i| y[i] + taps[i % 32] * x[i]).collect();
     taps_in_data_region(taps, &x, &mut y);
     same("y", &y, &want)
+}
+
+/// OpenMP's split form, as RAJAPerf writes its kernels: `target` with the data clauses, its body one
+/// `teams distribute parallel for` with the loop's clauses: the combined construct.
+#[omp::directives]
+fn split_saxpy(a: f64, x: &[f64], y: &mut [f64]) {
+    #[omp::target(map(to: x), map(tofrom: y))]
+    {
+        #[omp::teams_distribute_parallel_for(thread_limit(128))]
+        for i in 0..y.len() {
+            y[i] += a * x[i];
+        }
+    }
+}
+
+#[omp::directives]
+fn split_scale_buffers(n: usize, did: i64, x: &omp::DeviceBuffer<f64>, y: &mut omp::DeviceBuffer<f64>) {
+    #[omp::target(is_device_ptr(x, y), device(did))]
+    {
+        #[omp::teams_distribute_parallel_for]
+        for i in 0..n {
+            y[i] = 2.0 * x[i];
+        }
+    }
+}
+
+fn check_split_target(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let (x, mut y) = (vec_f64(rng, n), vec_f64(rng, n));
+    let a = rng.gen_range(-2.0..2.0);
+    let want: Vec<f64> = (0..n).map(|i| y[i] + a * x[i]).collect();
+    split_saxpy(a, &x, &mut y);
+    same("y (map clauses on the target)", &y, &want)?;
+    // Device memory needs a device: the is_device_ptr form runs where there is one.
+    let devices = omp::get_num_devices();
+    if devices == 0 {
+        return Ok(());
+    }
+    let did = i64::from(devices - 1);
+    let xb = omp::DeviceBuffer::from_slice(&x, Some(did)).map_err(|e| e.to_string())?;
+    let mut yb = omp::DeviceBuffer::<f64>::alloc(n, Some(did)).map_err(|e| e.to_string())?;
+    split_scale_buffers(n, did, &xb, &mut yb);
+    let got = yb.to_vec().map_err(|e| e.to_string())?;
+    let want: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
+    same("y (is_device_ptr and device on the target)", &got, &want)
 }

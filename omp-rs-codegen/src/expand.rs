@@ -306,6 +306,40 @@ fn serial_target(d: &Directive, block: &syn::Block, cx: &Ctxt) -> Result<Option<
     Ok(syn::parse2::<ExprForLoop>(quote!(for _ in 0..1 { #(#stmts)* })).ok().map(|fl| (serial, fl)))
 }
 
+/// OpenMP's split form, as RAJAPerf writes every kernel: `target` with its clauses (`map`, `is_device_ptr`, `device`,
+/// `if`, `nowait`, ...) whose body is one loop directive (`teams distribute parallel for`, `parallel for`, ...) means
+/// the combined construct with both directives' clauses. The statement that results, when `stmt` is that form.
+fn fuse_split_target(stmt: &Stmt) -> Option<Stmt> {
+    let Stmt::Expr(Expr::Block(b), semi) = stmt else { return None };
+    let outer = find_omp_attr(&b.attrs)?;
+    if outer.name != "target" || b.block.stmts.len() != 1 {
+        return None;
+    }
+    let Stmt::Expr(Expr::ForLoop(f), _) = &b.block.stmts[0] else { return None };
+    let inner = find_omp_attr(&f.attrs)?;
+    let name = format!("target_{}", inner.name);
+    // A loop directive without `target` of its own, whose combination with it exists.
+    let inner_kind = crate::keyword::construct(&inner.name.to_string())?;
+    if !matches!(inner_kind, ConstructKind::Executable(l) if !l.contains(crate::model::Leaves::TARGET)) {
+        return None;
+    }
+    crate::keyword::construct(&name)?;
+    let (a, i) = (&outer.args, &inner.args);
+    let args = match (a.is_empty(), i.is_empty()) {
+        (true, _) => i.clone(),
+        (_, true) => a.clone(),
+        _ => quote!(#a, #i),
+    };
+    let ident = Ident::new(&name, inner.name.span());
+    let mut fl = f.clone();
+    fl.attrs.remove(inner.index);
+    fl.attrs.insert(0, syn::parse_quote!(#[omp::#ident(#args)]));
+    let mut other: Vec<syn::Attribute> = b.attrs.clone();
+    other.remove(outer.index);
+    fl.attrs.extend(other);
+    Some(Stmt::Expr(Expr::ForLoop(fl), *semi))
+}
+
 fn unreachable_loop() -> ! {
     // `loops` only holds indices of `for` statements.
     unreachable!("index of a for loop")
@@ -724,6 +758,19 @@ impl<'a> Lowerer<'a> {
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
                 b.attrs.clear();
+                // The clauses of a `target` block reach its loop directive in the split form only (one loop
+                // directive as its body, fused before this point); anywhere else they would be dropped.
+                if let (true, Some(c)) = (construct.is_target(), d.clauses.first()) {
+                    self.cx.error_at(
+                        c.span,
+                        format!(
+                            "`{}` on a `#[omp::target]` block reaches its loop directive only when the block is that one \
+                             directive (OpenMP's split form: `#[omp::target({0}(..))] {{ #[omp::teams_distribute_parallel_for] \
+                             for .. }}`); here the block holds more: put the clause on the loop directive it is for",
+                            c.name.as_str()
+                        ),
+                    );
+                }
                 let outer = self.in_target;
                 self.in_target |= construct.is_target();
                 self.visit_block_mut(&mut b.block);
@@ -757,6 +804,10 @@ impl VisitMut for Lowerer<'_> {
         self.scopes.push(crate::resolve::BlockScope::of(&block.stmts));
         let mut index = 0;
         while index < block.stmts.len() {
+            // `#[omp::target(..)] { #[omp::teams_distribute_parallel_for(..)] for .. }` is the combined construct.
+            if let Some(fused) = fuse_split_target(&block.stmts[index]) {
+                block.stmts[index] = fused;
+            }
             // A `nowait` target loop takes the statements after it into a data block (crate::nowait).
             crate::nowait::defer_at(block, index, &self.types);
             let stmt = &mut block.stmts[index];

@@ -146,7 +146,8 @@ pub(super) fn clauses(text: &str) -> Vec<(String, String)> {
 }
 
 /// Why a directive cannot be written as it is (the census's blocker categories).
-pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], region_code: &str) -> Vec<String> {
+pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) -> Vec<String> {
+    let region_code = &source[d.extent.clone()];
     let Some((name, rest)) = split(&d.text) else {
         return vec![format!("directive `{}`", d.text.split_whitespace().next().unwrap_or(""))];
     };
@@ -162,8 +163,11 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], region_code: &st
             out.push("host `parallel` regions (with for / single / master / barrier / task)".into());
         }
         "for" | "for simd" => out.push("standalone `for` worksharing".into()),
-        "teams distribute parallel for" | "teams distribute parallel for simd" | "teams distribute" | "teams distribute simd" | "teams loop" | "teams" if in_target => {
-            out.push("the split form: `target` (map / is_device_ptr / device) enclosing `teams distribute parallel for`".into());
+        // OpenMP's split form: fused into the combined construct when it is the whole body of its `target`.
+        "teams distribute parallel for" | "teams distribute parallel for simd" | "teams distribute" | "teams distribute simd" | "teams loop" | "teams"
+            if in_target && !whole_body_of_target(d, enclosing, source) =>
+        {
+            out.push("`teams` inside a `target` whose body holds more than that one directive".into());
         }
         // Its clauses are the reduction's definition, not clauses of a construct.
         "declare reduction" => return vec!["`declare reduction` (user-defined reductions)".into()],
@@ -216,6 +220,21 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], region_code: &st
     out.sort();
     out.dedup();
     out
+}
+
+/// Whether `d` is the whole body of the `target` directly enclosing it (only blanks between them, and its statement
+/// ends the target's).
+fn whole_body_of_target(d: &Directive, enclosing: &[&Directive], source: &str) -> bool {
+    let target = enclosing
+        .iter()
+        .filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target"))
+        .max_by_key(|e| e.extent.start);
+    target.is_some_and(|t| {
+        let before = source.get(t.extent.start..d.at).unwrap_or("x");
+        let after = source.get(d.extent.end..t.extent.end).unwrap_or("x");
+        // Fortran: the `end target` line follows; C: the target's statement is the directive's own.
+        before.trim().is_empty() && after.trim().is_empty()
+    })
 }
 
 fn is_data(name: &str) -> bool {

@@ -70,8 +70,7 @@ pub(crate) fn run(o: &Options) -> Result<String> {
         for d in &src.directives {
             let enclosing: Vec<&scan::Directive> =
                 src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && e.extent.contains(&d.at)).collect();
-            let region = &src.blanked[d.extent.clone()];
-            let why = classify::blockers(d, &enclosing, region);
+            let why = classify::blockers(d, &enclosing, &src.blanked);
             p.directives += 1;
             if why.is_empty() {
                 p.expressible += 1;
