@@ -232,8 +232,11 @@ fn whole_body_of_target(d: &Directive, enclosing: &[&Directive], source: &str) -
     target.is_some_and(|t| {
         let before = source.get(t.extent.start..d.at).unwrap_or("x");
         let after = source.get(d.extent.end..t.extent.end).unwrap_or("x");
-        // Fortran: the `end target` line follows; C: the target's statement is the directive's own.
-        before.trim().is_empty() && after.trim().is_empty()
+        // C: the target's statement is the directive's own, or a block holding only it; Fortran: the `end target`
+        // line follows.
+        let open = before.trim();
+        let close = after.trim();
+        (open.is_empty() && close.is_empty()) || (open == "{" && close == "}")
     })
 }
 
