@@ -30,6 +30,7 @@ pub const CHECKS: &[Check] = &[
     ("port: miniWeather's flux planes, flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i] inside for ll", check_flux_planes),
     ("port: a [f64; 32] array mapped by target_data and read in its region", check_fixed_array_in_data_region),
     ("port: the split form, target(map / is_device_ptr / device) enclosing teams_distribute_parallel_for", check_split_target),
+    ("port: writes at constant plane offsets, tend[plane + k*nx + i] and tend[2*plane + ..] += .., host and device", check_constant_offset_planes),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -953,4 +954,45 @@ fn check_split_target(rng: &mut StdRng) -> Result<(), String> {
     let got = yb.to_vec().map_err(|e| e.to_string())?;
     let want: Vec<f64> = x.iter().map(|v| 2.0 * v).collect();
     same("y (is_device_ptr and device on the target)", &got, &want)
+}
+
+/// miniWeather's tendencies as its C++ writes them: one statement per variable at a constant plane offset, written
+/// and then updated in place (`+=`), in a collapsed host loop and in a target region.
+#[omp::directives]
+fn tendencies(nx: usize, nz: usize, dt: f64, flux: &[f64], tend: &mut [f64], host: &mut [f64]) {
+    let plane: usize = nx * nz;
+    #[omp::target_teams_distribute_parallel_for(collapse(2))]
+    for k in 0..nz {
+        for i in 0..nx {
+            tend[k * nx + i] = -(flux[k * nx + i] * dt);
+            tend[plane + k * nx + i] = -(flux[plane + k * nx + i] * dt);
+            tend[2 * plane + k * nx + i] = flux[2 * plane + k * nx + i];
+            tend[2 * plane + k * nx + i] += tend[plane + k * nx + i];
+        }
+    }
+    #[omp::parallel_for(collapse(2))]
+    for k in 0..nz {
+        for i in 0..nx {
+            host[k * nx + i] = -(flux[k * nx + i] * dt);
+            host[plane + k * nx + i] = -(flux[plane + k * nx + i] * dt);
+            host[2 * plane + k * nx + i] = flux[2 * plane + k * nx + i];
+            host[2 * plane + k * nx + i] += host[plane + k * nx + i];
+        }
+    }
+}
+
+fn check_constant_offset_planes(rng: &mut StdRng) -> Result<(), String> {
+    let (nx, nz) = (rng.gen_range(1..300), rng.gen_range(1..50));
+    let plane = nx * nz;
+    let flux = vec_f64(rng, 3 * plane);
+    let (mut tend, mut host) = (vec![0.0; 3 * plane], vec![0.0; 3 * plane]);
+    tendencies(nx, nz, 0.25, &flux, &mut tend, &mut host);
+    let mut want = vec![0.0; 3 * plane];
+    for c in 0..plane {
+        want[c] = -(flux[c] * 0.25);
+        want[plane + c] = -(flux[plane + c] * 0.25);
+        want[2 * plane + c] = flux[2 * plane + c] + want[plane + c];
+    }
+    same("tend (target region)", &tend, &want)?;
+    same("tend (host loop)", &host, &want)
 }

@@ -105,7 +105,7 @@ pub mod __private {
         Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
         Dim, DisjointArrays, DisjointMut, UncheckedSlice, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
         RefValue, RegionConfig, Row, RowWindow, RowsWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
-        WindowIndex, WindowMut,
+        WindowIndex, WindowMut, WindowsMut,
     };
     pub use crate::host::nd;
     pub use crate::offload::private as offload;

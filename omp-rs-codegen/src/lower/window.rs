@@ -213,6 +213,33 @@ fn windowed_loop(
     let mut inner_parents = parents.clone();
     for (array, accesses) in &found {
         let x = user_ident(array, accesses[0].span);
+        // A written array reached at several constant offsets, every access a row of this loop (miniWeather's
+        // `tend[ID_DENS * plane + ...]`, `tend[ID_UMOM * plane + ...]`): one window per access, each access
+        // checked against its own (`WindowsMut`), as the loop form's lattice window does for `tend[ll * plane + ...]`.
+        let mut keys_of_rows: Vec<&str> = Vec::new();
+        let all_rows = accesses.iter().all(|a| matches!(a.shape, Shape::Interval(_)));
+        for a in accesses {
+            if !keys_of_rows.contains(&a.key.as_str()) {
+                keys_of_rows.push(&a.key);
+            }
+        }
+        if arrays[array] == Kind::Write && all_rows && keys_of_rows.len() > 1 {
+            let rows = keys_of_rows.iter().enumerate().map(|(j, key)| {
+                let a = accesses.iter().find(|a| a.key == *key).unwrap_or(&accesses[0]);
+                let Shape::Interval(s) = a.shape else { unreachable!("all rows") };
+                keys.insert((*key).to_string(), Window::Slot(j));
+                let (lo, len) = (substitute(&a.index, &[(l.var, &start)]), span(&n, s));
+                quote!((#lo, #len))
+            });
+            let rows: Vec<TokenStream> = rows.collect();
+            lets.extend(quote! {
+                #[allow(unused_mut)]
+                let ::core::option::Option::Some(mut #x) = #x.__omp_windows([#(#rows),*]) else {
+                    break #fast_label true;
+                };
+            });
+            continue;
+        }
         for a in accesses {
             let lo = substitute(&a.index, &[(l.var, &start)]);
             match (arrays[array], &a.shape) {
@@ -455,9 +482,13 @@ impl Finder<'_> {
             }
             _ => return,
         };
-        // A written array has one index form; a second one cannot share its window.
-        if *kind == Kind::Write && self.out.contains_key(&name) {
-            return;
+        // A written array has one index form, or several rows of this loop (each then gets its own window,
+        // `windowed_loop`); a second form cannot share a lattice window.
+        if *kind == Kind::Write {
+            let rows = |v: &Vec<Found>| v.iter().all(|f| matches!(f.shape, Shape::Interval(_)));
+            if self.out.get(&name).is_some_and(|v| !(rows(v) && matches!(shape, Shape::Interval(_)))) {
+                return;
+            }
         }
         self.out.entry(name).or_default().push(Found { index: index.clone(), shape, key, span: array.span() });
     }
@@ -680,6 +711,8 @@ enum Window {
     Read(Ident),
     /// A written array walked with strides, checked against the loops' counters: `x.__omp_at([jj…], idx)`.
     Lattice(Vec<Ident>),
+    /// Access number `j` of a written array reached in several rows: `x.__omp_at(j, idx)`.
+    Slot(usize),
 }
 
 /// In the fast copy: reads `x[idx]` with a window become picks, accesses to a lattice window
@@ -712,6 +745,8 @@ impl Rewrite<'_> {
             (Window::Read(_), true) => return None,
             (Window::Lattice(jj), false) => syn::parse_quote!((*#x.__omp_at([#(#jj),*], #i))),
             (Window::Lattice(jj), true) => syn::parse_quote!((*#x.__omp_at_mut([#(#jj),*], #i))),
+            (Window::Slot(j), false) => syn::parse_quote!((*#x.__omp_at(#j, #i))),
+            (Window::Slot(j), true) => syn::parse_quote!((*#x.__omp_at_mut(#j, #i))),
         })
     }
 

@@ -29,7 +29,7 @@ pub use window::{
 pub use schedule::Schedule;
 pub use sharing::{
     critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, ChunkView, CriticalCell, CriticalGuard, DisjointArrays,
-    DisjointMut, LatticeMut, OmpAt, OmpAtMut, WindowMut,
+    DisjointMut, LatticeMut, OmpAt, OmpAtMut, WindowMut, WindowsMut,
 };
 
 pub(crate) use team::position;

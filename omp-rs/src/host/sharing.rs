@@ -203,6 +203,29 @@ impl<'a, T, const D: usize> ChunkView<'a, T, D> {
 }
 
 impl<'a, T, const D: usize> ChunkView<'a, T, D> {
+    /// Whether the chunk owns all of `lo..lo + len` (inside its first interval or one of the others).
+    #[inline(always)]
+    fn owns_interval(&self, lo: usize, len: usize) -> bool {
+        let inside = |a: usize, n: usize| lo >= a && len <= n && lo - a <= n - len;
+        inside(self.lo, self.n) || self.extra[..self.n_extra].iter().any(|&(a, n)| inside(a, n))
+    }
+
+    /// One window per write of the body at a constant offset from the others (`tend[ID_DENS * plane + k * nx + i]`,
+    /// `tend[ID_UMOM * plane + ...]`: `W` rows of one loop), if the chunk owns them all: the write numbered `j` is
+    /// then checked against its own row only (see [`WindowsMut`]).
+    #[inline(always)]
+    pub fn __omp_windows<const W: usize>(&mut self, rows: [(usize, usize); W]) -> Option<WindowsMut<'_, 'a, T, D, W>> {
+        let mut out = [(std::ptr::null_mut(), 0, 0); W];
+        for (slot, &(lo, len)) in out.iter_mut().zip(&rows) {
+            if !self.owns_interval(lo, len) {
+                return None;
+            }
+            // SAFETY: `lo + len` lies inside an interval the view owns, which is inside the array.
+            *slot = (unsafe { self.ptr.add(lo) }, lo, len);
+        }
+        Some(WindowsMut { rows: out, view: self })
+    }
+
     /// A window over the points `lo + Σ jj_k·stride_k`, `jj_k < count_k`, for nested loops of the body that walk
     /// the array with strides (`px[i + r * n]`: the row over `i`, the loop over `r`), if the chunk owns them all.
     /// An access is then checked against its one expected point, given the loops' iteration counters (see
@@ -440,6 +463,81 @@ impl<T, const D: usize> std::ops::IndexMut<usize> for WindowMut<'_, '_, T, D> {
         } else {
             &mut self.view[i]
         }
+    }
+}
+
+/// A [`ChunkView`] with one window per write at a constant offset (`rows[j] = (start, lo, len)`): write `j`'s index
+/// inside its window is used directly (LLVM proves it in a loop over a row, as for one [`WindowMut`]), anything else
+/// goes through the view.
+#[derive(Debug)]
+pub struct WindowsMut<'w, 'a, T, const D: usize, const W: usize> {
+    rows: [(*mut T, usize, usize); W],
+    view: &'w mut ChunkView<'a, T, D>,
+}
+
+impl<'w, 'a, T, const D: usize, const W: usize> WindowsMut<'w, 'a, T, D, W> {
+    /// The array's length.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// Whether the array is empty.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    /// `&x[idx]` for the body's access numbered `j`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn __omp_at(&self, j: usize, idx: usize) -> &T {
+        let (row, lo, len) = self.rows[j];
+        let k = idx.wrapping_sub(lo);
+        if k < len {
+            // SAFETY: inside window `j`, which `__omp_windows` checked to be owned by the chunk and in bounds.
+            unsafe { &*row.add(k) }
+        } else {
+            &self.view[idx]
+        }
+    }
+
+    /// `&mut x[idx]` for the body's access numbered `j`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn __omp_at_mut(&mut self, j: usize, idx: usize) -> &mut T {
+        let (row, lo, len) = self.rows[j];
+        let k = idx.wrapping_sub(lo);
+        if k < len {
+            // SAFETY: as `__omp_at`; `&mut self` holds the view exclusively (two windows may share elements, but each
+            // reference handed out borrows `self`).
+            unsafe { &mut *row.add(k) }
+        } else {
+            &mut self.view[idx]
+        }
+    }
+
+    /// A window for an inner loop (see [`ChunkView::__omp_window`]).
+    #[inline(always)]
+    pub fn __omp_window(&mut self, lo: usize, len: usize) -> Option<WindowMut<'_, 'a, T, D>> {
+        self.view.__omp_window(lo, len)
+    }
+}
+
+impl<T, const D: usize, const W: usize> std::ops::Index<usize> for WindowsMut<'_, '_, T, D, W> {
+    type Output = T;
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, i: usize) -> &T {
+        &self.view[i]
+    }
+}
+
+impl<T, const D: usize, const W: usize> std::ops::IndexMut<usize> for WindowsMut<'_, '_, T, D, W> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.view[i]
     }
 }
 
