@@ -252,18 +252,6 @@ pub struct LatticeMut<'w, 'a, T, const D: usize, const K: usize> {
 }
 
 impl<'w, 'a, T, const D: usize, const K: usize> LatticeMut<'w, 'a, T, D, K> {
-    /// The array's length.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.view.len
-    }
-
-    /// Whether the array is empty.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.view.len == 0
-    }
-
     #[inline(always)]
     fn expected(&self, jj: [usize; K], idx: usize) -> bool {
         let mut at = self.lo;
@@ -314,22 +302,44 @@ impl<'w, 'a, T, const D: usize, const K: usize> LatticeMut<'w, 'a, T, D, K> {
     }
 }
 
-impl<T, const D: usize, const K: usize> std::ops::Index<usize> for LatticeMut<'_, '_, T, D, K> {
-    type Output = T;
-    #[inline(always)]
-    #[track_caller]
-    fn index(&self, i: usize) -> &T {
-        &self.view[i]
-    }
-}
+/// `len()`, `is_empty()` and plain indexing through the chunk view, for the windows that wrap one (an access the
+/// fast copy did not route to a window).
+macro_rules! through_the_view {
+    ($window:ident) => {
+        impl<T, const D: usize, const N: usize> $window<'_, '_, T, D, N> {
+            /// The array's length.
+            #[inline(always)]
+            pub fn len(&self) -> usize {
+                self.view.len
+            }
 
-impl<T, const D: usize, const K: usize> std::ops::IndexMut<usize> for LatticeMut<'_, '_, T, D, K> {
-    #[inline(always)]
-    #[track_caller]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.view[i]
-    }
+            /// Whether the array is empty.
+            #[inline(always)]
+            pub fn is_empty(&self) -> bool {
+                self.view.len == 0
+            }
+        }
+
+        impl<T, const D: usize, const N: usize> std::ops::Index<usize> for $window<'_, '_, T, D, N> {
+            type Output = T;
+            #[inline(always)]
+            #[track_caller]
+            fn index(&self, i: usize) -> &T {
+                &self.view[i]
+            }
+        }
+
+        impl<T, const D: usize, const N: usize> std::ops::IndexMut<usize> for $window<'_, '_, T, D, N> {
+            #[inline(always)]
+            #[track_caller]
+            fn index_mut(&mut self, i: usize) -> &mut T {
+                &mut self.view[i]
+            }
+        }
+    };
 }
+through_the_view!(LatticeMut);
+through_the_view!(WindowsMut);
 
 /// `x.__omp_at(jj, idx)` / `x.__omp_at_mut(jj, idx)` on anything that is not a [`LatticeMut`] (a name the body
 /// rebound): plain `x[idx]`.
@@ -476,18 +486,6 @@ pub struct WindowsMut<'w, 'a, T, const D: usize, const W: usize> {
 }
 
 impl<'w, 'a, T, const D: usize, const W: usize> WindowsMut<'w, 'a, T, D, W> {
-    /// The array's length.
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.view.len
-    }
-
-    /// Whether the array is empty.
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.view.len == 0
-    }
-
     /// `&x[idx]` for the body's access numbered `j`.
     #[inline(always)]
     #[track_caller]
@@ -521,23 +519,6 @@ impl<'w, 'a, T, const D: usize, const W: usize> WindowsMut<'w, 'a, T, D, W> {
     #[inline(always)]
     pub fn __omp_window(&mut self, lo: usize, len: usize) -> Option<WindowMut<'_, 'a, T, D>> {
         self.view.__omp_window(lo, len)
-    }
-}
-
-impl<T, const D: usize, const W: usize> std::ops::Index<usize> for WindowsMut<'_, '_, T, D, W> {
-    type Output = T;
-    #[inline(always)]
-    #[track_caller]
-    fn index(&self, i: usize) -> &T {
-        &self.view[i]
-    }
-}
-
-impl<T, const D: usize, const W: usize> std::ops::IndexMut<usize> for WindowsMut<'_, '_, T, D, W> {
-    #[inline(always)]
-    #[track_caller]
-    fn index_mut(&mut self, i: usize) -> &mut T {
-        &mut self.view[i]
     }
 }
 
