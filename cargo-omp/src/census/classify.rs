@@ -190,6 +190,11 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
             out.push("`omp_get_thread_num` / `omp_get_team_num` / ... on the device (SPMD kernels)".into());
         }
     }
+    // `critical (name)`: the name is no clause.
+    let rest = match (name, rest.strip_prefix('(')) {
+        ("critical", Some(after)) => after.split_once(')').map_or(String::new(), |(_, tail)| tail.to_string()),
+        _ => rest,
+    };
     for (clause, args) in clauses(&rest) {
         // Fortran's `end` keywords and the atomic kinds are not clauses of their own here.
         if clause == "end" {
