@@ -192,7 +192,7 @@ impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     /// inside it are used directly, others go through the view (see [`WindowMut`]).
     #[inline(always)]
     pub fn __omp_window(&mut self, lo: usize, len: usize) -> Option<WindowMut<'_, 'a, T, D>> {
-        if lo >= self.lo && len <= self.n && lo - self.lo <= self.n - len {
+        if within(lo, len, self.lo, self.n) {
             // SAFETY: `lo + len <= self.lo + self.n <= len of the array` (checked just above).
             let row = unsafe { self.ptr.add(lo) };
             Some(WindowMut { row, lo, len, view: self })
@@ -202,12 +202,28 @@ impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     }
 }
 
+/// Whether `lo..lo + len` lies inside `a..a + n` (no overflow).
+#[inline(always)]
+fn within(lo: usize, len: usize, a: usize, n: usize) -> bool {
+    lo >= a && len <= n && lo - a <= n - len
+}
+
+/// The element `i` of the row `lo..lo + len` that starts at `row`, or `None` when `i` lies outside it.
+///
+/// # Safety
+/// `row` points at element `lo` of an array holding at least `lo + len` elements.
+#[inline(always)]
+unsafe fn row_element<T>(row: *mut T, lo: usize, len: usize, i: usize) -> Option<*mut T> {
+    let j = i.wrapping_sub(lo);
+    // SAFETY: `j < len`, inside the row (the caller's contract).
+    (j < len).then(|| unsafe { row.add(j) })
+}
+
 impl<'a, T, const D: usize> ChunkView<'a, T, D> {
     /// Whether the chunk owns all of `lo..lo + len` (inside its first interval or one of the others).
     #[inline(always)]
     fn owns_interval(&self, lo: usize, len: usize) -> bool {
-        let inside = |a: usize, n: usize| lo >= a && len <= n && lo - a <= n - len;
-        inside(self.lo, self.n) || self.extra[..self.n_extra].iter().any(|&(a, n)| inside(a, n))
+        within(lo, len, self.lo, self.n) || self.extra[..self.n_extra].iter().any(|&(a, n)| within(lo, len, a, n))
     }
 
     /// One window per write of the body at a constant offset from the others (`tend[ID_DENS * plane + k * nx + i]`,
@@ -452,12 +468,11 @@ impl<T, const D: usize> std::ops::Index<usize> for WindowMut<'_, '_, T, D> {
     #[inline(always)]
     #[track_caller]
     fn index(&self, i: usize) -> &T {
-        let j = i.wrapping_sub(self.lo);
-        if j < self.len {
-            // SAFETY: inside the window, which `__omp_window` checked to be owned and in bounds.
-            unsafe { &*self.row.add(j) }
-        } else {
-            &self.view[i]
+        // SAFETY: `__omp_window` checked the window to be owned by the chunk and inside the array.
+        match unsafe { row_element(self.row, self.lo, self.len, i) } {
+            // SAFETY: an element of the window.
+            Some(p) => unsafe { &*p },
+            None => &self.view[i],
         }
     }
 }
@@ -466,12 +481,11 @@ impl<T, const D: usize> std::ops::IndexMut<usize> for WindowMut<'_, '_, T, D> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, i: usize) -> &mut T {
-        let j = i.wrapping_sub(self.lo);
-        if j < self.len {
+        // SAFETY: as `index`.
+        match unsafe { row_element(self.row, self.lo, self.len, i) } {
             // SAFETY: as `index`; `&mut self` holds the view exclusively.
-            unsafe { &mut *self.row.add(j) }
-        } else {
-            &mut self.view[i]
+            Some(p) => unsafe { &mut *p },
+            None => &mut self.view[i],
         }
     }
 }
@@ -491,12 +505,11 @@ impl<'w, 'a, T, const D: usize, const W: usize> WindowsMut<'w, 'a, T, D, W> {
     #[track_caller]
     pub fn __omp_at(&self, j: usize, idx: usize) -> &T {
         let (row, lo, len) = self.rows[j];
-        let k = idx.wrapping_sub(lo);
-        if k < len {
-            // SAFETY: inside window `j`, which `__omp_windows` checked to be owned by the chunk and in bounds.
-            unsafe { &*row.add(k) }
-        } else {
-            &self.view[idx]
+        // SAFETY: `__omp_windows` checked window `j` to be owned by the chunk and inside the array.
+        match unsafe { row_element(row, lo, len, idx) } {
+            // SAFETY: an element of window `j`.
+            Some(p) => unsafe { &*p },
+            None => &self.view[idx],
         }
     }
 
@@ -505,13 +518,12 @@ impl<'w, 'a, T, const D: usize, const W: usize> WindowsMut<'w, 'a, T, D, W> {
     #[track_caller]
     pub fn __omp_at_mut(&mut self, j: usize, idx: usize) -> &mut T {
         let (row, lo, len) = self.rows[j];
-        let k = idx.wrapping_sub(lo);
-        if k < len {
+        // SAFETY: as `__omp_at`.
+        match unsafe { row_element(row, lo, len, idx) } {
             // SAFETY: as `__omp_at`; `&mut self` holds the view exclusively (two windows may share elements, but each
             // reference handed out borrows `self`).
-            unsafe { &mut *row.add(k) }
-        } else {
-            &mut self.view[idx]
+            Some(p) => unsafe { &mut *p },
+            None => &mut self.view[idx],
         }
     }
 
