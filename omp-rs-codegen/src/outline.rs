@@ -265,7 +265,8 @@ impl Outline {
                     kernel: k.name.clone(),
                     name: Some(name.clone()),
                     message: format!(
-                        "two `#[omp::declare_target]` structs are named `{name}` (in {}): the device build keeps                          such structs under their name alone, so it cannot tell them apart; rename one",
+                        "two `#[omp::declare_target]` structs are named `{name}` (in {}): the device build keeps \
+                         such structs under their name alone, so it cannot tell them apart; rename one",
                         modules.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(" and ")
                     ),
                 }),

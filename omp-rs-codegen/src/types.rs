@@ -172,11 +172,11 @@ impl CaptureTypes {
             if crate::ndarrays::nd_type(t).is_some() && !env.is_mapped(&key) {
                 out.nd.push((key.clone(), matches!(t, Type::Reference(_))));
             }
-            // A `&mut` reference is reborrowed; so is a `&mut` token parameter, but not the token a `target_data`
-            // block made of a `&mut` variable (a value).
             if matches!(t, Type::Reference(r) if r.mutability.is_none()) {
                 out.shared_refs.push(key.clone());
             }
+            // A `&mut` reference is reborrowed; so is a `&mut` token parameter, but not the token a `target_data`
+            // block made of a `&mut` variable (a value).
             if matches!(t, Type::Reference(r) if r.mutability.is_some()) && (!env.is_mapped(&key) || mapping_token(t).is_some()) {
                 out.mut_refs.push(key);
             }

@@ -257,7 +257,7 @@ fn up_to_semicolon(b: &[u8], i: usize) -> usize {
 /// Fortran: `!$omp` lines (free or fixed form, `&` continuations); a block directive's extent ends at its
 /// `!$omp end <name>`, a loop directive's (`... do`) at the end of the `do` loop after it when no `end` follows.
 fn scan_fortran(text: &str, file: &str) -> Source {
-    // Comments other than directives are blanked; so are string literals.
+    // `!` comments (other than directives) are blanked; directive lines are blanked in the code and kept apart.
     let mut blanked = String::with_capacity(text.len());
     let mut lines: Vec<(usize, String)> = Vec::new(); // (offset, directive text or "") per line
     for line in text.split_inclusive('\n') {
@@ -320,9 +320,11 @@ fn scan_fortran(text: &str, file: &str) -> Source {
     let mut open: Vec<usize> = Vec::new();
     for idx in 0..directives.len() {
         let t = directives[idx].text.clone();
-        if let Some(name) = t.strip_prefix("end ") {
-            let name = name.split(['(', ' ']).collect::<Vec<_>>();
-            if let Some(pos) = open.iter().rposition(|&o| directives[o].text.starts_with(&name.join(" ")) || name.first().is_some_and(|n| directives[o].text.starts_with(n))) {
+        if let Some(closed) = t.strip_prefix("end ") {
+            // The latest open directive of that very name (`end target` closes a `target`, not a `target data`).
+            let name_of = |text: &str| super::classify::split(text).map(|(n, _)| n);
+            let name = name_of(closed);
+            if let Some(pos) = open.iter().rposition(|&o| name.is_some() && name_of(&directives[o].text) == name) {
                 let o = open.remove(pos);
                 directives[o].extent.end = directives[idx].at;
             }
@@ -379,11 +381,13 @@ mod test {
 
     #[test]
     fn fortran_directives_with_their_blocks() {
-        let src = "subroutine s\n!$omp target teams distribute &\n!$omp& parallel do map(tofrom: a)\ndo i = 1, n\n  a(i) = 1\nend do\n!$omp target data map(a)\n!$omp target\n  call f()\n!$omp end target\n!$omp end target data\nend subroutine\n";
+        let src = "subroutine s\n!$omp target data map(b)\n!$omp target teams distribute &\n!$omp& parallel do map(tofrom: a)\ndo i = 1, n\n  a(i) = 1\nend do\n!$omp end target teams distribute parallel do\n!$omp target data map(a)\n!$omp target\n  call f()\n!$omp end target\n!$omp end target data\n!$omp end target data\nend subroutine\n";
         let s = scan(src, "s.f90", Language::Fortran);
         let texts: Vec<&str> = s.directives.iter().map(|d| d.text.as_str()).collect();
-        assert_eq!(texts, ["target teams distribute parallel do map(tofrom: a)", "target data map(a)", "target"]);
-        assert!(s.directives[1].extent.contains(&s.directives[2].at));
-        assert!(!s.directives[0].extent.contains(&s.directives[1].at));
+        assert_eq!(texts, ["target data map(b)", "target teams distribute parallel do map(tofrom: a)", "target data map(a)", "target"]);
+        assert!(s.directives[2].extent.contains(&s.directives[3].at));
+        assert!(!s.directives[1].extent.contains(&s.directives[2].at));
+        // The loop's optional `end` closes nothing else: the outer data region still holds everything.
+        assert!(s.directives[0].extent.contains(&s.directives[3].at), "the outer target data region ends at its own `end`");
     }
 }
