@@ -16,6 +16,7 @@ pub const CHECKS: &[Check] = &[
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
+    ("atomic += and -= into small arrays (combined per team) and a larger one, f32 and wrapping u32", check_team_adds),
     ("target_data + nested regions + target_update", check_data_region),
     ("target_enter_data / target_exit_data", check_enter_exit),
     ("explicit maps with sections, num_teams, thread_limit, device(0)", check_explicit_maps),
@@ -405,6 +406,55 @@ fn check_atomics(rng: &mut StdRng) -> Result<(), String> {
     same("bins", &bins, &want)?;
     // Quarters add exactly in any order.
     same("sum", &total, &[n as f64 * 0.25])
+}
+
+/// Atomic additions into arrays that fit a GPU team's arena (combined in shared memory per team, then added to the
+/// array) and into one that does not (global atomics); `continue` skips some updates, and a short loop leaves most
+/// threads of its one team without an iteration (they still meet the team at its barriers).
+#[omp::directives]
+fn scatter_adds(idx: &[u32], w: &[f32], small: &mut [f32], counts: &mut [u32], large: &mut [f32]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..idx.len() {
+        if idx[i] % 7 == 3 {
+            continue;
+        }
+        let k = idx[i] as usize;
+        #[omp::atomic]
+        small[k % small.len()] += w[i];
+        #[omp::atomic]
+        small[(k + 1) % small.len()] -= 0.5 * w[i];
+        #[omp::atomic]
+        counts[k % counts.len()] -= 1;
+        #[omp::atomic]
+        large[k % large.len()] += w[i];
+    }
+}
+
+fn check_team_adds(rng: &mut StdRng) -> Result<(), String> {
+    for n in [rng.gen_range(50..300), rng.gen_range(100_000..300_000)] {
+        let idx: Vec<u32> = (0..n).map(|_| rng.gen()).collect();
+        // Small integers and halves: every order of the additions gives the same f32 sums (all below 2^24).
+        let w: Vec<f32> = (0..n).map(|_| rng.gen_range(0..8) as f32).collect();
+        // Up to the whole arena (8 KiB = 2048 f32), so that `counts` sometimes no longer fits beside it.
+        let (ns, nc, nl) = (rng.gen_range(1..=2048), rng.gen_range(1..300), rng.gen_range(2049..5000));
+        let (mut small, mut counts, mut large) = (vec![0.0f32; ns], vec![5u32; nc], vec![1.0f32; nl]);
+        let (mut want_small, mut want_counts, mut want_large) = (small.clone(), counts.clone(), large.clone());
+        for i in 0..n {
+            if idx[i] % 7 == 3 {
+                continue;
+            }
+            let k = idx[i] as usize;
+            want_small[k % ns] += w[i];
+            want_small[(k + 1) % ns] -= 0.5 * w[i];
+            want_counts[k % nc] = want_counts[k % nc].wrapping_sub(1);
+            want_large[k % nl] += w[i];
+        }
+        scatter_adds(&idx, &w, &mut small, &mut counts, &mut large);
+        same(&format!("small ({ns} of them, {n} iterations)"), &small, &want_small)?;
+        same(&format!("counts ({nc} of them, {n} iterations)"), &counts, &want_counts)?;
+        same(&format!("large ({nl} of them, {n} iterations)"), &large, &want_large)?;
+    }
+    Ok(())
 }
 
 #[omp::directives]

@@ -42,6 +42,11 @@ const _: () = assert!(core::mem::size_of::<PanicRecord>() == 64);
 /// innermost loop. The runtime computes the tiling with it, the kernels locate their iterations with it.
 pub const TILE_COLUMNS: u64 = 32;
 
+/// Bytes of a GPU team's arena: the shared memory where a kernel combines the team's atomic additions into a
+/// small array before adding them to the array in global memory (`omp_device::team::TeamArena`). The IR helper
+/// declares it; only kernels that use it are given it.
+pub const TEAM_ARENA_BYTES: usize = 8192;
+
 /// Whether two strings are equal, in a `const` context (checks that a `#[no_mangle]` name spelled out in code is
 /// the one defined here).
 pub const fn same_name(a: &str, b: &str) -> bool {

@@ -238,6 +238,40 @@ impl KernelPlan {
         syn::visit::Visit::visit_block(&mut f, &self.nest.body);
         self.nest.dims.len() >= 2 && f.0
     }
+
+    /// The atomic arrays the kernel only adds to (`#[omp::atomic] x[i] += v` / `-=`, nothing else): GPU teams may
+    /// combine their additions in shared memory first (`omp_device::view::TeamAdds`), and the launch then gives
+    /// each thread several iterations, as for reductions (`ArgPack::team_adds`).
+    pub fn team_added(&self) -> Vec<&Ident> {
+        /// Each atomic statement's root variable, and whether it is an addition.
+        struct Atomics(Vec<(Ident, bool)>);
+        impl<'ast> syn::visit::Visit<'ast> for Atomics {
+            fn visit_stmt(&mut self, stmt: &'ast syn::Stmt) {
+                if let Ok(Some(crate::body::BodyDirective::Atomic(a))) = crate::body::statement_directive(stmt) {
+                    if let Some(root) = crate::place::place_root(&a.target) {
+                        let adds = a.kind == crate::model::AtomicKind::Update
+                            && matches!(a.op.unwrap_or(crate::body::AtomicOp::Add), crate::body::AtomicOp::Add | crate::body::AtomicOp::Sub);
+                        self.0.push((root.ident.clone(), adds));
+                    }
+                    return;
+                }
+                syn::visit::visit_stmt(self, stmt);
+            }
+            fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        let mut found = Atomics(Vec::new());
+        syn::visit::Visit::visit_block(&mut found, &self.nest.body);
+        self.args
+            .iter()
+            .filter_map(|a| match a {
+                KernelArg::Array { name, usage: ArrayUse::Atomic, .. } | KernelArg::DeviceBuffer { name, usage: ArrayUse::Atomic, .. } => {
+                    let mut uses = found.0.iter().filter(|(v, _)| v == name).peekable();
+                    (uses.peek().is_some() && uses.all(|(_, adds)| *adds)).then_some(name)
+                }
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Macros of `std` that a kernel cannot run (the device has no standard output and no allocator), each reported at

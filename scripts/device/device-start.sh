@@ -10,7 +10,7 @@ export OMP_TARGET_OFFLOAD=MANDATORY
 echo "suite rc=$? $(tail -1 "${OUT:-.}/suite.log")"
 for start in early first-region; do
   for _ in 1 2 3; do
-    line=$(OMP_RS_DEVICE_START=$start .device/bin/nbody 16000 10 2>&1 | grep -E "Total time|PASS|FAIL" | tr '\n' ' ')
+    line=$(OMP_RS_DEVICE_START=$start .device/bin/nbody 16000 10 2>&1 | grep -iE "Total time|PASS|FAIL" | tr '\n' ' ')
     echo "$start: $line"
   done
 done | tee "${OUT:-.}/nbody-start.txt"

@@ -9,7 +9,8 @@ O=$1
 H=$PWD/.device/hecbench/src
 [ -d "$H" ] || { echo "panel-cuda.sh: no $H (see the header)" >&2; exit 2; }
 # haversine's input: the geodesic program reads a locations file, the same synthetic points the port generates.
-mkdir -p "$H/geodesic-cuda"
+# HeCBench's geodesic-cuda/locations.txt is a symbolic link into an untracked file: replace it.
+mkdir -p "$H/geodesic-cuda"; rm -f "$H/geodesic-cuda/locations.txt"
 awk 'BEGIN { for (k = 0; k < 2097152; k++) printf "%.3f %.3f\n", (k * 7919 % 180000) / 1000.0 - 90.0, (k * 104729 % 360000) / 1000.0 - 180.0 }' > "$H/geodesic-cuda/locations.txt"
 [ "$O" = --inputs-only ] && exit 0
 for d in "$H"/*-cuda; do

@@ -59,6 +59,15 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // By-value structs, read from their one mapped element once the slices are set up.
     let mut value_copies = TokenStream::new();
     let mut atomics: Vec<Ident> = Vec::new();
+    // Atomic arrays the kernel only adds to: combined per team (`TeamAdds`), set up once the walk is known.
+    let team_added: Vec<Ident> = plan.team_added().into_iter().map(fresh).collect();
+    let (mut team_begin, mut team_end) = (TokenStream::new(), TokenStream::new());
+    if !team_added.is_empty() {
+        team_begin.extend(quote!(
+            let mut __omp_arena = omp_device::team::TeamArena::new();
+            let __omp_units_per_team: u64 = __omp_units.div_ceil(omp_device::launch::num_teams() as u64);
+        ));
+    }
     let depth = plan.dim_types.len();
     for arg in &plan.args {
         match arg {
@@ -145,6 +154,22 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                             #[allow(unused_mut)]
                             let mut #name = unsafe { omp_device::View::<#elem>::from_raw_parts(#b, #n as usize) };
                         ));
+                    }
+                    ArrayUse::Atomic if team_added.iter().any(|v| v == name) => {
+                        params.push(quote!(#b: *mut #elem));
+                        params.push(quote!(#n: u64));
+                        let h = names::atomic(name);
+                        team_begin.extend(quote!(
+                            // SAFETY: the runtime passes the device base and length; the body only adds to it with
+                            // `#[omp::atomic]`, and every thread reaches the `finish` after the loop (no early exit).
+                            let #h = unsafe {
+                                omp_device::view::TeamAdds::<#elem>::new(
+                                    omp_device::View::<#elem>::from_raw_parts(#b, #n as usize), &mut __omp_arena, __omp_units_per_team,
+                                )
+                            };
+                            let #name = #h;
+                        ));
+                        team_end.extend(quote!(#h.finish();));
                     }
                     ArrayUse::Atomic => {
                         params.push(quote!(#b: *mut #elem));
@@ -274,6 +299,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let __omp_units: u64 = __omp_walk.units();
                 let __omp_stride: u64 = __omp_walk.step();
                 let mut __omp_next: u64 = __omp_walk.first();
+                #team_begin
                 if __omp_units <= __omp_stride {
                     // At most one unit per thread (the default grid up to 128 teams per SM): without a loop the
                     // compiler sets up no strided increments (some fifty instructions per thread on sm_90, more than
@@ -299,6 +325,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         #(#stmts)*
                     }
                 }
+                #team_end
                 #red_out
             }
         }

@@ -251,6 +251,9 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     if d.settings.nowait {
         pack = quote!(#pack.nowait());
     }
+    if !plan.team_added().is_empty() {
+        pack = quote!(#pack.team_adds());
+    }
     let mut combine = TokenStream::new();
     for (i, r) in plan.reductions.iter().enumerate() {
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));

@@ -164,6 +164,8 @@ struct PackBuffers {
     deferred: Option<Error>,
     /// The region carries `nowait`: a queued launch returns before the kernel has finished.
     nowait: bool,
+    /// [`ArgPack::team_adds`].
+    team_adds: bool,
     /// Scratch of a queued launch: its slots with device addresses, and the device memory it reaches.
     slots: Vec<u64>,
     footprint: Vec<Range<u64>>,
@@ -187,9 +189,11 @@ impl PackBuffers {
     /// Emptied, they become the thread's spare buffers.
     fn give_back(mut self: Box<Self>) {
         let PackBuffers {
-            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, slots, footprint,
+            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, team_adds, slots,
+            footprint,
         } = &mut *self;
         *nowait = false;
+        *team_adds = false;
         args.clear();
         secs.clear();
         sec_args.clear();
@@ -416,6 +420,13 @@ impl<'a> ArgPack<'a> {
         self
     }
 
+    /// The kernel combines atomic additions per team (`omp_device::view::TeamAdds`): its default grid gives each
+    /// thread several iterations, as a reduction's does, so that fewer teams add their copies to global memory.
+    pub fn team_adds(mut self) -> Self {
+        self.bufs.team_adds = true;
+        self
+    }
+
     /// Name the last mapped array in error messages.
     pub fn var(mut self, name: &'static str) -> Self {
         if let Some(i) = self.bufs.last_named {
@@ -431,8 +442,8 @@ impl<'a> ArgPack<'a> {
 }
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
-/// thread one iteration (regions with reductions: eight, but at least four teams per SM while there are
-/// iterations for them), at most 128 teams per SM (regions with reductions: 32;
+/// thread one iteration (regions with reductions or team-combined atomic additions: eight, but at least four teams
+/// per SM while there are iterations for them), at most 128 teams per SM (those regions: 32;
 /// 132 SMs when the SM count is unknown).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
@@ -695,7 +706,7 @@ pub(crate) fn launch_impl(
     // Tiles on GPUs only: the host plugin calls the kernel once, as one thread.
     let on_host = reg.family == Family::Host || device::is_host_plugin(device);
     let tile_inner = pack.bufs.walk.filter(|_| !on_host).map(|w| w.inner);
-    let shape = KernelShape { tile_inner, reducing: !pack.bufs.reductions.is_empty() };
+    let shape = KernelShape { tile_inner, reducing: !pack.bufs.reductions.is_empty() || pack.bufs.team_adds };
     let (teams, threads, tiles) = geometry.resolve(kernel.name, rtm.sm_count(), shape)?;
     if let Some(w) = pack.bufs.walk {
         for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {

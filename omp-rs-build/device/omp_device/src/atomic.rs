@@ -6,6 +6,8 @@
 //!   (AMD) scope, with the pointer cast to the global address space first (`cvta.to.global` +
 //!   `atom.global.add.f64`; ptxas turns an unused result into `red`). On AMD, LLVM picks a
 //!   native float atomic only where it is safe for fine-grained memory and a CAS loop otherwise.
+//! - add into the team's shared memory ([`crate::team::TeamArena`]): the same on the shared address space
+//!   (`atom.shared.add.f32`, AMD `ds_add_f32`).
 //! - everything else: a compare-and-swap loop on the bit pattern ([`atomic_update`]).
 //!
 //! Host `.so`: the same `core` atomics and CAS loops.
@@ -20,6 +22,8 @@ use core::sync::atomic::{AtomicI32, AtomicI64, AtomicIsize, AtomicU32, AtomicU64
 extern "C" {
     fn __omp_rs_atomic_fadd_f64(p: *mut f64, v: f64) -> f64;
     fn __omp_rs_atomic_fadd_f32(p: *mut f32, v: f32) -> f32;
+    fn __omp_rs_atomic_fadd_shared_f64(p: *mut f64, v: f64) -> f64;
+    fn __omp_rs_atomic_fadd_shared_f32(p: *mut f32, v: f32) -> f32;
 }
 
 mod sealed {
@@ -44,6 +48,18 @@ pub trait AtomicScalar: Copy + sealed::Sealed {
     unsafe fn __fetch_min(p: *mut Self, v: Self) -> Self;
     #[doc(hidden)]
     unsafe fn __fetch_max(p: *mut Self, v: Self) -> Self;
+    /// `*p += v` on the team's shared memory ([`crate::team::TeamArena`]).
+    #[doc(hidden)]
+    unsafe fn __team_add(p: *mut Self, v: Self);
+    /// `*p -= v` on the team's shared memory.
+    #[doc(hidden)]
+    unsafe fn __team_sub(p: *mut Self, v: Self);
+    /// The identity of `+`.
+    #[doc(hidden)]
+    fn __zero() -> Self;
+    /// Whether adding `self` changes nothing (floats: either zero).
+    #[doc(hidden)]
+    fn __adds_nothing(self) -> bool;
 }
 
 /// Integer types: [`AtomicScalar`] plus `and`, `or`, `xor`.
@@ -95,6 +111,24 @@ macro_rules! atomic_int {
                 // SAFETY: as above.
                 unsafe { <$a>::from_ptr(p).fetch_max(v, Relaxed) }
             }
+            #[inline(always)]
+            unsafe fn __team_add(p: *mut Self, v: Self) {
+                // SAFETY: as above (core's atomics take generic pointers, which reach shared memory too).
+                unsafe { <$a>::from_ptr(p).fetch_add(v, Relaxed) };
+            }
+            #[inline(always)]
+            unsafe fn __team_sub(p: *mut Self, v: Self) {
+                // SAFETY: as above.
+                unsafe { <$a>::from_ptr(p).fetch_sub(v, Relaxed) };
+            }
+            #[inline(always)]
+            fn __zero() -> Self {
+                0
+            }
+            #[inline(always)]
+            fn __adds_nothing(self) -> bool {
+                self == 0
+            }
         }
         impl AtomicInt for $t {
             #[inline(always)]
@@ -119,7 +153,7 @@ atomic_int!(i32 => AtomicI32, u32 => AtomicU32, i64 => AtomicI64, u64 => AtomicU
             isize => AtomicIsize, usize => AtomicUsize);
 
 macro_rules! atomic_float {
-    ($($t:ty => $bits:ty, $fadd:ident);*) => {$(
+    ($($t:ty => $bits:ty, $fadd:ident, $fadd_shared:ident);*) => {$(
         impl sealed::Sealed for $t {}
         impl AtomicScalar for $t {
             #[inline(always)]
@@ -163,10 +197,33 @@ macro_rules! atomic_float {
                 // SAFETY: forwarded.
                 unsafe { atomic_update(p, |x| x.max(v)) }
             }
+            #[inline(always)]
+            unsafe fn __team_add(p: *mut Self, v: Self) {
+                #[cfg(any(target_arch = "nvptx64", target_arch = "amdgpu"))]
+                // SAFETY: caller guarantees a valid pointer to the team's shared memory.
+                unsafe { $fadd_shared(p, v) };
+                #[cfg(not(any(target_arch = "nvptx64", target_arch = "amdgpu")))]
+                // SAFETY: forwarded.
+                unsafe { atomic_update(p, |x| x + v) };
+            }
+            #[inline(always)]
+            unsafe fn __team_sub(p: *mut Self, v: Self) {
+                // SAFETY: forwarded.
+                unsafe { Self::__team_add(p, -v) }
+            }
+            #[inline(always)]
+            fn __zero() -> Self {
+                0.0
+            }
+            #[inline(always)]
+            fn __adds_nothing(self) -> bool {
+                self == 0.0
+            }
         }
     )*};
 }
-atomic_float!(f64 => u64, __omp_rs_atomic_fadd_f64; f32 => u32, __omp_rs_atomic_fadd_f32);
+atomic_float!(f64 => u64, __omp_rs_atomic_fadd_f64, __omp_rs_atomic_fadd_shared_f64;
+              f32 => u32, __omp_rs_atomic_fadd_f32, __omp_rs_atomic_fadd_shared_f32);
 
 /// `*p += v`, atomically.
 ///

@@ -400,6 +400,98 @@ impl<T: crate::atomic::AtomicScalar> AtomicView<T> {
     }
 }
 
+/// An array that the kernel only adds to (`#[omp::atomic] x[i] += v` / `-=`): while it fits the team's arena
+/// ([`crate::team::TeamArena`]) and each team runs at least as many iterations as it has elements, the team adds into
+/// a zeroed copy in shared memory and [`TeamAdds::finish`] adds the copy's non-zero elements to the array, one
+/// global atomic per element and team instead of one per update (CUDA codes privatize histograms and scatter-adds
+/// into `__shared__` memory by hand). Otherwise every update is a global atomic, as in [`AtomicView`].
+///
+/// The sum is the same up to the order of the additions, which atomics leave open anyway.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamAdds<T> {
+    view: View<T>,
+    /// The team's copy, or null.
+    team: *mut T,
+}
+
+impl<T: crate::atomic::AtomicScalar> TeamAdds<T> {
+    /// The array `view`, combined per team when worth it (see the type's docs). Called by every thread of the team
+    /// with the same `arena` state and `units_per_team` (it may end with a barrier).
+    ///
+    /// # Safety
+    /// As for [`AtomicView::new`]; besides, every thread of the team calls [`TeamAdds::finish`] once, after its last
+    /// update.
+    #[inline(always)]
+    pub unsafe fn new(view: View<T>, arena: &mut crate::team::TeamArena, units_per_team: u64) -> Self {
+        let worth_it = view.len > 0 && units_per_team >= view.len as u64;
+        let team = if worth_it { arena.zeroed(view.len, T::__zero()) } else { None };
+        TeamAdds { view, team: team.unwrap_or(core::ptr::null_mut()) }
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.view.len
+    }
+
+    /// `true` when there are no elements.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.view.len == 0
+    }
+
+    /// `x[i] += v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn add(&self, i: usize, v: T) {
+        let p = self.view.element_ptr(i);
+        if self.team.is_null() {
+            // SAFETY: bounds-checked pointer into the array, accessed only atomically (`new`'s contract).
+            unsafe { crate::atomic::atomic_add(p, v) }
+        } else {
+            // SAFETY: `i < len` (checked above), inside the team's copy of `len` elements.
+            unsafe { T::__team_add(self.team.add(i), v) }
+        }
+    }
+
+    /// `x[i] -= v`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn sub(&self, i: usize, v: T) {
+        let p = self.view.element_ptr(i);
+        if self.team.is_null() {
+            // SAFETY: as in `add`.
+            unsafe { crate::atomic::atomic_sub(p, v) }
+        } else {
+            // SAFETY: as in `add`.
+            unsafe { T::__team_sub(self.team.add(i), v) }
+        }
+    }
+
+    /// Adds the team's copy to the array (after a barrier: every thread's updates are in it). Every thread of the
+    /// team calls it once, after its last update.
+    #[inline(always)]
+    pub fn finish(&self) {
+        if self.team.is_null() {
+            return;
+        }
+        crate::team::barrier();
+        let (me, step) = (crate::launch::thread_in_team() as usize, crate::launch::team_size() as usize);
+        let mut j = me;
+        while j < self.view.len {
+            // SAFETY: `j < len`: inside the team's copy, complete after the barrier; the array's element `j` is
+            // accessed only atomically.
+            unsafe {
+                let v = crate::atomic::atomic_load(self.team.add(j));
+                if !v.__adds_nothing() {
+                    crate::atomic::atomic_add(self.view.as_ptr().add(j), v);
+                }
+            }
+            j += step;
+        }
+    }
+}
+
 impl<T: crate::atomic::AtomicInt> AtomicView<T> {
     /// `x[i] &= v`.
     #[inline(always)]
