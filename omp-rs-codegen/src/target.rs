@@ -239,6 +239,24 @@ impl KernelPlan {
         self.nest.dims.len() >= 2 && f.0
     }
 
+    /// Whether the loop is `for _ in 0..1` (a serial `#[omp::target]` region, `expand::serial_target`): one
+    /// iteration, so the kernel's one working thread may see its written arrays as plain slices.
+    pub fn is_serial(&self) -> bool {
+        let lit = |e: &Option<Box<syn::Expr>>, v: u64| {
+            matches!(e.as_deref(), Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) if i.base10_parse::<u64>().ok() == Some(v))
+        };
+        match &self.nest.dims[..] {
+            [d] => {
+                d.var.is_none()
+                    && d.adaptors.is_empty()
+                    && matches!(d.base.limits, syn::RangeLimits::HalfOpen(_))
+                    && lit(&d.base.start, 0)
+                    && lit(&d.base.end, 1)
+            }
+            _ => false,
+        }
+    }
+
     /// The atomic arrays the kernel only adds to (`#[omp::atomic] x[i] += v` / `-=`, nothing else): GPU teams may
     /// combine their additions in shared memory first (`omp_device::view::TeamAdds`), and the launch then gives
     /// each thread several iterations, as for reductions (`ArgPack::team_adds`).

@@ -69,6 +69,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         ));
     }
     let depth = plan.dim_types.len();
+    let serial = plan.is_serial();
     for arg in &plan.args {
         match arg {
             KernelArg::Scalar { name, ty, private_mut, inline_len: Some(n) } => {
@@ -116,6 +117,23 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         setup.extend(quote!(
                             // SAFETY: the runtime passes `len` initialised elements that no thread writes.
                             let #name: &[#elem] = unsafe { omp_device::view::ro_slice(#b, #n) };
+                        ));
+                    }
+                    ArrayUse::Disjoint if serial && matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. }) => {
+                        // One iteration, so one thread: the whole array as a plain slice, without the per-access
+                        // ownership test (the slots stay, the kernel ABI is the same).
+                        params.push(quote!(#b: &mut [#elem; 0]));
+                        params.push(quote!(#n: u64));
+                        let shape = arg.owner().unwrap_or(crate::target::OwnerShape { depth, inner: 0 });
+                        let slot = |tag: &str, k: usize| format_ident!("__omp_o{}_{}_{}", tag, k, name);
+                        params.extend([slot("m", 0), slot("o", 0), slot("w", 0)].iter().map(|s| quote!(#s: u64)));
+                        params.extend((0..shape.depth).map(|k| slot("s", k)).map(|s| quote!(#s: u64)));
+                        params.extend((0..shape.inner).flat_map(|k| [slot("is", k), slot("ic", k)]).map(|s| quote!(#s: u64)));
+                        per_iteration.extend(quote!(
+                            // SAFETY: the runtime passes the array's device base and length of a `&mut` capture, and
+                            // `serial_slice` checks that the kernel has one iteration, run by one thread.
+                            #[allow(unused_mut)]
+                            let mut #name: &mut [#elem] = unsafe { omp_device::view::serial_slice(#b.as_mut_ptr(), #n, __omp_units) };
                         ));
                     }
                     ArrayUse::Disjoint => {

@@ -400,6 +400,23 @@ impl<T: crate::atomic::AtomicScalar> AtomicView<T> {
     }
 }
 
+/// The whole array as a plain slice, in a kernel whose loop has exactly one iteration (a serial `#[omp::target]`
+/// region): one thread runs the body, so no other thread touches the array. Panics unless `units == 1`.
+///
+/// # Safety
+/// `base` and `len` as in [`View::from_raw_parts`], and nothing else accesses the array during the kernel (the host
+/// passes a `&mut` capture's data).
+#[inline(always)]
+#[track_caller]
+pub unsafe fn serial_slice<'a, T>(base: *mut T, len: u64, units: u64) -> &'a mut [T] {
+    if units != 1 {
+        panic!("a kernel that sees its arrays as plain slices must have one iteration");
+    }
+    // SAFETY: the caller's contract; one iteration means one thread reaches this (the walk gives each unit to one
+    // thread).
+    unsafe { core::slice::from_raw_parts_mut(base, len as usize) }
+}
+
 /// An array that the kernel only adds to (`#[omp::atomic] x[i] += v` / `-=`): while it fits the team's arena
 /// ([`crate::team::TeamArena`]) and each team runs at least as many iterations as it has elements, the team adds into
 /// a zeroed copy in shared memory and [`TeamAdds::finish`] adds the copy's non-zero elements to the array, one
