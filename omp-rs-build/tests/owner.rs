@@ -7,6 +7,13 @@ mod atomic;
 #[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../device/omp_device/src/view.rs"]
 mod view;
+// `view.rs`'s team-combined atomics use these (on the host: no arena, one thread per team).
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../device/omp_device/src/team.rs"]
+mod team;
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../device/omp_device/src/launch.rs"]
+mod launch;
 /// The definitions `omp_device` compiles as its `abi_shared` module (`view.rs` decodes the ownership mode with them).
 mod abi_shared {
     pub use omp_rs_abi::*;
