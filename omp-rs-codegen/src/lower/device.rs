@@ -58,7 +58,6 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let mut per_iteration = TokenStream::new();
     // By-value structs, read from their one mapped element once the slices are set up.
     let mut value_copies = TokenStream::new();
-    let mut atomics: Vec<Ident> = Vec::new();
     // Atomic arrays the kernel only adds to: combined per team (`TeamAdds`), set up once the walk is known.
     let team_added: Vec<Ident> = plan.team_added().into_iter().map(fresh).collect();
     let (mut team_begin, mut team_end) = (TokenStream::new(), TokenStream::new());
@@ -119,23 +118,6 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                             let #name: &[#elem] = unsafe { omp_device::view::ro_slice(#b, #n) };
                         ));
                     }
-                    ArrayUse::Disjoint if serial && matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. }) => {
-                        // One iteration, so one thread: the whole array as a plain slice, without the per-access
-                        // ownership test (the slots stay, the kernel ABI is the same).
-                        params.push(quote!(#b: &mut [#elem; 0]));
-                        params.push(quote!(#n: u64));
-                        let shape = arg.owner().unwrap_or(crate::target::OwnerShape { depth, inner: 0 });
-                        let slot = |tag: &str, k: usize| format_ident!("__omp_o{}_{}_{}", tag, k, name);
-                        params.extend([slot("m", 0), slot("o", 0), slot("w", 0)].iter().map(|s| quote!(#s: u64)));
-                        params.extend((0..shape.depth).map(|k| slot("s", k)).map(|s| quote!(#s: u64)));
-                        params.extend((0..shape.inner).flat_map(|k| [slot("is", k), slot("ic", k)]).map(|s| quote!(#s: u64)));
-                        per_iteration.extend(quote!(
-                            // SAFETY: the runtime passes the array's device base and length of a `&mut` capture, and
-                            // `serial_slice` checks that the kernel has one iteration, run by one thread.
-                            #[allow(unused_mut)]
-                            let mut #name: &mut [#elem] = unsafe { omp_device::view::serial_slice(#b.as_mut_ptr(), #n, __omp_units) };
-                        ));
-                    }
                     ArrayUse::Disjoint => {
                         params.push(quote!(#b: &mut [#elem; 0]));
                         params.push(quote!(#n: u64));
@@ -147,6 +129,18 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         params.extend(strides.iter().map(|s| quote!(#s: u64)));
                         let inner: Vec<(Ident, Ident)> = (0..shape.inner).map(|k| (slot("is", k), slot("ic", k))).collect();
                         params.extend(inner.iter().flat_map(|(s, c)| [quote!(#s: u64), quote!(#c: u64)]));
+                        let plain = matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. });
+                        if serial && plain {
+                            // One iteration, so one thread: the whole array as a plain slice, without the per-access
+                            // ownership test (the ownership slots stay: the kernel ABI is the same).
+                            per_iteration.extend(quote!(
+                                // SAFETY: the runtime passes the device base and length of a `&mut` capture's data, and
+                                // `serial_slice` checks that the kernel has one iteration, run by one thread.
+                                #[allow(unused_mut)]
+                                let mut #name: &mut [#elem] = unsafe { omp_device::view::serial_slice(#b.as_mut_ptr(), #n, __omp_units) };
+                            ));
+                            continue;
+                        }
                         let pairs = inner.iter().map(|(s, c)| quote!([#s, #c]));
                         let h = names::disjoint(name);
                         let (d, i) = (shape.depth, shape.inner);
@@ -200,7 +194,6 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         ));
                         // The name itself answers `.len()` (other uses were rejected by the analysis).
                         setup.extend(quote!(let #name = #h;));
-                        atomics.push(name.clone());
                     }
                 }
             }
