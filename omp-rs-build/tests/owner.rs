@@ -50,3 +50,38 @@ fn each_mode_owns_what_the_runtime_says() {
     assert_eq!(writable(2, 0, 0, 0, [], 0), Vec::<usize>::new());
     assert_eq!(writable(2, 0, 0, 0, [[0, 1]], 3), Vec::<usize>::new());
 }
+
+/// The team-combined atomics on the host (no arena: every update goes to the array itself) and the serial slice: the
+/// same sums as plain arithmetic, and the bounds and one-iteration checks.
+#[test]
+fn team_adds_and_serial_slices_on_the_host() {
+    use view::{serial_slice, TeamAdds};
+    let mut sums = vec![1.5f32, 0.0, -2.0];
+    let mut counts = vec![3u32, 0];
+    let mut arena = team::TeamArena::new();
+    // SAFETY: both vectors outlive the views; this thread is the only one.
+    let (s, c) = unsafe {
+        (
+            TeamAdds::new(View::from_raw_parts(sums.as_mut_ptr(), sums.len()), &mut arena, 1 << 20),
+            TeamAdds::new(View::from_raw_parts(counts.as_mut_ptr(), counts.len()), &mut arena, 1 << 20),
+        )
+    };
+    for i in 0..10 {
+        s.add(i % 3, 0.5);
+        s.sub((i + 1) % 3, 0.25);
+        c.sub(i % 2, 1);
+    }
+    assert!(catch_unwind(AssertUnwindSafe(|| s.add(3, 1.0))).is_err(), "an index past the end panics");
+    s.finish();
+    c.finish();
+    assert_eq!(sums, [1.5 + 4.0 * 0.5 - 3.0 * 0.25, 3.0 * 0.5 - 4.0 * 0.25, -2.0 + 3.0 * 0.5 - 3.0 * 0.25]);
+    assert_eq!(counts, [3u32.wrapping_sub(5), 0u32.wrapping_sub(5)]);
+
+    let mut e = vec![1.0f64, 2.0, 3.0];
+    // SAFETY: `e` outlives the slice, which is its only access meanwhile.
+    let whole = unsafe { serial_slice(e.as_mut_ptr(), 3, 1) };
+    whole[0] += whole[2];
+    assert_eq!(e, [4.0, 2.0, 3.0]);
+    // SAFETY: as above (it panics before making the slice).
+    assert!(catch_unwind(AssertUnwindSafe(|| unsafe { serial_slice(e.as_mut_ptr(), 3, 2) }.len())).is_err());
+}
