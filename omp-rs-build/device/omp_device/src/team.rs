@@ -55,7 +55,7 @@ pub fn scratch() -> Option<*mut u8> {
     return None;
 }
 
-/// The team's arena: shared memory that a kernel hands out to team-combined arrays ([`crate::view::AtomicView`]),
+/// The team's arena: shared memory that a kernel hands out to team-combined arrays ([`crate::view::TeamAdds`]),
 /// front to back, 16-byte aligned. Every thread of the team runs the same calls in the same order with the same
 /// lengths, so every thread gets the same pieces.
 #[derive(Debug)]
