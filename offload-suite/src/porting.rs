@@ -20,6 +20,7 @@ pub const CHECKS: &[Check] = &[
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
     ("escape hatch: unsafe(disjoint(..)) in target regions, an in-place halo copy and a permutation scatter", check_escape_hatch),
     ("port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere", check_serial_target),
+    ("port: scalars in enter/exit data maps and updates beside the arrays (they travel by value)", check_scalars_in_data_maps),
     ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
@@ -527,6 +528,41 @@ fn check_serial_target(rng: &mut StdRng) -> Result<(), String> {
     serial_scan_and_gather(&mut a, &perm, &mut out, n);
     same("a", &a, &want_a)?;
     same("out", &out, &want_out)
+}
+
+/// C codes map their scalars with their arrays (`target enter data map(to: x0, xp, y, h)`); regions take scalars by
+/// value (firstprivate, OpenMP's default), so those maps move nothing and the host's current value is what a region
+/// sees.
+#[omp::directives]
+fn scaled_steps(x: &mut [f64], mut h: f64, n: usize, steps: usize) {
+    omp::target_enter_data!(map(to: x, h, n));
+    for _ in 0..steps {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..n {
+            x[i] = x[i] * h + 1.0;
+        }
+        h *= 0.5;
+        omp::target_update!(to: h);
+    }
+    omp::target_update!(from: h, n);
+    omp::target_exit_data!(map(from: x), map(release: h), map(delete: n));
+}
+
+fn check_scalars_in_data_maps(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let x0 = vec_f64(rng, n + 3);
+    let (h, steps) = (rng.gen_range(0.5..2.0), rng.gen_range(1..5));
+    let mut x = x0.clone();
+    scaled_steps(&mut x, h, n, steps);
+    let mut want = x0;
+    let mut hh = h;
+    for _ in 0..steps {
+        for v in &mut want[..n] {
+            *v = *v * hh + 1.0;
+        }
+        hh *= 0.5;
+    }
+    same("x", &x, &want)
 }
 
 /// A solver's state, as a C++ class holds its arrays.

@@ -142,6 +142,9 @@ pub struct CaptureTypes {
     pub nd: Vec<(String, bool)>,
     /// Declared as a shared reference (`&[f64]`, `&MappedRef<..>`): cannot be written.
     pub shared_refs: Vec<String>,
+    /// Declared as a primitive scalar (`h: f64`, `n: &usize`): regions take it by value, so data maps and updates of
+    /// it move nothing (`lower::offload::standalone`).
+    pub scalars: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -168,6 +171,13 @@ impl CaptureTypes {
             };
             if matches!(device_type(t), Ok(DeviceType::Array { .. })) {
                 out.slice_like.push(key.clone());
+            }
+            let referent = match t {
+                Type::Reference(r) => &*r.elem,
+                t => t,
+            };
+            if is_primitive(referent) && !env.is_mapped(&key) {
+                out.scalars.push(key.clone());
             }
             if crate::ndarrays::nd_type(t).is_some() && !env.is_mapped(&key) {
                 out.nd.push((key.clone(), matches!(t, Type::Reference(_))));

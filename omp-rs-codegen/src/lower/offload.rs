@@ -494,8 +494,18 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
         let range = section_range(section);
         quote!(#slice[#range])
     };
+    // A scalar travels into each region by value (firstprivate: OpenMP's default for scalars, and the only way
+    // omp-rs passes them), so no region reads or writes a device copy of it: mapping or updating one moves nothing,
+    // as C codes that write `target enter data map(to: n, h)` beside their arrays expect. A section of it is left to
+    // the slice call, which refuses it.
+    let by_value = |var: &syn::Ident, sec: &Option<crate::model::Section>| sec.is_none() && types.scalars.contains(&var.to_string());
+    let mut by_value_uses = Vec::new();
     for motion in &d.settings.motions {
         for MapItem { var, section: sec } in &motion.items {
+            if by_value(var, sec) {
+                by_value_uses.push(quote!(let _ = &#var;));
+                continue;
+            }
             let name = var.to_string();
             calls.push(if motion.to {
                 let x = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
@@ -509,6 +519,10 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
     }
     for m in &d.settings.maps {
         for MapItem { var, section: sec } in &m.items {
+            if by_value(var, sec) {
+                by_value_uses.push(quote!(let _ = &#var;));
+                continue;
+            }
             let name = var.to_string();
             let mods = modifiers(m);
             let read = section(var, sec.as_ref(), quote!(#rt::as_slice(&#var)));
@@ -539,6 +553,7 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
     quote!({
         #images
         #off::register_images(#set, #cond);
+        #( #by_value_uses )*
         #( #calls.unwrap_or_else(|e| ::core::panic!("{}", e)); )*
     })
 }
