@@ -461,27 +461,34 @@ impl<T: crate::atomic::AtomicScalar> TeamAdds<T> {
     #[inline(always)]
     #[track_caller]
     pub fn add(&self, i: usize, v: T) {
-        let p = self.view.element_ptr(i);
-        if self.team.is_null() {
-            // SAFETY: bounds-checked pointer into the array, accessed only atomically (`new`'s contract).
-            unsafe { crate::atomic::atomic_add(p, v) }
-        } else {
-            // SAFETY: `i < len` (checked above), inside the team's copy of `len` elements.
-            unsafe { T::__team_add(self.team.add(i), v) }
-        }
+        // SAFETY: the array's atomic add and the team copy's (the caller checks `i` and picks the memory).
+        unsafe { self.update(i, v, crate::atomic::atomic_add, T::__team_add) }
     }
 
     /// `x[i] -= v`.
     #[inline(always)]
     #[track_caller]
     pub fn sub(&self, i: usize, v: T) {
+        // SAFETY: as in `add`.
+        unsafe { self.update(i, v, crate::atomic::atomic_sub, T::__team_sub) }
+    }
+
+    /// Element `i` (bounds-checked) updated by `global` in the array, or by `team` in the team's copy when there is
+    /// one.
+    ///
+    /// # Safety
+    /// `global` and `team` are atomic updates valid for any in-bounds element of, respectively, the array (accessed
+    /// only atomically, `new`'s contract) and the team's copy of `len` elements.
+    #[inline(always)]
+    #[track_caller]
+    unsafe fn update(&self, i: usize, v: T, global: unsafe fn(*mut T, T), team: unsafe fn(*mut T, T)) {
         let p = self.view.element_ptr(i);
         if self.team.is_null() {
-            // SAFETY: as in `add`.
-            unsafe { crate::atomic::atomic_sub(p, v) }
+            // SAFETY: bounds-checked pointer into the array; `global` per the caller.
+            unsafe { global(p, v) }
         } else {
-            // SAFETY: as in `add`.
-            unsafe { T::__team_sub(self.team.add(i), v) }
+            // SAFETY: `i < len` (checked above), inside the team's copy of `len` elements; `team` per the caller.
+            unsafe { team(self.team.add(i), v) }
         }
     }
 
