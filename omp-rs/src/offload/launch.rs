@@ -18,6 +18,7 @@ use libomptarget_sys::{self as sys, maptype as mt};
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
+use super::profile::{self, Phase};
 use super::image::ImageSet;
 use super::map::{self, MapKind, Section, VarName};
 use super::policy::{self, log, Policy};
@@ -638,7 +639,9 @@ impl LaunchOutcome {
 #[track_caller]
 pub fn should_offload(kernel: &'static KernelRef, device: Option<i64>, if_cond: bool) -> Result<Decision, Error> {
     let loc = Location::caller();
+    profile::region_begins(loc, kernel.name);
     let d = decide(kernel, device, if_cond);
+    profile::passed(Phase::Decide);
     log(|| match &d {
         Ok(Decision::Offload(dev)) => {
             let archs = kernel.resolve().map(|(r, _)| r.archs.join(",")).unwrap_or_default();
@@ -676,7 +679,10 @@ fn decide(kernel: &'static KernelRef, device: Option<i64>, if_cond: bool) -> Res
 #[track_caller]
 pub fn launch<'a>(kernel: &'static KernelRef, device: Device, pack: ArgPack<'a>, geometry: Geometry) -> Result<LaunchOutcome, Error> {
     let region = Location::caller();
-    launch_impl(kernel, device, pack, geometry, kernel.ident(region), region)
+    profile::passed(Phase::Prepare);
+    let outcome = launch_impl(kernel, device, pack, geometry, kernel.ident(region), region);
+    profile::passed(Phase::Wait);
+    outcome
 }
 
 /// Launch through the device's queue when every mapped argument is present (no copy either way) and the queue
@@ -775,10 +781,12 @@ pub(crate) fn launch_impl(
                 threads,
                 record: state.panic_record,
             };
+            profile::passed(Phase::Checks);
             // SAFETY: `slots` follow the kernel ABI with the device addresses of mappings that outlive the launch (their
             // owners end them through libomptarget, which settles the queue first) and literals; reduction slots
             // point at buffers leased to `ran` until the wait below.
             unsafe { target.launch(&l)? };
+            profile::passed(Phase::Enqueue);
             // OpenMP's end of region: without `nowait` the region has finished when the construct ends (a host clock
             // around it, MPI after it, "the GPU is idle now"). `OMP_RS_LAUNCH=queued` leaves every region queued.
             let waits = match mode {
@@ -805,10 +813,12 @@ pub(crate) fn launch_impl(
     // Earlier queued regions finish (and report) before a synchronous launch.
     queue::sync(device.0)?;
     let mut ka = pack.bufs.args.kernel_args(teams, threads);
+    profile::passed(Phase::Checks);
     // SAFETY: `addr` is the entry of a kernel registered (and verified present in the image) for this device
     // family; the slots follow the kernel ABI; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
     let rc = unsafe { rt.target_kernel(ident, device.0, addr as *mut c_void, &mut ka) };
+    profile::passed(Phase::Enqueue);
     if rc != sys::OMP_TGT_SUCCESS {
         log(|| format!("kernel `{}`: libomptarget returned {rc}; running the host fallback", kernel.name));
         return Ok(LaunchOutcome::NotOffloaded);

@@ -13,6 +13,7 @@
 //! | `OMP_TARGET_OFFLOAD` | `DEFAULT` (offload when possible), `MANDATORY` (error instead of host), `DISABLED` (host only, libomptarget never loaded) |
 //! | `OMP_DEFAULT_DEVICE` | default device number |
 //! | `OMP_RS_LOG=info` | one stderr line per region: which path ran and why |
+//! | `OMP_RS_PROFILE=1` | at exit, a table of each target region's mean host time per launch by phase (decide, prepare, checks, enqueue, wait, after; see `profile.rs`) |
 //! | `OMP_RS_DEVICE_START` | `early` (default: a binary with device images starts the devices before `main`, as clang's do; see `early.rs`), `first-region` |
 //! | `OMP_RS_LIBOMPTARGET`, `OMP_RS_LIBOMPTARGET_NO_SEARCH` | where libomptarget is loaded from (see `libomptarget-sys`) |
 //! | `OMP_RS_HOST_PLUGIN=1` | allow host-plugin images when an image set also has GPU images (tests) |
@@ -45,6 +46,8 @@ mod nowait;
 pub(crate) mod policy;
 #[doc(hidden)]
 pub mod private;
+#[allow(unsafe_code)]
+mod profile;
 #[allow(unsafe_code)]
 mod queue;
 #[allow(unsafe_code)]
