@@ -1,6 +1,7 @@
 //! The few CUDA driver entry points omp-rs needs before libomptarget initialises: activate each device's primary
 //! context with `CU_CTX_SCHED_SPIN` (libomptarget would otherwise pick `BLOCKING_SYNC`, which costs ~18 µs per
-//! synchronous launch on an H200) and read the compute capability and SM count (image selection, default grid).
+//! synchronous launch on an H200) and read the compute capability and SM count (image selection, default grid);
+//! page-lock host memory for `omp::HostPinned` (`cuMemHostRegister`, which libomptarget does not offer for CUDA).
 //!
 //! Loaded with libloading from `libcuda.so.1`, then `libcuda.so`; absent on machines without the NVIDIA driver,
 //! which is not an error at this layer.
@@ -31,6 +32,9 @@ pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
 /// `CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR`.
 pub const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: c_int = 76;
 
+/// `CU_MEMHOSTREGISTER_PORTABLE`: the registration counts in every context, not only the current one.
+pub const CU_MEMHOSTREGISTER_PORTABLE: c_uint = 0x1;
+
 /// Library names tried, in order.
 pub const CUDA_NAMES: &[&str] = &["libcuda.so.1", "libcuda.so"];
 
@@ -51,6 +55,14 @@ pub struct CudaLib {
         unsafe extern "C" fn(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) -> CUresult,
     /// `cuDevicePrimaryCtxRetain`.
     pub cu_device_primary_ctx_retain: unsafe extern "C" fn(pctx: *mut CUcontext, dev: CUdevice) -> CUresult,
+    /// `cuCtxPushCurrent_v2`.
+    pub cu_ctx_push_current: unsafe extern "C" fn(ctx: CUcontext) -> CUresult,
+    /// `cuCtxPopCurrent_v2`.
+    pub cu_ctx_pop_current: unsafe extern "C" fn(pctx: *mut CUcontext) -> CUresult,
+    /// `cuMemHostRegister_v2`.
+    pub cu_mem_host_register: unsafe extern "C" fn(p: *mut c_void, bytesize: usize, flags: c_uint) -> CUresult,
+    /// `cuMemHostUnregister`.
+    pub cu_mem_host_unregister: unsafe extern "C" fn(p: *mut c_void) -> CUresult,
     name: &'static str,
     /// Whether the literal name `libcuda.so` (the one libomptarget's CUDA plugin dlopens) also loads.
     pub plain_name_loads: bool,
@@ -100,6 +112,10 @@ fn load() -> Option<CudaLib> {
             cu_device_primary_ctx_set_flags: sym!("cuDevicePrimaryCtxSetFlags_v2"),
             cu_device_primary_ctx_get_state: sym!("cuDevicePrimaryCtxGetState"),
             cu_device_primary_ctx_retain: sym!("cuDevicePrimaryCtxRetain"),
+            cu_ctx_push_current: sym!("cuCtxPushCurrent_v2"),
+            cu_ctx_pop_current: sym!("cuCtxPopCurrent_v2"),
+            cu_mem_host_register: sym!("cuMemHostRegister_v2"),
+            cu_mem_host_unregister: sym!("cuMemHostUnregister"),
             name,
             // SAFETY: as above; the extra handle is dropped at once (the driver stays loaded through `library`).
             plain_name_loads: *name == "libcuda.so" || unsafe { libloading::Library::new("libcuda.so") }.is_ok(),

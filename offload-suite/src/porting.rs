@@ -32,6 +32,7 @@ pub const CHECKS: &[Check] = &[
     ("port: a [f64; 32] array mapped by target_data and read in its region", check_fixed_array_in_data_region),
     ("port: the split form, target(map / is_device_ptr / device) enclosing teams_distribute_parallel_for", check_split_target),
     ("port: writes at constant plane offsets, tend[plane + k*nx + i] and tend[2*plane + ..] += .., host and device", check_constant_offset_planes),
+    ("port: omp::HostPinned vectors (page-locked) mapped by target_data, written by regions and updated both ways", check_host_pinned),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1031,4 +1032,42 @@ fn check_constant_offset_planes(rng: &mut StdRng) -> Result<(), String> {
     }
     same("tend (target region)", &tend, &want)?;
     same("tend (host loop)", &host, &want)
+}
+
+/// `y += a * x` twice in a data region, with a host change of `x` sent by `target_update!(to:)` between and `y`
+/// read back by `target_update!(from:)` before the block ends.
+#[omp::directives]
+fn pinned_steps(a: f64, x: &mut [f64], y: &mut [f64], mid: &mut Vec<f64>) {
+    #[omp::target_data(map(to: x), map(tofrom: y))]
+    {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..y.len() {
+            y[i] += a * x[i];
+        }
+        omp::target_update!(from: y);
+        mid.extend_from_slice(y.host());
+        for v in x.host_mut().iter_mut() {
+            *v *= 2.0;
+        }
+        omp::target_update!(to: x);
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..y.len() {
+            y[i] += a * x[i];
+        }
+    }
+}
+
+fn check_host_pinned(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..200_000);
+    let a: f64 = rng.gen_range(-2.0..2.0);
+    let (x0, y0) = (vec_f64(rng, n), vec_f64(rng, n));
+    let want_mid: Vec<f64> = y0.iter().zip(&x0).map(|(y, x)| y + a * x).collect();
+    let want: Vec<f64> = want_mid.iter().zip(&x0).map(|(y, x)| y + a * (2.0 * x)).collect();
+    let want_x: Vec<f64> = x0.iter().map(|x| 2.0 * x).collect();
+    let (mut x, mut y) = (omp::HostPinned::new(x0), omp::HostPinned::new(y0));
+    let mut mid = Vec::new();
+    pinned_steps(a, &mut x, &mut y, &mut mid);
+    same("y after the first region", &mid, &want_mid)?;
+    same("y", &y, &want)?;
+    same("x", &x.into_inner(), &want_x)
 }

@@ -92,7 +92,7 @@ pub mod offload;
 pub use error::Error;
 pub use offload::{
     get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
-    DeviceBuffer, DeviceScalar, MappedMut, MappedRef,
+    DeviceBuffer, DeviceScalar, HostPinned, MappedMut, MappedRef,
 };
 
 /// Support for macro expansions: not a public API, may change in any release.

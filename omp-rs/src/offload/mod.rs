@@ -47,6 +47,8 @@ pub(crate) mod policy;
 #[doc(hidden)]
 pub mod private;
 #[allow(unsafe_code)]
+mod pinned;
+#[allow(unsafe_code)]
 mod profile;
 #[allow(unsafe_code)]
 mod queue;
@@ -67,6 +69,7 @@ pub use device::{
 };
 pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
 pub use map::{ExitKind, MapKind, Modifiers};
+pub use pinned::HostPinned;
 pub use policy::{policy, Policy};
 pub use registry::PanicRecord;
 pub use repr::{DeviceScalar, Pod, Scalar};
