@@ -51,6 +51,45 @@ fn each_mode_owns_what_the_runtime_says() {
     assert_eq!(writable(2, 0, 0, 0, [[0, 1]], 3), Vec::<usize>::new());
 }
 
+/// Lattices of two sequential-loop terms (power-of-two strides, which take the shift-and-mask path, and others,
+/// which divide; zero strides) against the definition: iteration `k` owns `base(k) + s0·q0 + s1·q1`, `q_j < c_j`.
+#[test]
+fn lattices_own_exactly_their_points() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    let strides = [0u64, 1, 2, 3, 4, 5, 6, 8, 12, 16];
+    for _ in 0..400 {
+        let (s0, s1) = (strides[next(10) as usize], strides[next(10) as usize]);
+        let (s0, s1) = (s0.max(s1), s0.min(s1)); // largest stride first, as the runtime orders them
+        let (c0, c1) = (1 + next(3), 1 + next(4));
+        let (origin, stride, k) = (next(6), next(5), next(3));
+        let base = origin + stride * k;
+        let mut want: Vec<usize> = (0..c0)
+            .flat_map(|q0| (0..c1).map(move |q1| base + s0 * q0 + s1 * q1))
+            .filter(|&i| i < 16)
+            .map(|i| i as usize)
+            .collect();
+        want.sort_unstable();
+        want.dedup();
+        let got = writable(1, origin, 0, stride, [[s0, c0], [s1, c1]], k);
+        // The greedy decomposition (largest stride first) is the runtime's: it finds every point of a lattice
+        // the runtime accepts (mixed radix: each stride at least the span of the smaller terms), and never a
+        // point that is not one.
+        let mixed_radix = s0 == 0 || s1 == 0 || s0 >= s1 * c1;
+        if mixed_radix {
+            assert_eq!(got, want, "strides ({s0}, {s1}), counts ({c0}, {c1}), base {base}");
+        } else {
+            assert!(got.iter().all(|i| want.contains(i)), "strides ({s0}, {s1}), counts ({c0}, {c1}), base {base}: {got:?} ⊄ {want:?}");
+        }
+    }
+}
+
 /// The team-combined atomics on the host (no arena: every update goes to the array itself) and the serial slice: the
 /// same sums as plain arithmetic, and the bounds and one-iteration checks.
 #[test]

@@ -44,15 +44,18 @@ struct RegionTimes {
     nanos: [u128; 6],
 }
 
-/// Per region (keyed by its source location): what was measured so far, from every thread.
-static TABLE: Mutex<Option<HashMap<(&'static str, u32, u32), RegionTimes>>> = Mutex::new(None);
+/// A region's source location: file, line, column.
+type RegionKey = (&'static str, u32, u32);
+
+/// Per region: what was measured so far, from every thread.
+static TABLE: Mutex<Option<HashMap<RegionKey, RegionTimes>>> = Mutex::new(None);
 
 /// 0: not read yet, 1: off, 2: on.
 static STATE: AtomicU8 = AtomicU8::new(0);
 
 thread_local! {
     /// The region this thread is in (its key) and when the last point was passed.
-    static CURRENT: Cell<Option<((&'static str, u32, u32), Instant)>> = const { Cell::new(None) };
+    static CURRENT: Cell<Option<(RegionKey, Instant)>> = const { Cell::new(None) };
 }
 
 fn enabled() -> bool {
@@ -81,11 +84,11 @@ fn enabled() -> bool {
     }
 }
 
-fn key(loc: &'static Location<'static>) -> (&'static str, u32, u32) {
+fn key(loc: &'static Location<'static>) -> RegionKey {
     (loc.file(), loc.line(), loc.column())
 }
 
-fn add(key: (&'static str, u32, u32), phase: Phase, nanos: u128, kernel: Option<&'static str>) {
+fn add(key: RegionKey, phase: Phase, nanos: u128, kernel: Option<&'static str>) {
     let mut t = TABLE.lock().unwrap_or_else(|p| p.into_inner());
     let r = t.get_or_insert_with(HashMap::new).entry(key).or_default();
     if let Some(k) = kernel {

@@ -151,8 +151,22 @@ pub struct Owner<const D: usize, const I: usize> {
     origin: i64,
     width: u64,
     strides: [i64; D],
-    /// Lattice mode: (stride, count) of the sequential-loop terms, largest stride first.
-    inner: [(u64, u64); I],
+    /// Lattice mode: the sequential-loop terms, largest stride first.
+    inner: [Term; I],
+    /// Lattice mode: every term's stride is 0 or a power of two (bitonic's partners, most nests' rows), so that a
+    /// term costs a shift and a mask instead of a division.
+    pow2: bool,
+}
+
+/// One sequential-loop term of a lattice: `stride·q`, `q < count`. `shift` and `mask` are `stride`'s logarithm
+/// and `stride - 1` when it is a power of two; a zero stride has shift 64 (its quotient is 0), a full mask and no
+/// limit on its count.
+#[derive(Debug, Clone, Copy, Default)]
+struct Term {
+    stride: u64,
+    count: u64,
+    shift: u32,
+    mask: u64,
 }
 
 impl<const D: usize, const I: usize> Owner<D, I> {
@@ -161,12 +175,19 @@ impl<const D: usize, const I: usize> Owner<D, I> {
     #[inline(always)]
     pub fn from_slots(mode: u64, origin: u64, width: u64, strides: [u64; D], inner: [[u64; 2]; I]) -> Self {
         let mut s = [0i64; D];
-        let mut t = [(0u64, 0u64); I];
+        let mut t = [Term::default(); I];
+        let mut pow2 = true;
         for d in 0..D {
             s[d] = strides[d] as i64;
         }
         for j in 0..I {
-            t[j] = (inner[j][0], inner[j][1]);
+            let (stride, count) = (inner[j][0], inner[j][1]);
+            pow2 &= stride == 0 || stride.is_power_of_two();
+            // A zero stride adds nothing, whatever its count.
+            t[j] = match stride {
+                0 => Term { stride, count: u64::MAX, shift: 64, mask: u64::MAX },
+                _ => Term { stride, count, shift: stride.trailing_zeros(), mask: stride - 1 },
+            };
         }
         // Lattice mode without sequential-loop terms owns exactly the base: hull mode of width 0. Folding it here
         // leaves the common 1-D write (`y[i]`) one comparison instead of a mode branch.
@@ -174,24 +195,34 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         let lattice = mode == OwnerMode::Lattice && I > 0;
         let width = if mode == OwnerMode::Lattice && I == 0 { 0 } else { width };
         let (nothing, narrow) = (mode == OwnerMode::Nothing, mode == OwnerMode::Hull32);
-        Owner { nothing, lattice, narrow, origin: origin as i64, width, strides: s, inner: t }
+        Owner { nothing, lattice, narrow, origin: origin as i64, width, strides: s, inner: t, pow2 }
     }
 
-    /// Whether the iteration with iteration numbers `k` owns element `i`.
+    /// The base element of the iteration with iteration numbers `k`: exact in 64 bits, and modulo 2^32 in narrow
+    /// mode (where only that is used). Computed once per iteration ([`Disjoint::at`]), not per access.
     #[inline(always)]
-    fn owns(&self, k: &[u64; D], i: usize) -> bool {
+    fn base(&self, k: &[u64; D]) -> i64 {
         if self.narrow {
             let mut base = self.origin as u32;
             for d in 0..D {
                 base = base.wrapping_add((self.strides[d] as u32).wrapping_mul(k[d] as u32));
             }
-            // Compared in 32 bits as well (the runtime's hull is below 2^31, so is the width): a 64-bit
-            // comparison lets LLVM widen the whole computation back to 64-bit multiplies.
-            return (i as u64) >> 32 == 0 && (i as u32).wrapping_sub(base) <= self.width as u32;
+            return i64::from(base);
         }
         let mut base = self.origin;
         for d in 0..D {
             base = base.wrapping_add(self.strides[d].wrapping_mul(k[d] as i64));
+        }
+        base
+    }
+
+    /// Whether the iteration whose base element is `base` ([`Owner::base`]) owns element `i`.
+    #[inline(always)]
+    fn owns(&self, base: i64, i: usize) -> bool {
+        if self.narrow {
+            // Compared in 32 bits as well (the runtime's hull is below 2^31, so is the width): a 64-bit
+            // comparison lets LLVM widen the whole computation back to 64-bit multiplies.
+            return (i as u64) >> 32 == 0 && (i as u32).wrapping_sub(base as u32) <= self.width as u32;
         }
         let mut r = (i as i64).wrapping_sub(base) as u64;
         if self.nothing {
@@ -200,29 +231,46 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         if !self.lattice {
             return r <= self.width;
         }
-        // Term by term at constant indices (at most seven: six loops and the offsets): a loop over the array left it in local memory,
-        // reloaded at every access.
+        // Term by term at constant indices (at most seven: six loops and the offsets): a loop over the array left
+        // it in local memory, reloaded at every access. Strides are the launch's (every thread branches alike).
         let mut owned = true;
-        let mut term = |j: usize| {
-            if let Some(&(stride, count)) = self.inner.get(j) {
-                if owned && stride != 0 {
-                    // Strides are the launch's (every thread branches alike); powers of two are common (bitonic).
-                    let q = if stride.is_power_of_two() { r >> stride.trailing_zeros() } else { r / stride };
-                    if q >= count {
-                        owned = false;
-                    } else {
-                        r -= q * stride;
+        if self.pow2 {
+            // A shift and a mask per term: `r - q·stride` is `r & (stride - 1)`.
+            let mut term = |j: usize| {
+                if let Some(t) = self.inner.get(j) {
+                    let q = if t.shift < 64 { r >> t.shift } else { 0 };
+                    owned &= q < t.count;
+                    r &= t.mask;
+                }
+            };
+            term(0);
+            term(1);
+            term(2);
+            term(3);
+            term(4);
+            term(5);
+            term(6);
+        } else {
+            let mut term = |j: usize| {
+                if let Some(t) = self.inner.get(j) {
+                    if owned && t.stride != 0 {
+                        let q = r / t.stride;
+                        if q >= t.count {
+                            owned = false;
+                        } else {
+                            r -= q * t.stride;
+                        }
                     }
                 }
-            }
-        };
-        term(0);
-        term(1);
-        term(2);
-        term(3);
-        term(4);
-        term(5);
-        term(6);
+            };
+            term(0);
+            term(1);
+            term(2);
+            term(3);
+            term(4);
+            term(5);
+            term(6);
+        }
         const { assert!(I <= 7, "more sequential-loop terms than the ownership check unrolls") };
         owned && r == 0
     }
@@ -249,7 +297,7 @@ impl<T, const D: usize, const I: usize> Disjoint<T, D, I> {
     /// The view of the iteration with iteration numbers `k` (each GPU thread runs its own iterations).
     #[inline(always)]
     pub fn at(&self, k: [u64; D]) -> OwnedView<'_, T, D, I> {
-        OwnedView { view: self.view, k, owner: &self.owner }
+        OwnedView { view: self.view, base: self.owner.base(&k), owner: &self.owner }
     }
 }
 
@@ -259,7 +307,8 @@ impl<T, const D: usize, const I: usize> Disjoint<T, D, I> {
 #[derive(Debug)]
 pub struct OwnedView<'o, T, const D: usize, const I: usize> {
     view: View<T>,
-    k: [u64; D],
+    /// The iteration's base element ([`Owner::base`]).
+    base: i64,
     owner: &'o Owner<D, I>,
 }
 
@@ -280,7 +329,7 @@ impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
     #[track_caller]
     fn element(&self, i: usize) -> *mut T {
         check(i, self.view.len);
-        if !self.owner.owns(&self.k, i) {
+        if !self.owner.owns(self.base, i) {
             not_owned();
         }
         // SAFETY: in bounds, and owned by this iteration alone (the host verified the ownership disjoint).
