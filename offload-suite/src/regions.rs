@@ -12,6 +12,7 @@ pub const CHECKS: &[Check] = &[
     ("collapse(2) 5-point stencil", check_stencil),
     ("collapse(3) nested init, reversed loop", check_nested_init),
     ("collapse(2)/(3) bodies with a loop (tiled walk): partial tiles, few teams, a reduction", check_tiled_walk),
+    ("collapse(2)/(3) written column-major, t[col * nr + row] (outer-first walk), with a reduction", check_outer_first_walk),
     ("inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero", check_affine_reads),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
@@ -110,6 +111,77 @@ fn check_nested_init(rng: &mut StdRng) -> Result<(), String> {
             }
         }
     }
+    same("out", &out, &want)
+}
+
+// Nests written column-major, as HeCBench's laplace: the index moves by 1 with the outer loop, so the kernel walks
+// with neighbouring threads on neighbouring outer iterations (omp_device::launch::Walk::flat_outer_first). Two arrays
+// written at the same index, reads of neighbours, odd sizes, a reduction and a 3-deep nest.
+
+#[omp::target_teams_distribute_parallel_for(collapse(2), reduction(+: sum))]
+fn red_sweep(half: usize, num: usize, nr: usize, black: &[f32], red: &mut [f32], change: &mut [f32]) -> f32 {
+    let mut sum: f32 = 0.0;
+    for row in 1..=half {
+        for col in 1..=num {
+            let ind = col * nr + row;
+            let old = red[ind];
+            let new = 0.25 * (black[row + (col - 1) * nr] + black[row + (col + 1) * nr] + black[ind - 1] + black[ind + 1]);
+            red[ind] = new;
+            change[ind] = (new - old) * (new - old);
+            sum += new;
+        }
+    }
+    sum
+}
+
+#[omp::target_teams_distribute_parallel_for(collapse(3))]
+fn planes_column_major(p: usize, n: usize, m: usize, x: &[f64], out: &mut [f64]) {
+    for q in 0..p {
+        for i in 0..n {
+            for j in 0..m {
+                out[q * n * m + j * n + i] = x[q * n * m + i * m + j] * 2.0 + q as f64;
+            }
+        }
+    }
+}
+
+fn check_outer_first_walk(rng: &mut StdRng) -> Result<(), String> {
+    for (half, num) in [(rng.gen_range(1..70), rng.gen_range(1..300)), (rng.gen_range(200..600), 3), (257, 1)] {
+        let nr = half + 2;
+        let size = nr * (num + 2);
+        let black: Vec<f32> = (0..size).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let mut red: Vec<f32> = (0..size).map(|_| rng.gen_range(-1.0..1.0)).collect();
+        let mut change = vec![0.0f32; size];
+        let (mut want_red, mut want_change) = (red.clone(), change.clone());
+        let mut want_sum = 0.0f32;
+        for row in 1..=half {
+            for col in 1..=num {
+                let ind = col * nr + row;
+                let new = 0.25 * (black[row + (col - 1) * nr] + black[row + (col + 1) * nr] + black[ind - 1] + black[ind + 1]);
+                want_change[ind] = (new - want_red[ind]) * (new - want_red[ind]);
+                want_red[ind] = new;
+                want_sum += new;
+            }
+        }
+        let sum = red_sweep(half, num, nr, &black, &mut red, &mut change);
+        same("red", &red, &want_red)?;
+        same("change", &change, &want_change)?;
+        if (sum - want_sum).abs() > 1e-3 * (1.0 + want_sum.abs()) {
+            return Err(format!("sum {sum} against {want_sum} ({half} x {num})"));
+        }
+    }
+    let (p, n, m) = (rng.gen_range(1..5), rng.gen_range(1..90), rng.gen_range(1..90));
+    let x = vec_f64(rng, p * n * m);
+    let mut out = vec![0.0; p * n * m];
+    let mut want = out.clone();
+    for q in 0..p {
+        for i in 0..n {
+            for j in 0..m {
+                want[q * n * m + j * n + i] = x[q * n * m + i * m + j] * 2.0 + q as f64;
+            }
+        }
+    }
+    planes_column_major(p, n, m, &x, &mut out);
     same("out", &out, &want)
 }
 

@@ -8,6 +8,7 @@ use quote::ToTokens;
 use syn::{Ident, Type};
 
 use crate::abi::{self, SlotKind};
+use crate::analyze::affine::{Coeff, IterVar};
 use crate::analyze::{Analysis, Class};
 use crate::ctxt::Ctxt;
 use crate::loops::LoopNest;
@@ -237,6 +238,39 @@ impl KernelPlan {
         let mut f = FindLoop(false);
         syn::visit::Visit::visit_block(&mut f, &self.nest.body);
         self.nest.dims.len() >= 2 && f.0
+    }
+
+    /// Whether the kernel's flat walk puts neighbouring threads on neighbouring outer iterations
+    /// (`omp_device::launch::Walk::flat_outer_first`): a collapsed nest, not tiled, every loop counting by one,
+    /// whose every written array's index moves by exactly ±1 with the second-innermost loop and by anything else
+    /// (a row length, a literal other than ±1) with the innermost, as `t[col * nr + row]` under
+    /// `for row { for col { .. } }` (HeCBench laplace as written): row-major threads would write elements `nr`
+    /// apart, which no warp coalesces. Speed only: every walk runs each iteration once.
+    pub fn lanes_follow_outer(&self) -> bool {
+        let depth = self.nest.dims.len();
+        if depth < 2 || self.walks_in_tiles() || !self.nest.dims.iter().all(|d| d.counts_by_one()) {
+            return false;
+        }
+        let unit = |c: &Coeff| c.atoms.is_empty() && c.lit.abs() == 1;
+        let mut written = 0;
+        for c in &self.analysis.captures {
+            let Class::Disjoint(arr) = &c.class else { continue };
+            if arr.whole {
+                return false;
+            }
+            written += 1;
+            let terms = arr.form.var_terms();
+            let coeffs = |d: usize| -> Vec<&Coeff> {
+                terms.iter().filter(|(v, _)| matches!(v, IterVar::Parallel(x) if *x == d)).map(|(_, c)| *c).collect()
+            };
+            let (outer, inner) = (coeffs(depth - 2), coeffs(depth - 1));
+            let outer_is_unit = matches!(outer[..], [c] if unit(c));
+            let inner_is_unit = matches!(inner[..], [c] if unit(c));
+            if !outer_is_unit || inner_is_unit || inner.is_empty() {
+                return false;
+            }
+        }
+        written > 0
     }
 
     /// Whether the loop is `for _ in 0..1` (a serial `#[omp::target]` region, `expand::serial_target`): one

@@ -246,6 +246,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     };
     let walk = if tiled {
         quote!(omp_device::launch::Walk::new(#outer, #inner, __omp_tile_rows, __omp_tiles_inner, __omp_tiles))
+    } else if plan.lanes_follow_outer() {
+        quote!(omp_device::launch::Walk::flat_outer_first(#outer, #inner))
     } else {
         quote!(omp_device::launch::Walk::flat(#outer, #inner))
     };

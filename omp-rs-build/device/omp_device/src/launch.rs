@@ -80,6 +80,9 @@ pub use crate::abi_shared::TILE_COLUMNS;
 /// innermost loop's trip count, `outer` the product of the others; 1-deep nests have `inner = 1`).
 ///
 /// * **Flat**: unit `u` is iteration `u` (row-major); thread `g` of the grid takes units `g, g + threads, ...`.
+/// * **Flat, outer first** (chosen by the macro when the written arrays' index moves by 1 with the outer loop and
+///   by more with the innermost, as in `t[col * nr + row]` under `for row { for col { .. } }`): unit `u` is outer
+///   number `u % outer`, innermost iteration `u / outer`, so neighbouring threads touch neighbouring elements.
 /// * **Tiled** (collapsed nests on GPUs, chosen by the runtime): unit `u` is a tile of `rows × 32` iterations and
 ///   team `t` takes tiles `t, t + teams, ...`; within a tile thread `l` takes row `l / 32`, column `l % 32`. A team
 ///   then reads a block of neighbouring rows instead of a long strip of one row, which is what 2-D stencils and
@@ -101,6 +104,8 @@ pub struct Walk {
     tiles_inner: u64,
     units: u64,
     small: bool,
+    /// Flat walks: neighbouring units differ in the outer number (see the type's doc).
+    outer_first: bool,
 }
 
 impl Walk {
@@ -108,7 +113,13 @@ impl Walk {
     #[inline(always)]
     pub fn flat(outer: u64, inner: u64) -> Walk {
         let units = outer.wrapping_mul(inner);
-        Walk { outer, inner, rows: 0, tiles_inner: 0, units, small: (outer | inner | units) >> 32 == 0 }
+        Walk { outer, inner, rows: 0, tiles_inner: 0, units, small: (outer | inner | units) >> 32 == 0, outer_first: false }
+    }
+
+    /// The flat walk of `outer × inner` iterations with the outer number fastest (see the type's doc).
+    #[inline(always)]
+    pub fn flat_outer_first(outer: u64, inner: u64) -> Walk {
+        Walk { outer_first: true, ..Walk::flat(outer, inner) }
     }
 
     /// The walk of `outer × inner` iterations the runtime chose: tiles of `rows` rows (0: flat), `tiles_inner` tiles
@@ -127,7 +138,7 @@ impl Walk {
         if rows == 0 || rows > 32 || rows * TILE_COLUMNS != team_size || tiles_inner == 0 || !fits {
             return Walk::flat(outer, inner);
         }
-        Walk { outer, inner, rows, tiles_inner, units: tiles, small: true }
+        Walk { outer, inner, rows, tiles_inner, units: tiles, small: true, outer_first: false }
     }
 
     /// Whether the walk is tiled (one unit per team) or flat (one per thread).
@@ -172,6 +183,10 @@ impl Walk {
     /// [`locate`](Self::locate) for thread `lane` of its team (tiled walks; flat ones ignore it).
     #[inline(always)]
     pub fn locate_for_thread(&self, unit: u64, lane: u64) -> Option<(u64, u64)> {
+        if self.rows == 0 && self.outer_first {
+            let (i, o) = self.divmod(unit, self.outer);
+            return (i < self.inner).then_some((o, i));
+        }
         if self.rows == 0 {
             let (o, i) = self.divmod(unit, self.inner);
             return (o < self.outer).then_some((o, i));
