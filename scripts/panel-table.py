@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""panel-table.py PORTS_DIR CUDA_DIR -- the ports panel's Markdown table: each port's own timer against its CUDA
+original's, from the logs `scripts/device/ports.sh` writes (port-<name>.log) and `CUDA=1 scripts/device/ports.sh`
+writes (cuda-<name>-cuda.log), then the geometric mean of the ratios. Each program is compared on the line both
+versions print (the original's timer, kept by the port); a program whose line is missing on either side is listed
+with its reason and left out of the mean."""
+import math
+import re
+import sys
+from pathlib import Path
+
+# program: (CUDA folder, what is compared, regex with one number, unit of that number)
+ROWS = {
+    "bitonic_sort": ("bitonic-sort", "total kernel time", r"Total kernel execution time: ([\d.]+) \(ms\)", "ms"),
+    "black_scholes": ("black-scholes", "average kernel", r"Average kernel execution time on GPU: ([\d.]+) \(ms\)", "ms"),
+    "hausdorff": ("hausdorff", "average of the kernels", r"Average execution time of kernels: ([\d.]+) \(ms\)", "ms"),
+    "haversine": ("haversine", "average kernel", r"Average kernel execution time ([\d.e-]+) \(s\)", "s"),
+    "iso2dfd": ("iso2dfd", "average kernel", r"Average kernel execution time ([\d.]+) \(us\)", "µs"),
+    "laplace": ("laplace", "per iteration", r"Total time for (\d+) iterations: ([\d.]+) s", "µs"),
+    "mandelbrot": ("mandelbrot", "average kernel", r"Average kernel execution time: ([\d.]+) ms", "ms"),
+    "nbody": ("nbody", "total time", r"# Total Time \(s\)\s*: ([\d.]+)", "s"),
+    "norm2": ("norm2", "geometric mean over the sizes (CUDA: cublasSnrm2)", r"#elements = ([\d.]+) M: average .*? execution time = ([\d.]+) \(us\)", ""),
+    "page_rank": ("page-rank", "total kernel time", r"Total kernel execution time: ([\d.]+) \(s\)", "s"),
+    "scatter_add": ("scatterAdd", "kernel1 + kernel2 averages", r"Average execution time of kernel[12]: ([\d.]+) \(us\)", "µs"),
+    "spm": ("spm", "average kernel", r"Average kernel execution time: ([\d.]+) \(ms\)", "ms"),
+}
+
+
+def value(name, text):
+    """The compared number of one log (None when its line is missing)."""
+    pattern = ROWS[name][2]
+    found = re.findall(pattern, text)
+    if not found:
+        return None
+    if name == "laplace":
+        iters, secs = found[-1]
+        return float(secs) / int(iters) * 1e6
+    if name == "scatter_add":
+        return sum(float(v) for v in found[-2:]) if len(found) >= 2 else None
+    if name == "norm2":
+        return {size: float(t) for size, t in found}
+    return float(found[-1])
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    ports, cuda = Path(sys.argv[1]), Path(sys.argv[2])
+    ratios = []
+    print("| program | port | CUDA | port / CUDA |")
+    print("|---|---:|---:|---:|")
+    for name, (folder, what, _, unit) in ROWS.items():
+        p = ports / f"port-{name}.log"
+        c = cuda / f"cuda-{folder}-cuda.log"
+        pv = value(name, p.read_text(errors="replace")) if p.exists() else None
+        cv = value(name, c.read_text(errors="replace")) if c.exists() else None
+        if pv is None or cv is None:
+            missing = ", ".join(str(f) for f, v in ((p, pv), (c, cv)) if v is None)
+            print(f"| {name} ({what}) | | | no line in {missing} |")
+            continue
+        if name == "norm2":
+            sizes = sorted(set(pv) & set(cv), key=float)
+            r = math.exp(sum(math.log(pv[s] / cv[s]) for s in sizes) / len(sizes))
+            print(f"| {name} ({what}, {len(sizes)} sizes) | | | {r:.2f} |")
+        else:
+            r = pv / cv
+            print(f"| {name} ({what}) | {pv:.4g} {unit} | {cv:.4g} {unit} | {r:.2f} |")
+        ratios.append((name, r))
+    g = math.exp(sum(math.log(r) for _, r in ratios) / len(ratios))
+    above = [n for n, r in ratios if r > 1.5]
+    print()
+    print(f"Geometric mean over {len(ratios)} programs: **{g:.2f}**; above 1.5x: {', '.join(above) or 'none'}.")
+
+
+if __name__ == "__main__":
+    main()
