@@ -136,12 +136,12 @@ fn at_exit_report() {
         let mut rows: Vec<_> = t.iter().collect();
         rows.sort_by_key(|(k, _)| **k);
         eprintln!("omp-rs profile: host µs per launch of each target region by phase (OMP_RS_PROFILE=1): the first launch, then the mean of the others");
-        eprintln!("{:<40} {:>9} {}", "region", "launches", PHASES.map(|p| format!("{p:>9}")).join(""));
+        eprintln!("{:<40} {:>9} {}", "region", "launches", PHASES.map(|p| format!("{p:>11}")).join(""));
         for ((file, line, col), r) in rows {
             let later = r.launches.saturating_sub(1);
             let per = |n: u128| if later == 0 { 0.0 } else { n as f64 / 1e3 / later as f64 };
-            let firsts: String = r.first.iter().map(|&n| format!("{:>9.2}", n as f64 / 1e3)).collect();
-            let means: String = r.nanos.iter().map(|&n| format!("{:>9.2}", per(n))).collect();
+            let firsts: String = r.first.iter().map(|&n| format!("{:>11.2}", n as f64 / 1e3)).collect();
+            let means: String = r.nanos.iter().map(|&n| format!("{:>11.2}", per(n))).collect();
             let region = format!("{file}:{line}:{col}");
             eprintln!("{region:<40} {:>9} {firsts}  {} (first)", 1, r.kernel);
             eprintln!("{:<40} {later:>9} {means}", "");
