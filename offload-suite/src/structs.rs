@@ -14,7 +14,57 @@ pub const CHECKS: &[Check] = &[
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
     ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
+    ("structs: a struct by value changing between nowait regions (the region's device copy follows it)", check_value_changes),
 ];
+
+/// An affine step's parameters, passed by value to each region.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// Factor.
+    pub scale: f64,
+    /// Offset.
+    pub shift: f64,
+}
+
+/// A helper taking the whole struct (so the region captures `p` itself, not its fields).
+fn apply(p: &Step, v: f64) -> f64 {
+    v * p.scale + p.shift
+}
+
+/// One `nowait` region per step on the same array, the step by value (repeated steps keep the region's device copy,
+/// changed ones replace it only after the queued regions that read the old one), one `taskwait`.
+#[omp::directives]
+fn steps_by_value(steps: &[Step], y: &mut [f64]) {
+    #[omp::target_data(map(tofrom: y))]
+    {
+        for k in 0..steps.len() {
+            let p: Step = steps[k];
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..y.len() {
+                y[i] = apply(&p, y[i]);
+            }
+        }
+        omp::taskwait!();
+    }
+}
+
+fn check_value_changes(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..20_000);
+    let y0: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut steps = Vec::new();
+    for _ in 0..rng.gen_range(5..40) {
+        let s = Step { scale: rng.gen_range(0.5..1.5), shift: rng.gen_range(-1.0..1.0) };
+        // Runs of the same step, as a time loop's constant parameters.
+        for _ in 0..rng.gen_range(1..4) {
+            steps.push(s);
+        }
+    }
+    let want: Vec<f64> = y0.iter().map(|&v| steps.iter().fold(v, |v, s| v * s.scale + s.shift)).collect();
+    let mut y = y0;
+    steps_by_value(&steps, &mut y);
+    same("y", &y, &want)
+}
 
 /// A particle, as an array-of-structs code stores it: mixed field sizes, no padding (8 + 8 + 4 + 4 bytes).
 #[omp::declare_target]

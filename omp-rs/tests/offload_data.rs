@@ -135,6 +135,20 @@ fn present_on_unmapped_data_is_an_error_and_the_process_continues() {
     assert!(matches!(e, Error::NotPresent { .. }), "{e:?}");
 }
 
+/// An overlap error names the array whose section conflicts, not a scalar named after it in the pack.
+#[test]
+fn a_conflict_names_the_array_not_the_scalar_after_it() {
+    let (k, d) = saxpy();
+    let y = vec![2.0f64; 40];
+    let scope = DataRegion::begin(None, true, None).unwrap();
+    let _first = scope.map_ref(&y, 0..10, true, plain(), "y").unwrap();
+    let pack = ArgPack::new().to(&y[0..20]).var("y").scalar(1.0f64).var("a").dim(0, 0, 1);
+    match launch(k, d, pack, Geometry::for_iterations(0)).unwrap_err() {
+        Error::MappingConflict { var, .. } => assert_eq!(var, "y"),
+        other => panic!("expected MappingConflict, got {other:?}"),
+    }
+}
+
 #[test]
 fn sections_that_would_extend_a_mapping_are_refused() {
     let (k, d) = saxpy();

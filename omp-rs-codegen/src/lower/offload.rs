@@ -176,7 +176,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
                 quote!(#pack.scalar::<#ty>(#name))
             }
             KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
-            KernelArg::Array { name, by_value: Some(_), .. } => quote!(#pack.to(::core::slice::from_ref(&#name))),
+            KernelArg::Array { name, by_value: Some(_), .. } => quote!(#pack.value(&#name)),
             KernelArg::Array { name, map, explicit, usage, .. } => {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());
                 // Inside `target_data` the variable is a mapping token, mutable only when the block writes it; the

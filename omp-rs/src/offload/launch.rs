@@ -37,6 +37,15 @@ struct PartialBuf {
     cap: usize,
 }
 
+/// The device copy of a value argument ([`ArgPack::value`]) that a region keeps between launches.
+#[derive(Debug)]
+struct ValueCopy {
+    device: i32,
+    arg: usize,
+    ptr: usize,
+    bytes: Vec<u8>,
+}
+
 /// A kernel of an image set, named as the build pipeline named it. Declare one `static` per target region;
 /// the name is resolved (and the image set registered) once, on first use.
 #[derive(Debug)]
@@ -46,6 +55,8 @@ pub struct KernelRef {
     resolved: OnceLock<Result<(&'static Registered, usize), Error>>,
     ident: OnceLock<&'static Ident>,
     partials: Mutex<Vec<PartialBuf>>,
+    /// Device copies of the region's value arguments, one per (device, slot), never freed.
+    values: Mutex<Vec<ValueCopy>>,
     /// File and first/last line of the region's body, to tell which queued region a device panic came from.
     body: Option<(&'static str, u32, u32)>,
     /// The queue target on the first device the kernel ran on (a region runs on one device nearly always).
@@ -66,6 +77,7 @@ impl KernelRef {
             resolved: OnceLock::new(),
             ident: OnceLock::new(),
             partials: Mutex::new(Vec::new()),
+            values: Mutex::new(Vec::new()),
             body,
             first_target: OnceLock::new(),
         }
@@ -151,6 +163,8 @@ struct PackBuffers {
     secs: Vec<Section>,
     /// The argument index of each of `secs`.
     sec_args: Vec<usize>,
+    /// The value arguments: (slot, host address, bytes).
+    values: Vec<(usize, usize, usize)>,
     /// Devices that mapped/device arguments live on (`None`: host region).
     owners: Vec<(&'static str, Option<Device>)>,
     reductions: Vec<RedSlot>,
@@ -190,14 +204,15 @@ impl PackBuffers {
     /// Emptied, they become the thread's spare buffers.
     fn give_back(mut self: Box<Self>) {
         let PackBuffers {
-            args, secs, sec_args, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, team_adds, slots,
-            footprint,
+            args, secs, sec_args, values, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, team_adds,
+            slots, footprint,
         } = &mut *self;
         *nowait = false;
         *team_adds = false;
         args.clear();
         secs.clear();
         sec_args.clear();
+        values.clear();
         owners.clear();
         reductions.clear();
         buffers.clear();
@@ -245,9 +260,11 @@ impl<'a> ArgPack<'a> {
         ArgPack { bufs: Recycled(Some(PackBuffers::take())), _borrows: PhantomData }
     }
 
+    /// A `LITERAL` slot. It ends the naming of the last mapped array ([`ArgPack::var`] names what precedes it only).
     fn literal(&mut self, v: u64) {
         let p = v as usize as *mut c_void;
         self.bufs.args.push(p, p, 8, mt::TARGET_PARAM | mt::LITERAL);
+        self.bufs.last_named = None;
     }
 
     fn mapped<T: Pod>(mut self, ptr: *const T, len: usize, kind: MapKind) -> Self {
@@ -256,17 +273,44 @@ impl<'a> ArgPack<'a> {
             // Nothing to map: a dangling, aligned, non-null base (kernels declare array bases as references) and a
             // zero length, so the kernel never dereferences it.
             self.literal(std::mem::align_of::<T>() as u64);
-        } else {
-            let p = ptr.cast_mut().cast::<c_void>();
-            let arg = self.bufs.args.len();
-            self.bufs.last_mapped = Some(arg);
-            self.bufs.sec_args.push(arg);
-            self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
-            let var = VarName::Arg { slot: arg, ty: type_name::<T>(), len };
-            self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
-            self.bufs.last_named = Some(self.bufs.secs.len() - 1);
+            self.literal(len as u64);
+            return self;
         }
+        let p = ptr.cast_mut().cast::<c_void>();
+        let arg = self.bufs.args.len();
+        self.bufs.last_mapped = Some(arg);
+        self.bufs.sec_args.push(arg);
+        self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
+        let var = VarName::Arg { slot: arg, ty: type_name::<T>(), len };
+        self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
         self.literal(len as u64);
+        self.bufs.last_named = Some(self.bufs.secs.len() - 1);
+        self
+    }
+
+    /// A value the kernel only reads (a struct passed by value, OpenMP's firstprivate): the region keeps a device
+    /// copy of its bytes between launches and copies them again only when they changed, so the launch maps nothing
+    /// (a time loop's regions stay on the device's queue). The kernel sees it as a one-element array.
+    pub fn value<T: Pod>(self, v: &'a T) -> Self {
+        self.values_of(std::slice::from_ref(v))
+    }
+
+    /// [`value`](Self::value) of a fixed-size array (a local `[T; N]` the region reads), seen as `N` elements.
+    pub fn value_array<T: Pod, const N: usize>(self, a: &'a [T; N]) -> Self {
+        self.values_of(&a[..])
+    }
+
+    fn values_of<T: Pod>(mut self, x: &'a [T]) -> Self {
+        let bytes = std::mem::size_of_val(x);
+        if bytes == 0 {
+            self.literal(std::mem::align_of::<T>() as u64);
+        } else {
+            let arg = self.bufs.args.len();
+            self.bufs.values.push((arg, x.as_ptr() as usize, bytes));
+            // The device copy's address, filled in by the launch.
+            self.literal(0);
+        }
+        self.literal(x.len() as u64);
         self
     }
 
@@ -733,6 +777,10 @@ pub(crate) fn launch_impl(
             });
         }
     }
+    // Value arguments point at the region's device copies, refreshed where their bytes changed. Held until the
+    // launch is queued or done: another thread's launch of this region with other bytes waits, and then its copy
+    // (which waits for the device's queue first) cannot change what this launch reads.
+    let _values = if pack.bufs.values.is_empty() { None } else { Some(value_copies(kernel, rt, device, &mut pack.bufs)?) };
     // From the lookups to the enqueue, no other thread ends a mapping the arguments are found in (shared hold). A
     // synchronous launch holds it exclusively instead, see below; under `OMP_RS_LAUNCH=sync` from the start.
     let mode = queue::mode();
@@ -857,6 +905,42 @@ impl PackBuffers {
             }
         }
     }
+}
+
+/// Point the value slots of `bufs` at `kernel`'s device copies on `device` (made on first use, copied again when the
+/// bytes differ from the last launch's); returns the cache's lock.
+fn value_copies<'k>(
+    kernel: &'k KernelRef,
+    rt: Rt,
+    device: Device,
+    bufs: &mut PackBuffers,
+) -> Result<std::sync::MutexGuard<'k, Vec<ValueCopy>>, Error> {
+    let mut cache = kernel.values.lock().unwrap_or_else(|p| p.into_inner());
+    for &(arg, addr, bytes) in &bufs.values {
+        // SAFETY: `addr..addr+bytes` is a `Pod` value (no padding: every byte initialised) that the pack borrows for
+        // its lifetime, which spans this launch.
+        let now = unsafe { std::slice::from_raw_parts(addr as *const u8, bytes) };
+        let i = match cache.iter().position(|c| c.device == device.0 && c.arg == arg && c.bytes.len() == bytes) {
+            Some(i) => i,
+            None => {
+                let ptr = rt.target_alloc(bytes, device.0)?.as_ptr() as usize;
+                cache.push(ValueCopy { device: device.0, arg, ptr, bytes: Vec::new() });
+                cache.len() - 1
+            }
+        };
+        let copy = &mut cache[i];
+        if copy.bytes != now {
+            // SAFETY: `copy.ptr` is `bytes` of this device's memory that only this cache writes, under its lock; the
+            // copy waits for the device's queue first, so no queued launch still reads the old bytes.
+            unsafe { rt.memcpy_to_device(copy.ptr as *mut c_void, now.as_ptr(), bytes, device.0)? };
+            copy.bytes.clear();
+            copy.bytes.extend_from_slice(now);
+        }
+        let p = copy.ptr as *mut c_void;
+        bufs.args.base[arg] = p;
+        bufs.args.begin[arg] = p;
+    }
+    Ok(cache)
 }
 
 /// Read (and reset) the pinned panic record after a synchronous launch.
