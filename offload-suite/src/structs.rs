@@ -14,7 +14,7 @@ pub const CHECKS: &[Check] = &[
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
     ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
-    ("structs: a struct by value changing between nowait regions (the region's device copy follows it)", check_value_changes),
+    ("structs: a struct and a [f64; 40] by value changing between nowait regions (the region's device copy follows)", check_value_changes),
 ];
 
 /// An affine step's parameters, passed by value to each region.
@@ -49,6 +49,23 @@ fn steps_by_value(steps: &[Step], y: &mut [f64]) {
     }
 }
 
+/// The same with a local array value of more elements than kernel parameters take (`[f64; 40]`), read at a
+/// computed index.
+#[omp::directives]
+fn table_steps(tables: &[[f64; 40]], y: &mut [f64]) {
+    #[omp::target_data(map(tofrom: y))]
+    {
+        for k in 0..tables.len() {
+            let c: [f64; 40] = tables[k];
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..y.len() {
+                y[i] = y[i] * 0.5 + c[i % 40];
+            }
+        }
+        omp::taskwait!();
+    }
+}
+
 fn check_value_changes(rng: &mut StdRng) -> Result<(), String> {
     let n = rng.gen_range(1..20_000);
     let y0: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
@@ -61,9 +78,21 @@ fn check_value_changes(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     let want: Vec<f64> = y0.iter().map(|&v| steps.iter().fold(v, |v, s| v * s.scale + s.shift)).collect();
-    let mut y = y0;
+    let mut y = y0.clone();
     steps_by_value(&steps, &mut y);
-    same("y", &y, &want)
+    same("y", &y, &want)?;
+    let mut tables: Vec<[f64; 40]> = Vec::new();
+    for _ in 0..rng.gen_range(3..20) {
+        let t: [f64; 40] = std::array::from_fn(|_| rng.gen_range(-1.0..1.0));
+        for _ in 0..rng.gen_range(1..4) {
+            tables.push(t);
+        }
+    }
+    let want: Vec<f64> =
+        y0.iter().enumerate().map(|(i, &v)| tables.iter().fold(v, |v, t| v * 0.5 + t[i % 40])).collect();
+    let mut y = y0;
+    table_steps(&tables, &mut y);
+    same("y (array values)", &y, &want)
 }
 
 /// A particle, as an array-of-structs code stores it: mixed field sizes, no padding (8 + 8 + 4 + 4 bytes).

@@ -295,13 +295,21 @@ impl<'a> ArgPack<'a> {
         self.values_of(std::slice::from_ref(v))
     }
 
-    /// [`value`](Self::value) of a fixed-size array (a local `[T; N]` the region reads), seen as `N` elements.
+    /// [`value`](Self::value) of a fixed-size array (a local `[T; N]` the region reads, a private array), seen as
+    /// `N` elements.
     pub fn value_array<T: Pod, const N: usize>(self, a: &'a [T; N]) -> Self {
         self.values_of(&a[..])
     }
 
+    /// Values above this size are mapped `to` per launch instead: comparing them at every launch would cost more
+    /// than the mapping saves.
+    const VALUE_BYTES_MAX: usize = 64 << 10;
+
     fn values_of<T: Pod>(mut self, x: &'a [T]) -> Self {
         let bytes = std::mem::size_of_val(x);
+        if bytes > Self::VALUE_BYTES_MAX {
+            return self.to(x);
+        }
         if bytes == 0 {
             self.literal(std::mem::align_of::<T>() as u64);
         } else {
