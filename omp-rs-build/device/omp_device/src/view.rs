@@ -216,6 +216,24 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         base
     }
 
+    /// `f` on each sequential-loop term, largest stride first, at constant indices (at most seven: six loops and the
+    /// offsets): a loop over the array left it in local memory, reloaded at every access.
+    #[inline(always)]
+    fn each_term(&self, mut f: impl FnMut(&Term)) {
+        let mut at = |j: usize| {
+            if let Some(t) = self.inner.get(j) {
+                f(t);
+            }
+        };
+        at(0);
+        at(1);
+        at(2);
+        at(3);
+        at(4);
+        at(5);
+        at(6);
+    }
+
     /// Whether the iteration whose base element is `base` ([`Owner::base`]) owns element `i`.
     #[inline(always)]
     fn owns(&self, base: i64, i: usize) -> bool {
@@ -231,45 +249,26 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         if !self.lattice {
             return r <= self.width;
         }
-        // Term by term at constant indices (at most seven: six loops and the offsets): a loop over the array left
-        // it in local memory, reloaded at every access. Strides are the launch's (every thread branches alike).
+        // Strides are the launch's (every thread branches alike).
         let mut owned = true;
         if self.pow2 {
             // A shift and a mask per term: `r - q·stride` is `r & (stride - 1)`.
-            let mut term = |j: usize| {
-                if let Some(t) = self.inner.get(j) {
-                    let q = if t.shift < 64 { r >> t.shift } else { 0 };
-                    owned &= q < t.count;
-                    r &= t.mask;
-                }
-            };
-            term(0);
-            term(1);
-            term(2);
-            term(3);
-            term(4);
-            term(5);
-            term(6);
+            self.each_term(|t| {
+                let q = if t.shift < 64 { r >> t.shift } else { 0 };
+                owned &= q < t.count;
+                r &= t.mask;
+            });
         } else {
-            let mut term = |j: usize| {
-                if let Some(t) = self.inner.get(j) {
-                    if owned && t.stride != 0 {
-                        let q = r / t.stride;
-                        if q >= t.count {
-                            owned = false;
-                        } else {
-                            r -= q * t.stride;
-                        }
+            self.each_term(|t| {
+                if owned && t.stride != 0 {
+                    let q = r / t.stride;
+                    if q >= t.count {
+                        owned = false;
+                    } else {
+                        r -= q * t.stride;
                     }
                 }
-            };
-            term(0);
-            term(1);
-            term(2);
-            term(3);
-            term(4);
-            term(5);
-            term(6);
+            });
         }
         const { assert!(I <= 7, "more sequential-loop terms than the ownership check unrolls") };
         owned && r == 0
