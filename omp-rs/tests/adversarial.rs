@@ -2110,16 +2110,12 @@ mod clauses {
         );
     }
 
-    // ---- case: u8_sum_overflows — `reduction(+: s)` on `u8` whose total exceeds 255 (debug: panic; release: wraps) --------
+    // ---- case: u8_sum_overflows — `reduction(+: s)` on `u8` whose total exceeds 255 -----------------------------------
+    // A thread's own `s += x[i]` follows the profile (debug: panics on overflow); the partial sums combine with
+    // wrapping arithmetic (CHANGELOG), as the kernels' do. So the region panics (a partial overflowed) or returns the
+    // wrapped total (every partial fitted), and nothing else: which one depends on how the iterations split.
     #[omp::parallel_for(num_threads(nt), reduction(+: s))]
     fn sum_u8(nt: usize, x: &[u8]) -> u8 {
-        let mut s: u8 = 0;
-        for i in 0..x.len() {
-            s += x[i];
-        }
-        s
-    }
-    fn sum_u8_seq(x: &[u8]) -> u8 {
         let mut s: u8 = 0;
         for i in 0..x.len() {
             s += x[i];
@@ -2132,7 +2128,13 @@ mod clauses {
         let mut r = rng();
         let n = r.gen_range(10..3000);
         let x: Vec<u8> = (0..n).map(|_| r.gen_range(0..20)).collect();
-        check("clauses::u8_sum_overflows", PanicOrEqual, |nt| sum_u8(nt, &x), || sum_u8_seq(&x));
+        check("clauses::u8_sum_overflows", PanicOrEqual, |nt| sum_u8(nt, &x), || x.iter().fold(0u8, |a, v| a.wrapping_add(*v)));
+        // Both outcomes, deterministically: partial sums that fit (4 threads of 20 x 10) and one that cannot.
+        let fits = vec![10u8; 80];
+        assert_eq!(sum_u8(4, &fits), 800u32 as u8, "every partial fits: the wrapped total");
+        let partial_overflows = vec![200u8; 8];
+        let got = std::panic::catch_unwind(|| sum_u8(1, &partial_overflows));
+        assert!(cfg!(not(debug_assertions)) || got.is_err(), "one thread's 8 x 200 overflows its own sum: {got:?}");
     }
 
     // ---- case: i8_partial_sums_overflow — `+100, -100, ...` never overflows in order; a thread's partial sum does ----------
