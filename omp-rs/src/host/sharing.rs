@@ -1,5 +1,6 @@
-//! Race-free access to data that the iterations of a parallel loop share: the one audited module of the host
-//! path that needs `unsafe`.
+//! Race-free access to data that the iterations of a parallel loop share, and the host path's main audited
+//! `unsafe` (the others: the team's job hand-off in `team.rs`, the `unsafe(disjoint(..))` escape hatch in
+//! `unchecked.rs`).
 //!
 //! - [`DisjointMut`]/[`ChunkView`]: an array that the loop writes, with the [`Ownership`] of its elements (which
 //!   `ownership.rs` verified disjoint between iterations for the actual bounds). `parallel_for` gives each chunk of
