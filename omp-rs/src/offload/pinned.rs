@@ -2,10 +2,10 @@
 //! `cudaMallocHost`.
 //!
 //! libomptarget copies mapped host memory with the CUDA driver, which moves pageable memory through its own staging
-//! buffers: on the H200 machine 8.4 GB/s host to device and 16.8 GB/s back for 4 GiB, against 55 GB/s both ways
-//! once the same memory is registered (`bench/results/`, transfers). Registering costs about 50 ms per GiB (it
-//! pins every page), so it pays for arrays that are copied more than once or are large and copied to the device;
-//! omp-rs does not register on its own. The vector is owned, not borrowed: a registration must end before its
+//! buffers: on the H200 machine about 9 GB/s host to device and 17 GB/s back for 4 GiB, against 55 GB/s both ways
+//! once the same memory is registered (`bench/RESULTS.md`, host-device copies). Registering costs about 40 ms per
+//! GiB (it pins every page), so it pays for arrays that are copied more than once or are large and copied to the
+//! device; omp-rs does not register on its own. The vector is owned, not borrowed: a registration must end before its
 //! memory is freed, and `mem::forget` of a guard that only borrowed the memory would let the memory go first.
 //! Forgetting a `HostPinned` leaks the vector with its pages still locked, which is safe.
 //!

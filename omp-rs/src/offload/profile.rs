@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `decide` | `should_offload` called | it returns (policy, registration, device) |
 //! | `prepare` | `should_offload` returned | `launch` called (the expansion's ownership checks and argument packing) |
-//! | `checks` | `launch` called | the enqueue (geometry, presence of the mapped sections, reduction buffers) |
+//! | `checks` | `launch` called | the enqueue (geometry, presence of the mapped sections, value copies, reduction buffers) |
 //! | `enqueue` | the enqueue | it returned (liboffload's launch, or libomptarget's synchronous `__tgt_target_kernel`) |
 //! | `wait` | the enqueue returned | `launch` returns (the end-of-region wait: the kernel's run time and the wake-up) |
 //! | `after` | `launch` returned | the thread's next region (reduction folds, data-region calls, the host code between) |
