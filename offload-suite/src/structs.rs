@@ -14,7 +14,7 @@ pub const CHECKS: &[Check] = &[
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
     ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
-    ("structs: a struct and a [f64; 40] by value changing between nowait regions (the region's device copy follows)", check_value_changes),
+    ("structs: a struct by value and a firstprivate [f64; 40] changing between nowait regions (the region's device copy follows)", check_value_changes),
 ];
 
 /// An affine step's parameters, passed by value to each region.
@@ -49,7 +49,7 @@ fn steps_by_value(steps: &[Step], y: &mut [f64]) {
     }
 }
 
-/// The same with a local array value of more elements than kernel parameters take (`[f64; 40]`), read at a
+/// The same with a `firstprivate` array of more elements than kernel parameters take (`[f64; 40]`), read at a
 /// computed index.
 #[omp::directives]
 fn table_steps(tables: &[[f64; 40]], y: &mut [f64]) {
@@ -57,7 +57,7 @@ fn table_steps(tables: &[[f64; 40]], y: &mut [f64]) {
     {
         for k in 0..tables.len() {
             let c: [f64; 40] = tables[k];
-            #[omp::target_teams_distribute_parallel_for(nowait)]
+            #[omp::target_teams_distribute_parallel_for(nowait, firstprivate(c))]
             for i in 0..y.len() {
                 y[i] = y[i] * 0.5 + c[i % 40];
             }

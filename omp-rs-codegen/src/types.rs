@@ -145,9 +145,6 @@ pub struct CaptureTypes {
     /// Declared as a primitive scalar (`h: f64`, `n: &usize`): regions take it by value, so data maps and updates of
     /// it move nothing (`lower::offload::standalone`).
     pub scalars: Vec<String>,
-    /// Declared as a fixed-size array value (`let ran: [f32; 97]`, not a reference, not mapped): a region that only
-    /// reads it takes it by value (`ArgPack::value_array`), as it does a scalar.
-    pub fixed_arrays: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -181,9 +178,6 @@ impl CaptureTypes {
             };
             if is_primitive(referent) && !env.is_mapped(&key) {
                 out.scalars.push(key.clone());
-            }
-            if matches!(t, Type::Array(_)) && !env.is_mapped(&key) {
-                out.fixed_arrays.push(key.clone());
             }
             if crate::ndarrays::nd_type(t).is_some() && !env.is_mapped(&key) {
                 out.nd.push((key.clone(), matches!(t, Type::Reference(_))));

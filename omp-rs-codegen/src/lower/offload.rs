@@ -177,12 +177,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             }
             KernelArg::Array { name, scalar: true, .. } => quote!(#pack.tofrom(::core::slice::from_mut(&mut #name))),
             KernelArg::Array { name, by_value: Some(_), .. } => quote!(#pack.value(&#name)),
-            // A private array, or an array value the region only reads: by value, like a scalar (OpenMP's
-            // firstprivate), through the region's device copy.
+            // A private / firstprivate array: initialised from the host's value (OpenMP's firstprivate on a target
+            // construct), through the region's device copy. A shared array value is mapped: if `target_enter_data!`
+            // made it present, the region reads the device's copy, as OpenMP says.
             KernelArg::Array { name, private_len: Some(_), .. } => quote!(#pack.value_array(&#name)),
-            KernelArg::Array { name, usage: ArrayUse::Read, explicit: None, .. } if types.fixed_arrays.contains(&var) => {
-                quote!(#pack.value_array(&#name))
-            }
             KernelArg::Array { name, map, explicit, usage, .. } => {
                 let section = explicit.as_ref().and_then(|e| e.section.as_ref());
                 // Inside `target_data` the variable is a mapping token, mutable only when the block writes it; the

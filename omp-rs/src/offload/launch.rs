@@ -42,7 +42,10 @@ struct PartialBuf {
 struct ValueCopy {
     device: i32,
     arg: usize,
+    /// The device allocation: its address and size.
     ptr: usize,
+    size: usize,
+    /// What it holds (empty until the first copy succeeded).
     bytes: Vec<u8>,
 }
 
@@ -295,8 +298,7 @@ impl<'a> ArgPack<'a> {
         self.values_of(std::slice::from_ref(v))
     }
 
-    /// [`value`](Self::value) of a fixed-size array (a local `[T; N]` the region reads, a private array), seen as
-    /// `N` elements.
+    /// [`value`](Self::value) of a fixed-size array (a `private` / `firstprivate` `[T; N]`), seen as `N` elements.
     pub fn value_array<T: Pod, const N: usize>(self, a: &'a [T; N]) -> Self {
         self.values_of(&a[..])
     }
@@ -928,11 +930,11 @@ fn value_copies<'k>(
         // SAFETY: `addr..addr+bytes` is a `Pod` value (no padding: every byte initialised) that the pack borrows for
         // its lifetime, which spans this launch.
         let now = unsafe { std::slice::from_raw_parts(addr as *const u8, bytes) };
-        let i = match cache.iter().position(|c| c.device == device.0 && c.arg == arg && c.bytes.len() == bytes) {
+        let i = match cache.iter().position(|c| c.device == device.0 && c.arg == arg && c.size == bytes) {
             Some(i) => i,
             None => {
                 let ptr = rt.target_alloc(bytes, device.0)?.as_ptr() as usize;
-                cache.push(ValueCopy { device: device.0, arg, ptr, bytes: Vec::new() });
+                cache.push(ValueCopy { device: device.0, arg, ptr, size: bytes, bytes: Vec::new() });
                 cache.len() - 1
             }
         };
