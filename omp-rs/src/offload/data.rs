@@ -49,7 +49,10 @@ pub(crate) unsafe fn exit_raw(rt: Rt, loc: &'static Ident, device: i32, addr: us
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
     a.push(p, p, bytes as i64, kind.bits());
-    // SAFETY: guaranteed by the caller.
+    // Held until the shadow agrees with the table again: a launch that looked in between would find the section
+    // absent from libomptarget's table yet still in the shadow, a conflict that is not there.
+    let _changing = map::changing_mappings();
+    // SAFETY: guaranteed by the caller; the table does not change under a queued launch's lookups (held above).
     unsafe { rt.data(DataOp::End, loc, device, &mut a) };
     map::shadow_remove(device, addr, bytes, kind == ExitKind::Delete);
 }

@@ -356,12 +356,14 @@ impl Registered {
         let mut args = MapArgs::with_capacity(1);
         let p = (&mut scratch as *mut u64).cast::<c_void>();
         args.push(p, p, 8, sys::maptype::NONE);
+        let changing = super::map::changing_mappings();
         // SAFETY: `scratch` lives across both calls; it is not mapped before (fresh stack word), so alloc then
-        // release cannot conflict with an existing mapping.
+        // release cannot conflict with an existing mapping; the end is made holding `changing_mappings`.
         unsafe {
             rt.data(DataOp::Begin, loc, device, &mut args);
             rt.data(DataOp::End, loc, device, &mut args);
         }
+        drop(changing);
         let mut state = DevState { panic_record: None };
         if let Some(twin) = self.panic_twin {
             if rt.is_present(twin as *const u8, device) {

@@ -291,15 +291,16 @@ impl Rt {
     /// # Safety
     /// Every non-`LITERAL` entry's `begin..begin+size` is host memory valid for the call (writable where a
     /// `FROM` copy may happen), `device` is valid, and the caller has ruled out what libomptarget aborts on:
-    /// `PRESENT` on unmapped data, and sections that extend or straddle existing mappings.
+    /// `PRESENT` on unmapped data, and sections that extend or straddle existing mappings. For `End`, the caller
+    /// holds [`changing_mappings`](super::map::changing_mappings) across the call and its bookkeeping of the ended
+    /// mapping (omp-rs's shadow table), so that no queued launch looks the mapping up in between.
     pub(crate) unsafe fn data(self, op: DataOp, loc: &'static Ident, device: i32, args: &mut MapArgs) {
         let f = match op {
             DataOp::Begin => self.lib.data_begin,
             DataOp::End => self.lib.data_end,
             DataOp::Update => self.lib.data_update,
         };
-        // No launch is between looking up a mapping this call may end and queueing its kernel.
-        let _ending = (op == DataOp::End).then(super::map::changing_mappings);
+        debug_assert!(op != DataOp::End || super::map::mappings_are_changing(), "End without changing_mappings held");
         // Queued kernels may still use the data this call copies, maps or frees.
         super::queue::settle(device);
         let n = i32::try_from(args.len()).unwrap_or(i32::MAX);
