@@ -111,10 +111,35 @@ pub enum SlotKind {
     WalkTiles,
 }
 
+impl SlotKind {
+    /// Whether the slot carries a value passed by value (`Int`, `Float64`, `Float32`). The kernel decodes it as
+    /// the type its parameter declares and the host encodes the argument's type; rustc has checked that the two
+    /// are one type, so layouts are compared up to which of these kinds a value slot names.
+    pub const fn is_value(self) -> bool {
+        matches!(self, SlotKind::Int | SlotKind::Float64 | SlotKind::Float32)
+    }
+
+    /// Whether a slot the host filled as `self` is the slot a kernel declared as `declared`.
+    pub const fn matches(self, declared: SlotKind) -> bool {
+        (self.is_value() && declared.is_value()) || self as u8 == declared as u8
+    }
+}
+
+/// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms, after
+/// its base and length: mode, origin, width, one stride per dimension, then a (stride, count) pair per term.
+pub fn owner_slots(depth: usize, inner: usize) -> impl Iterator<Item = SlotKind> {
+    [SlotKind::OwnerMode, SlotKind::OwnerOrigin, SlotKind::OwnerWidth]
+        .into_iter()
+        .chain(core::iter::repeat_n(SlotKind::OwnerStride, depth))
+        .chain((0..inner).flat_map(|_| [SlotKind::OwnerInnerStride, SlotKind::OwnerInnerCount]))
+}
+
 /// A scalar passed by value in one 8-byte slot: integers widened to 64 bits (sign- or zero-extended), `bool` as
 /// 0/1, floats as their bit pattern (`f32` in the low 32 bits). The host encodes with `to_slot`, kernels decode
 /// with `from_slot`.
 pub trait Scalar: Copy {
+    /// The kind of slot the value travels in.
+    const SLOT: SlotKind = SlotKind::Int;
     /// The slot's 64 bits.
     fn to_slot(self) -> u64;
     /// The value back from its slot.
@@ -151,6 +176,7 @@ impl Scalar for bool {
 }
 
 impl Scalar for f64 {
+    const SLOT: SlotKind = SlotKind::Float64;
     #[inline(always)]
     fn to_slot(self) -> u64 {
         self.to_bits()
@@ -162,6 +188,7 @@ impl Scalar for f64 {
 }
 
 impl Scalar for f32 {
+    const SLOT: SlotKind = SlotKind::Float32;
     #[inline(always)]
     fn to_slot(self) -> u64 {
         self.to_bits() as u64

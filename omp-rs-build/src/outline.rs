@@ -118,6 +118,19 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             source: Some(source),
         })
         .collect();
+    // The device signature and the manifest's layout (which the launch checks the host's pack against) come from
+    // one plan by two printers; a kernel whose parameters are not its slots is refused before it is compiled.
+    for k in &kernels {
+        let params = k.source.as_ref().map_or(0, |s| s.params.len());
+        if params != k.slots.len() {
+            return Err(Error::Unexpected(format!(
+                "omp-rs internal error: kernel `{}` has {params} parameters after dyn_ptr but {} slots ({:?}); please report it",
+                k.name,
+                k.slots.len(),
+                k.slots
+            )));
+        }
+    }
     let crate_name = format!("omp_kernels_{}", package.replace('-', "_"));
     let crate_files = o.crate_files();
     let remap_path_prefix = crate_files.iter().filter_map(|f| f.remap_to.clone().map(|to| (PathBuf::from(&f.path), to))).collect();

@@ -10,12 +10,7 @@ pub use omp_rs_abi::SlotKind;
 /// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms
 /// (the kernel ABI), after its base and length.
 pub fn owner_slots(depth: usize, inner: usize) -> Vec<SlotKind> {
-    let mut s = vec![SlotKind::OwnerMode, SlotKind::OwnerOrigin, SlotKind::OwnerWidth];
-    s.extend(std::iter::repeat_n(SlotKind::OwnerStride, depth));
-    for _ in 0..inner {
-        s.extend([SlotKind::OwnerInnerStride, SlotKind::OwnerInnerCount]);
-    }
-    s
+    omp_rs_abi::owner_slots(depth, inner).collect()
 }
 
 /// The slot kind of a primitive scalar type.

@@ -19,6 +19,10 @@ pub struct KernelView {
     /// What the host expansion has rustc confirm about the build's choices (`KernelPlan::host_checks`).
     #[serde(default)]
     pub checks: Vec<HostCheck>,
+    /// The kernel's argument slots after `dyn_ptr` (`KernelPlan::slots`), which the launch checks the pack against
+    /// (`None` in hand-written manifests: not checked).
+    #[serde(default)]
+    pub slots: Option<Vec<omp_rs_abi::SlotKind>>,
 }
 
 /// One choice of the build that rustc confirms at the region (the host expansion emits it as a compile-time check):
@@ -153,6 +157,11 @@ impl ManifestView {
             && self.kernels.iter().any(|k| {
                 k.name == name || instance_of(&k.name, name) || located.is_some_and(|l| k.name == l || instance_of(&k.name, l))
             })
+    }
+
+    /// The argument slots a kernel was compiled for (`None`: not listed).
+    pub fn layout(&self, name: &str) -> Option<&[omp_rs_abi::SlotKind]> {
+        self.kernels.iter().find(|k| k.name == name).and_then(|k| k.slots.as_deref())
     }
 
     /// Whether a kernel has images.

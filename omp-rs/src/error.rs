@@ -209,6 +209,20 @@ pub enum Error {
         detail: String,
     },
 
+    /// The arguments a target region packed are not the slots its kernel was compiled for (an omp-rs defect: the
+    /// host expansion and the device kernel come from one plan). Found before the kernel runs.
+    #[error(
+        "kernel `{kernel}` was compiled for other argument slots than its target region passes ({detail}); nothing \
+         was launched. This is an omp-rs bug: please report it with the region's source; `cargo clean -p <your \
+         package>` rebuilds stale kernels"
+    )]
+    KernelLayout {
+        /// The kernel.
+        kernel: String,
+        /// The first slot that differs.
+        detail: String,
+    },
+
     /// The asynchronous (`nowait`) launch worker failed.
     #[error("nowait launch of `{kernel}` could not complete: {detail}")]
     Nowait {

@@ -302,7 +302,14 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let present: Vec<&(Vec<(String, String)>, String)> = kernels.iter().filter(|(_, k)| m.has_kernel(k)).collect();
     let statics = present.iter().enumerate().map(|(n, (_, k))| {
         let s = format_ident!("__OMP_KERNEL_{}", n);
-        quote!(static #s: #off::KernelRef = #off::KernelRef::with_body(&__OMP_IMAGES, #k, #body_lines);)
+        let layout = match m.layout(k) {
+            Some(slots) => {
+                let kinds = slots.iter().map(|s| format_ident!("{}", format!("{s:?}")));
+                quote!(::core::option::Option::Some(&[#(#off::SlotKind::#kinds),*]))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(static #s: #off::KernelRef = #off::KernelRef::with_layout(&__OMP_IMAGES, #k, #body_lines, #layout);)
     });
     let pick = present.iter().enumerate().rev().fold(quote!(::core::option::Option::None), |otherwise, (n, (instance, _))| {
         let s = format_ident!("__OMP_KERNEL_{}", n);

@@ -15,6 +15,7 @@ use std::panic::Location;
 use std::sync::{Mutex, OnceLock};
 
 use libomptarget_sys::{self as sys, maptype as mt};
+use omp_rs_abi::SlotKind;
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
@@ -64,6 +65,10 @@ pub struct KernelRef {
     body: Option<(&'static str, u32, u32)>,
     /// The queue target on the first device the kernel ran on (a region runs on one device nearly always).
     first_target: OnceLock<(i32, Option<Target>)>,
+    /// The slots the kernel was compiled for (the build's manifest; `None`: not known, not checked).
+    layout: Option<&'static [SlotKind]>,
+    /// Whether the first pack matched `layout` (every pack of a region has the same kinds).
+    layout_checked: OnceLock<Result<(), Error>>,
 }
 
 impl KernelRef {
@@ -74,6 +79,18 @@ impl KernelRef {
 
     /// A kernel `name` of `set` whose region body spans lines `first..=last` of `file` (`file!()`).
     pub const fn with_body(set: &'static ImageSet, name: &'static str, body: Option<(&'static str, u32, u32)>) -> KernelRef {
+        KernelRef::with_layout(set, name, body, None)
+    }
+
+    /// [`with_body`](Self::with_body) of a kernel compiled for the argument slots `layout` (after `dyn_ptr`): its
+    /// region's first launch checks that the pack it built has exactly these slots, so that a kernel can never read
+    /// an argument from a slot the host filled with something else.
+    pub const fn with_layout(
+        set: &'static ImageSet,
+        name: &'static str,
+        body: Option<(&'static str, u32, u32)>,
+        layout: Option<&'static [SlotKind]>,
+    ) -> KernelRef {
         KernelRef {
             set,
             name,
@@ -83,7 +100,20 @@ impl KernelRef {
             values: Mutex::new(Vec::new()),
             body,
             first_target: OnceLock::new(),
+            layout,
+            layout_checked: OnceLock::new(),
         }
+    }
+
+    /// The pack's slots against the kernel's layout, compared on the first launch only.
+    fn check_layout(&self, packed: &[SlotKind]) -> Result<(), Error> {
+        let Some(layout) = self.layout else { return Ok(()) };
+        self.layout_checked
+            .get_or_init(|| match layout_mismatch(packed, layout) {
+                None => Ok(()),
+                Some(detail) => Err(Error::KernelLayout { kernel: self.name.to_owned(), detail }),
+            })
+            .clone()
     }
 
     /// The kernel's name.
@@ -118,6 +148,15 @@ impl KernelRef {
     fn ident(&'static self, loc: &'static Location<'static>) -> &'static Ident {
         self.ident.get_or_init(|| Ident::at(loc, self.name))
     }
+}
+
+/// Where `packed` (the host's slots) differs from `declared` (the kernel's), if it does.
+fn layout_mismatch(packed: &[SlotKind], declared: &[SlotKind]) -> Option<String> {
+    if let Some(i) = packed.iter().zip(declared).position(|(p, d)| !p.matches(*d)) {
+        return Some(format!("slot {i}: the region passes {:?}, the kernel reads {:?}", packed[i], declared[i]));
+    }
+    (packed.len() != declared.len())
+        .then(|| format!("the region passes {} slots, the kernel has {} parameters after dyn_ptr", packed.len(), declared.len()))
 }
 
 /// One reduction slot of an [`ArgPack`].
@@ -163,6 +202,8 @@ pub struct ArgPack<'a> {
 #[derive(Debug, Default)]
 struct PackBuffers {
     args: MapArgs,
+    /// The kind of each slot of `args`, compared once per kernel with the layout the kernel was compiled for.
+    kinds: Vec<SlotKind>,
     secs: Vec<Section>,
     /// The argument index of each of `secs`.
     sec_args: Vec<usize>,
@@ -207,12 +248,13 @@ impl PackBuffers {
     /// Emptied, they become the thread's spare buffers.
     fn give_back(mut self: Box<Self>) {
         let PackBuffers {
-            args, secs, sec_args, values, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait, team_adds,
-            slots, footprint,
+            args, kinds, secs, sec_args, values, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait,
+            team_adds, slots, footprint,
         } = &mut *self;
         *nowait = false;
         *team_adds = false;
         args.clear();
+        kinds.clear();
         secs.clear();
         sec_args.clear();
         values.clear();
@@ -263,10 +305,12 @@ impl<'a> ArgPack<'a> {
         ArgPack { bufs: Recycled(Some(PackBuffers::take())), _borrows: PhantomData }
     }
 
-    /// A `LITERAL` slot. It ends the naming of the last mapped array ([`ArgPack::var`] names what precedes it only).
-    fn literal(&mut self, v: u64) {
+    /// A `LITERAL` slot of `kind`. It ends the naming of the last mapped array ([`ArgPack::var`] names what precedes
+    /// it only).
+    fn literal(&mut self, kind: SlotKind, v: u64) {
         let p = v as usize as *mut c_void;
         self.bufs.args.push(p, p, 8, mt::TARGET_PARAM | mt::LITERAL);
+        self.bufs.kinds.push(kind);
         self.bufs.last_named = None;
     }
 
@@ -275,8 +319,8 @@ impl<'a> ArgPack<'a> {
         if bytes == 0 {
             // Nothing to map: a dangling, aligned, non-null base (kernels declare array bases as references) and a
             // zero length, so the kernel never dereferences it.
-            self.literal(std::mem::align_of::<T>() as u64);
-            self.literal(len as u64);
+            self.literal(SlotKind::ArrayBase, std::mem::align_of::<T>() as u64);
+            self.literal(SlotKind::ArrayLen, len as u64);
             return self;
         }
         let p = ptr.cast_mut().cast::<c_void>();
@@ -284,9 +328,10 @@ impl<'a> ArgPack<'a> {
         self.bufs.last_mapped = Some(arg);
         self.bufs.sec_args.push(arg);
         self.bufs.args.push(p, p, bytes as i64, mt::TARGET_PARAM | kind.bits());
+        self.bufs.kinds.push(SlotKind::ArrayBase);
         let var = VarName::Arg { slot: arg, ty: type_name::<T>(), len };
         self.bufs.secs.push(Section { addr: ptr as usize, bytes, present: false, var });
-        self.literal(len as u64);
+        self.literal(SlotKind::ArrayLen, len as u64);
         self.bufs.last_named = Some(self.bufs.secs.len() - 1);
         self
     }
@@ -313,14 +358,14 @@ impl<'a> ArgPack<'a> {
             return self.to(x);
         }
         if bytes == 0 {
-            self.literal(std::mem::align_of::<T>() as u64);
+            self.literal(SlotKind::ArrayBase, std::mem::align_of::<T>() as u64);
         } else {
             let arg = self.bufs.args.len();
             self.bufs.values.push((arg, x.as_ptr() as usize, bytes));
             // The device copy's address, filled in by the launch.
-            self.literal(0);
+            self.literal(SlotKind::ArrayBase, 0);
         }
-        self.literal(x.len() as u64);
+        self.literal(SlotKind::ArrayLen, x.len() as u64);
         self
     }
 
@@ -379,8 +424,18 @@ impl<'a> ArgPack<'a> {
     pub fn owned<const D: usize>(mut self, own: &Ownership<D>, inner: usize) -> Self {
         match own.device_slots(inner) {
             Some(slots) => {
-                for s in slots {
-                    self.literal(s);
+                // Named by position as the kernel ABI lays them out (omp_rs_abi::owner_slots): a count the kernel
+                // does not expect shows as a layout mismatch at launch.
+                for (k, s) in slots.into_iter().enumerate() {
+                    let kind = match k {
+                        0 => SlotKind::OwnerMode,
+                        1 => SlotKind::OwnerOrigin,
+                        2 => SlotKind::OwnerWidth,
+                        k if k < 3 + D => SlotKind::OwnerStride,
+                        k if (k - 3 - D) % 2 == 0 => SlotKind::OwnerInnerStride,
+                        _ => SlotKind::OwnerInnerCount,
+                    };
+                    self.literal(kind, s);
                 }
             }
             None => {
@@ -398,7 +453,7 @@ impl<'a> ArgPack<'a> {
 
     /// A by-value argument (`firstprivate`): one `LITERAL` slot.
     pub fn scalar<T: Scalar>(mut self, v: T) -> Self {
-        self.literal(v.to_slot());
+        self.literal(T::SLOT, v.to_slot());
         self
     }
 
@@ -406,7 +461,7 @@ impl<'a> ArgPack<'a> {
     /// constant bank).
     pub fn scalars<T: Scalar + Copy, const N: usize>(mut self, a: &[T; N]) -> Self {
         for v in a {
-            self.literal(v.to_slot());
+            self.literal(T::SLOT, v.to_slot());
         }
         self
     }
@@ -416,8 +471,8 @@ impl<'a> ArgPack<'a> {
         self.bufs.owners.push(("DeviceBuffer", Some(b.device())));
         let start = b.device_ptr() as u64;
         self.bufs.buffers.push(start..start + (b.len() * std::mem::size_of::<T>()) as u64);
-        self.literal(start);
-        self.literal(b.len() as u64);
+        self.literal(SlotKind::ArrayBase, start);
+        self.literal(SlotKind::ArrayLen, b.len() as u64);
         self
     }
 
@@ -428,9 +483,9 @@ impl<'a> ArgPack<'a> {
 
     /// A loop dimension: first value, trip count, step (outermost first, after the captures).
     pub fn dim(mut self, first: i64, count: u64, step: i64) -> Self {
-        self.literal(first as u64);
-        self.literal(count);
-        self.literal(step as u64);
+        self.literal(SlotKind::LoopFirst, first as u64);
+        self.literal(SlotKind::LoopTrips, count);
+        self.literal(SlotKind::LoopStep, step as u64);
         self
     }
 
@@ -446,8 +501,8 @@ impl<'a> ArgPack<'a> {
     /// 0 for the flat walk; see [`Geometry`]).
     pub fn walk(mut self, inner: u64) -> Self {
         self.bufs.walk = Some(WalkSlots { arg: self.bufs.args.len(), inner });
-        for _ in 0..3 {
-            self.literal(0);
+        for kind in [SlotKind::WalkTileRows, SlotKind::WalkTilesPerRow, SlotKind::WalkTiles] {
+            self.literal(kind, 0);
         }
         self
     }
@@ -463,7 +518,7 @@ impl<'a> ArgPack<'a> {
             elem: TypeId::of::<T>(),
             elem_name: type_name::<T>(),
         });
-        self.literal(0);
+        self.literal(SlotKind::ReductionPartials, 0);
         self
     }
 
@@ -754,6 +809,7 @@ pub(crate) fn launch_impl(
     if let Some(e) = pack.bufs.deferred.take() {
         return Err(e);
     }
+    kernel.check_layout(&pack.bufs.kinds)?;
     let nowait = pack.bufs.nowait;
     let (reg, addr) = kernel.resolve()?;
     let rtm = registry::runtime()?;
@@ -980,6 +1036,53 @@ fn check_panic(kernel: &str, region: &Location<'_>, device: Device, rec: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every builder call records the kinds of the slots it fills, so that a pack is compared slot by slot with
+    /// the kernel's layout; a value slot matches any value kind, nothing else matches across kinds.
+    #[test]
+    fn a_pack_records_its_slot_kinds_and_a_wrong_layout_is_refused() {
+        use SlotKind::*;
+        let (x, mut y, p) = (vec![1.0f64; 4], vec![0.0f32; 4], [3u8; 2]);
+        let pack = ArgPack::new().to(&x).tofrom(&mut y).var("y").scalar(2.5f64).scalar(7i32).scalars(&p).dim(0, 4, 1).walk(4).reduction::<f64>();
+        let want = [
+            ArrayBase, ArrayLen, ArrayBase, ArrayLen, Float64, Int, Int, Int, LoopFirst, LoopTrips, LoopStep, WalkTileRows,
+            WalkTilesPerRow, WalkTiles, ReductionPartials,
+        ];
+        assert_eq!(pack.bufs.kinds, want);
+        assert_eq!(pack.slots(), want.len());
+        assert_eq!(layout_mismatch(&pack.bufs.kinds, &want), None);
+        // A kernel that decodes the f64 as an integer reads the same bits: rustc typed both sides.
+        let mut as_int = want;
+        as_int[4] = Int;
+        assert_eq!(layout_mismatch(&pack.bufs.kinds, &as_int), None);
+        let mut shifted = want.to_vec();
+        shifted.remove(1);
+        let e = layout_mismatch(&pack.bufs.kinds, &shifted).expect("a missing length is a mismatch");
+        assert!(e.contains("slot 1") && e.contains("ArrayLen") && e.contains("ArrayBase"), "{e}");
+        let e = layout_mismatch(&pack.bufs.kinds, &want[..want.len() - 1]).expect("an extra slot is a mismatch");
+        assert!(e.contains("15 slots") && e.contains("14 parameters"), "{e}");
+
+        static SET: ImageSet = ImageSet::new(&[], &["omp_k_layout"], &[]);
+        static WRONG: KernelRef = KernelRef::with_layout(&SET, "omp_k_layout", None, Some(&[ArrayBase, ArrayLen, Int]));
+        let pack = ArgPack::new().to(&x).dim(0, 4, 1);
+        match WRONG.check_layout(&pack.bufs.kinds) {
+            Err(Error::KernelLayout { kernel, detail }) => assert!(kernel == "omp_k_layout" && detail.contains("slot 2"), "{detail}"),
+            other => panic!("expected a layout error, got {other:?}"),
+        }
+        static RIGHT: KernelRef = KernelRef::with_layout(&SET, "omp_k_layout", None, Some(&[ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]));
+        assert_eq!(RIGHT.check_layout(&pack.bufs.kinds), Ok(()));
+    }
+
+    /// An ownership's slots are named as `omp_rs_abi::owner_slots` lays them out.
+    #[test]
+    fn ownership_slots_are_recorded_as_the_abi_lays_them_out() {
+        let mut y = vec![0.0f64; 64];
+        let (i, k) = (crate::host::Dim::from(0i64..8), crate::host::Dim::from(0i64..4));
+        let own = crate::host::Affine::new(Some(0), [8]).term(0, Some(8), &i).inner(Some(2), &k).check("y", "8 * i + 2 * k");
+        let pack = ArgPack::new().tofrom(&mut y).owned(&own, 1);
+        let want: Vec<SlotKind> = [SlotKind::ArrayBase, SlotKind::ArrayLen].into_iter().chain(omp_rs_abi::owner_slots(1, 1)).collect();
+        assert_eq!(pack.bufs.kinds, want);
+    }
 
     fn tiled(inner: u64) -> KernelShape {
         KernelShape { tile_inner: Some(inner), reducing: false }

@@ -12,6 +12,7 @@
 pub use super::device::{Decision, Device, HostReason};
 pub use super::image::{DeviceGlobal, Image, ImageKind, ImageSet};
 pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, LaunchOutcome, Ran};
+pub use omp_rs_abi::SlotKind;
 pub use super::nowait::{scope, Pending, Scope};
 pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::repr::{Pod, Scalar};
