@@ -20,14 +20,8 @@
 
 use std::env;
 
-const OMP_SOURCES: [&str; 6] = [
-    "csrc/omp/overhead.c",
-    "csrc/omp/stream.c",
-    "csrc/omp/basic.c",
-    "csrc/omp/lcals.c",
-    "csrc/omp/polybench.c",
-    "csrc/omp/apps.c",
-];
+const OMP_SOURCES: [&str; 6] =
+    ["csrc/omp/overhead.c", "csrc/omp/stream.c", "csrc/omp/basic.c", "csrc/omp/lcals.c", "csrc/omp/polybench.c", "csrc/omp/apps.c"];
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc");
@@ -47,11 +41,7 @@ fn main() {
         "-fopenmp".to_owned()
     });
     let mut omp = cc::Build::new();
-    omp.files(OMP_SOURCES)
-        .include("csrc")
-        .flag("-std=c99")
-        .opt_level(3)
-        .warnings(true);
+    omp.files(OMP_SOURCES).include("csrc").flag("-std=c99").opt_level(3).warnings(true);
     omp.flag_if_supported("-ffp-contract=off");
     for f in omp_flag.split_whitespace() {
         omp.flag(f);

@@ -154,7 +154,11 @@ fn main() {
     let (mut want, mut want_masses) = (start.clone(), Vec::new());
     simulate_seq(s, &mut want, &mut want_masses);
     let regions = 10 * steps + steps.div_ceil(s.check_every);
-    println!("advect1d n={n}, {steps} steps ({regions} target regions): mass {:.12e} (sequential {:.12e})", masses[masses.len() - 1], want_masses[want_masses.len() - 1]);
+    println!(
+        "advect1d n={n}, {steps} steps ({regions} target regions): mass {:.12e} (sequential {:.12e})",
+        masses[masses.len() - 1],
+        want_masses[want_masses.len() - 1]
+    );
     // Element-wise regions: the fields must agree exactly. Masses are reductions (reassociated): the error is
     // their relative difference in units of n roundings.
     let mut error: f64 = 0.0;

@@ -48,7 +48,17 @@ fn step(n: usize, dt: f64, m: &[f64], x: &mut [f64], y: &mut [f64], z: &mut [f64
 }
 
 #[allow(clippy::too_many_arguments)]
-fn step_seq(n: usize, dt: f64, m: &[f64], x: &mut [f64], y: &mut [f64], z: &mut [f64], vx: &mut [f64], vy: &mut [f64], vz: &mut [f64]) -> f64 {
+fn step_seq(
+    n: usize,
+    dt: f64,
+    m: &[f64],
+    x: &mut [f64],
+    y: &mut [f64],
+    z: &mut [f64],
+    vx: &mut [f64],
+    vy: &mut [f64],
+    vz: &mut [f64],
+) -> f64 {
     const EPS2: f64 = 1e-9;
     for i in 0..n {
         let (mut ax, mut ay, mut az) = (0.0, 0.0, 0.0);

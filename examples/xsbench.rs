@@ -57,7 +57,8 @@ struct SimulationData {
 /// `read_CLI` for the options the offload variant uses; defaults as the original's (H-M large, 17,000,000 lookups,
 /// unionized grid, 10,000 hash bins).
 fn read_cli() -> Inputs {
-    let mut inp = Inputs { n_isotopes: 355, n_gridpoints: 11303, lookups: 34 * 500_000, hm: "large".into(), grid_type: UNIONIZED, hash_bins: 10000 };
+    let mut inp =
+        Inputs { n_isotopes: 355, n_gridpoints: 11303, lookups: 34 * 500_000, hm: "large".into(), grid_type: UNIONIZED, hash_bins: 10000 };
     let mut user_g = false;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
@@ -224,7 +225,8 @@ fn calculate_micro_xs(
         }
     } else {
         let u_low = index_data[(idx * n_isotopes + nuc) as usize] as i64;
-        let u_high = if idx == hash_bins as i64 - 1 { n_gridpoints - 1 } else { index_data[((idx + 1) * n_isotopes + nuc) as usize] as i64 + 1 };
+        let u_high =
+            if idx == hash_bins as i64 - 1 { n_gridpoints - 1 } else { index_data[((idx + 1) * n_isotopes + nuc) as usize] as i64 + 1 };
         let e_low = grid[u_low as usize].energy;
         let e_high = grid[u_high as usize].energy;
         let lower = if p_energy <= e_low {
@@ -310,20 +312,20 @@ fn run_event_based_simulation(inp: &Inputs, sd: &SimulationData) -> u64 {
         let mat = pick_mat(&mut seed);
         let mut macro_xs_vector = [0.0f64; 5];
         calculate_macro_xs(
-            p_energy,        // Sampled neutron energy (in lethargy)
-            mat,             // Sampled material type index neutron is in
-            inp.n_isotopes,  // Total number of isotopes in simulation
-            inp.n_gridpoints, // Number of gridpoints per isotope in simulation
-            &sd.num_nucs,    // 1-D array with number of nuclides per material
-            &sd.concs,       // Flattened 2-D array with concentration of each nuclide in each material
+            p_energy,                   // Sampled neutron energy (in lethargy)
+            mat,                        // Sampled material type index neutron is in
+            inp.n_isotopes,             // Total number of isotopes in simulation
+            inp.n_gridpoints,           // Number of gridpoints per isotope in simulation
+            &sd.num_nucs,               // 1-D array with number of nuclides per material
+            &sd.concs,                  // Flattened 2-D array with concentration of each nuclide in each material
             &sd.unionized_energy_array, // 1-D Unionized energy array
-            &sd.index_grid,  // Flattened 2-D grid holding indices into nuclide grid for each unionized energy level
-            &sd.nuclide_grid, // Flattened 2-D grid holding energy levels and XS_data for all nuclides in simulation
-            &sd.mats,        // Flattened 2-D array with nuclide indices defining composition of each type of material
-            &mut macro_xs_vector, // 1-D array with result of the macroscopic cross section (5 different reaction channels)
-            inp.grid_type,   // Lookup type (nuclide, hash, or unionized)
-            inp.hash_bins,   // Number of hash bins used (if using hash lookup type)
-            sd.max_num_nucs, // Maximum number of nuclides present in any material
+            &sd.index_grid,             // Flattened 2-D grid holding indices into nuclide grid for each unionized energy level
+            &sd.nuclide_grid,           // Flattened 2-D grid holding energy levels and XS_data for all nuclides in simulation
+            &sd.mats,                   // Flattened 2-D array with nuclide indices defining composition of each type of material
+            &mut macro_xs_vector,       // 1-D array with result of the macroscopic cross section (5 different reaction channels)
+            inp.grid_type,              // Lookup type (nuclide, hash, or unionized)
+            inp.hash_bins,              // Number of hash bins used (if using hash lookup type)
+            sd.max_num_nucs,            // Maximum number of nuclides present in any material
         );
         // The index of the largest cross section, plus one, is this lookup's verification value.
         let mut max = -1.0;
@@ -484,7 +486,13 @@ fn main() {
         NUCLIDE => "Nuclide Grid",
         _ => "Hash",
     };
-    println!("Materials: 12  Isotopes: {}  Gridpoints per nuclide: {}  Lookups: {}  Grid type: {grid}  H-M: {}", fancy_int(inp.n_isotopes as u64), fancy_int(inp.n_gridpoints as u64), fancy_int(inp.lookups as u64), inp.hm);
+    println!(
+        "Materials: 12  Isotopes: {}  Gridpoints per nuclide: {}  Lookups: {}  Grid type: {grid}  H-M: {}",
+        fancy_int(inp.n_isotopes as u64),
+        fancy_int(inp.n_gridpoints as u64),
+        fancy_int(inp.lookups as u64),
+        inp.hm
+    );
     let sd = grid_init(&inp);
     println!("SIMULATION");
     let start = Instant::now();

@@ -16,17 +16,12 @@ pub fn measure_cpu_copy() -> (f64, String) {
     let mut best = f64::MAX;
     for _ in 0..TRIALS {
         let t0 = Instant::now();
-        dst.par_chunks_mut(chunk)
-            .zip(src.par_chunks(chunk))
-            .for_each(|(d, s)| d.copy_from_slice(s));
+        dst.par_chunks_mut(chunk).zip(src.par_chunks(chunk)).for_each(|(d, s)| d.copy_from_slice(s));
         best = best.min(t0.elapsed().as_secs_f64());
     }
     assert_eq!(dst[COPY_ELEMS - 1], 1.0);
     let bytes = 2.0 * 8.0 * COPY_ELEMS as f64;
-    let label = format!(
-        "cpu copy kernel (rayon, {} threads, 2x{} MiB, best of {TRIALS})",
-        rayon::current_num_threads(),
-        (COPY_ELEMS * 8) >> 20
-    );
+    let label =
+        format!("cpu copy kernel (rayon, {} threads, 2x{} MiB, best of {TRIALS})", rayon::current_num_threads(), (COPY_ELEMS * 8) >> 20);
     (bytes / best / 1e9, label)
 }

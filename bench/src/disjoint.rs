@@ -24,11 +24,7 @@ unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 impl<'a, T> DisjointSlice<'a, T> {
     /// Borrows `s` exclusively for the lifetime of the wrapper.
     pub fn new(s: &'a mut [T]) -> Self {
-        DisjointSlice {
-            ptr: s.as_mut_ptr(),
-            len: s.len(),
-            _borrow: PhantomData,
-        }
+        DisjointSlice { ptr: s.as_mut_ptr(), len: s.len(), _borrow: PhantomData }
     }
 
     /// Writes `v` at `i` (bounds-checked).
@@ -45,8 +41,7 @@ impl<'a, T> DisjointSlice<'a, T> {
 /// Views `s` as atomics for `#pragma omp atomic`-style updates.
 pub fn as_atomic_f64(s: &mut [f64]) -> &[AtomicU64] {
     const _: () = assert!(
-        std::mem::size_of::<AtomicU64>() == std::mem::size_of::<f64>()
-            && std::mem::align_of::<AtomicU64>() == std::mem::align_of::<f64>()
+        std::mem::size_of::<AtomicU64>() == std::mem::size_of::<f64>() && std::mem::align_of::<AtomicU64>() == std::mem::align_of::<f64>()
     );
     // SAFETY: AtomicU64 has the size and alignment of f64 (checked above); the exclusive
     // borrow of `s` guarantees that every access during the returned borrow is atomic.

@@ -29,13 +29,7 @@ pub enum Group {
 
 impl Group {
     /// All groups in RAJAPerf's order.
-    pub const ALL: [Group; 5] = [
-        Group::Stream,
-        Group::Basic,
-        Group::Lcals,
-        Group::Polybench,
-        Group::Apps,
-    ];
+    pub const ALL: [Group; 5] = [Group::Stream, Group::Basic, Group::Lcals, Group::Polybench, Group::Apps];
 
     /// The prefix of its kernels' names.
     pub fn name(self) -> &'static str {
@@ -154,24 +148,15 @@ pub struct KernelDef {
 
 impl fmt::Debug for KernelDef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("KernelDef")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
+        f.debug_struct("KernelDef").field("name", &self.name).finish_non_exhaustive()
     }
 }
 
 /// Sets up `K`, lets `body` (the variant) run the timed loop, then checksums.
-pub fn run_kernel<K: KernelData>(
-    spec: &RunSpec,
-    body: impl FnOnce(&mut K) -> Result<(), Unsupported>,
-) -> Result<RunOutput, Unsupported> {
+pub fn run_kernel<K: KernelData>(spec: &RunSpec, body: impl FnOnce(&mut K) -> Result<(), Unsupported>) -> Result<RunOutput, Unsupported> {
     let mut data = K::setup(spec.target);
     body(&mut data)?;
-    Ok(RunOutput {
-        checksum: data.checksum(),
-        problem_size: K::problem_size(spec.target),
-        bytes_per_rep: data.bytes_per_rep(),
-    })
+    Ok(RunOutput { checksum: data.checksum(), problem_size: K::problem_size(spec.target), bytes_per_rep: data.bytes_per_rep() })
 }
 
 /// Builds a [`KernelDef`] for data type `$data`, calling variant method `$method`.
@@ -185,9 +170,7 @@ macro_rules! kernel_def {
             default_reps: $reps,
             tolerance: $tol,
             problem_size: <$data as $crate::kernel::KernelData>::problem_size,
-            run: |v, spec, timer| {
-                $crate::kernel::run_kernel::<$data>(spec, |d| v.$method(d, spec.reps, timer))
-            },
+            run: |v, spec, timer| $crate::kernel::run_kernel::<$data>(spec, |d| v.$method(d, spec.reps, timer)),
         }
     };
 }

@@ -25,12 +25,7 @@ fn list() {
     }
     println!("Kernels (default reps):");
     for k in kernels::all() {
-        println!(
-            "  {:24} {:5}  checksum rule: {}",
-            k.name,
-            k.default_reps,
-            k.tolerance.label()
-        );
+        println!("  {:24} {:5}  checksum rule: {}", k.name, k.default_reps, k.tolerance.label());
     }
 }
 
@@ -39,11 +34,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         list();
         return Ok(ExitCode::SUCCESS);
     }
-    let file = if args.merge.is_empty() {
-        run_suite(args)?
-    } else {
-        merge_files(args)?
-    };
+    let file = if args.merge.is_empty() { run_suite(args)? } else { merge_files(args)? };
 
     let reference = report::checksum_reference(&file.results, &args.baseline);
     let checks = report::check(&file.results, &reference);
@@ -60,10 +51,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             eprintln!("wrote {}", p.display());
         }
     }
-    let failed: Vec<_> = checks
-        .iter()
-        .filter(|c| c.status == CheckStatus::Fail)
-        .collect();
+    let failed: Vec<_> = checks.iter().filter(|c| c.status == CheckStatus::Fail).collect();
     for c in &failed {
         eprintln!(
             "checksum mismatch: {} {} differs from {} by {:.2e} (bound {:.1e}, {})",
@@ -75,11 +63,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             c.rule
         );
     }
-    Ok(if failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 /// Prints the report; a closed pipe (`| head`) is not an error.
@@ -116,39 +100,21 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
     };
     let (results, skipped) = harness::run(&plan);
     for s in &skipped {
-        eprintln!(
-            "note: variant {} does not implement {}",
-            s.variant, s.kernel
-        );
+        eprintln!("note: variant {} does not implement {}", s.variant, s.kernel);
     }
     // omp-gpu's target regions ran on an offload device if there is one (with an image for
     // it); the CPU copy ceiling does not apply to them then. Asked after the run: libomptarget
     // counts a plugin's devices once an image has been registered, i.e. after the first region.
-    let devices = if args.variants.iter().any(|v| v == "omp-gpu") {
-        omp::get_num_devices()
-    } else {
-        0
-    };
+    let devices = if args.variants.iter().any(|v| v == "omp-gpu") { omp::get_num_devices() } else { 0 };
     // The GCC offload variants have their own runtime, libgomp, which says whether it found a device.
-    let (host_variants, device_variants): (Vec<String>, Vec<String>) = args
-        .variants
-        .iter()
-        .cloned()
-        .partition(|v| !((devices > 0 && v == "omp-gpu") || kernels::gcc_target_on_device(v)));
+    let (host_variants, device_variants): (Vec<String>, Vec<String>) =
+        args.variants.iter().cloned().partition(|v| !((devices > 0 && v == "omp-gpu") || kernels::gcc_target_on_device(v)));
     let mut ceilings = Vec::new();
     if !host_variants.is_empty() {
-        ceilings.push(Ceiling {
-            label,
-            gbs,
-            variants: host_variants,
-        });
+        ceilings.push(Ceiling { label, gbs, variants: host_variants });
     }
     if let (Some(g), false) = (args.device_ceiling_gbs, device_variants.is_empty()) {
-        ceilings.push(Ceiling {
-            label: "offload device, given by --device-ceiling-gbs".to_owned(),
-            gbs: g,
-            variants: device_variants,
-        });
+        ceilings.push(Ceiling { label: "offload device, given by --device-ceiling-gbs".to_owned(), gbs: g, variants: device_variants });
     }
     let threads = rayon::current_num_threads();
     let mut device = format!("cpu ({threads} rayon threads)");

@@ -55,22 +55,8 @@ mod ffi {
 
         pub(crate) fn rp_adomain_init(d: *mut ADomainRaw, m: i64, ndims: c_int);
         pub(crate) fn rp_adomain_real_zones(d: *const ADomainRaw, zones: *mut i64);
-        pub(crate) fn rp_adomain_mesh_2d(
-            d: *const ADomainRaw,
-            dx: f64,
-            dy: f64,
-            x: *mut f64,
-            y: *mut f64,
-        );
-        pub(crate) fn rp_adomain_mesh_3d(
-            d: *const ADomainRaw,
-            dx: f64,
-            dy: f64,
-            dz: f64,
-            x: *mut f64,
-            y: *mut f64,
-            z: *mut f64,
-        );
+        pub(crate) fn rp_adomain_mesh_2d(d: *const ADomainRaw, dx: f64, dy: f64, x: *mut f64, y: *mut f64);
+        pub(crate) fn rp_adomain_mesh_3d(d: *const ADomainRaw, dx: f64, dy: f64, dz: f64, x: *mut f64, y: *mut f64, z: *mut f64);
         pub(crate) fn rp_adomain_nodes_per_dim(target: i64, ndims: c_int) -> i64;
     }
 }
@@ -89,10 +75,7 @@ pub struct RandState {
 impl RandState {
     /// The state `srand(seed)` leaves.
     pub fn new(seed: u32) -> Self {
-        let mut st = RandState {
-            ring: [0; 31],
-            next: 0,
-        };
+        let mut st = RandState { ring: [0; 31], next: 0 };
         // SAFETY: `st` is a valid, exclusively borrowed rp_rand.
         unsafe { ffi::rp_srand(&mut st, seed) };
         st
@@ -218,18 +201,14 @@ impl Checksum {
     /// Adds `cks(a, a.len(), scale)`.
     pub fn add_array(&mut self, a: &[f64], scale: f64) -> &mut Self {
         // SAFETY: `a` is a valid slice; `bytes` is 16-byte aligned long double storage.
-        unsafe {
-            ffi::rp_cks_add_f64(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale)
-        };
+        unsafe { ffi::rp_cks_add_f64(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale) };
         self
     }
 
     /// Adds `cks(a, a.len(), scale)` for an int array.
     pub fn add_int_array(&mut self, a: &[i32], scale: f64) -> &mut Self {
         // SAFETY: as in `add_array`.
-        unsafe {
-            ffi::rp_cks_add_i32(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale)
-        };
+        unsafe { ffi::rp_cks_add_i32(self.bytes.as_mut_ptr(), a.as_ptr(), len_i64(a.len()), scale) };
         self
     }
 
@@ -387,17 +366,7 @@ impl ADomain {
         let n = self.nnalls();
         assert!(self.raw.ndims == 3 && x.len() >= n && y.len() >= n && z.len() >= n);
         // SAFETY: all three arrays hold at least nnalls entries (checked above).
-        unsafe {
-            ffi::rp_adomain_mesh_3d(
-                &self.raw,
-                d[0],
-                d[1],
-                d[2],
-                x.as_mut_ptr(),
-                y.as_mut_ptr(),
-                z.as_mut_ptr(),
-            )
-        };
+        unsafe { ffi::rp_adomain_mesh_3d(&self.raw, d[0], d[1], d[2], x.as_mut_ptr(), y.as_mut_ptr(), z.as_mut_ptr()) };
     }
 }
 

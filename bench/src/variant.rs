@@ -34,9 +34,7 @@ impl std::error::Error for Unsupported {}
 pub type Outcome = Result<(), Unsupported>;
 
 /// A way of running every kernel of the suite.
-pub trait Variant:
-    StreamKernels + BasicKernels + LcalsKernels + PolybenchKernels + AppsKernels + Sync
-{
+pub trait Variant: StreamKernels + BasicKernels + LcalsKernels + PolybenchKernels + AppsKernels + Sync {
     /// Name used by `--variants` and in reports.
     fn name(&self) -> &'static str;
     /// One line for `--help` and the README.

@@ -19,23 +19,8 @@ fn run_writes_json_markdown_and_plots() {
     let md = tmp("run.md");
     let plots = tmp("plots");
     let out = bin()
-        .args([
-            "--kernels",
-            "Stream_TRIAD,Basic_PI_REDUCE",
-            "--variants",
-            "seq,rayon,c-omp",
-        ])
-        .args([
-            "--size",
-            "2000",
-            "--reps",
-            "2",
-            "--repeats",
-            "2",
-            "--quiet",
-            "--ceiling-gbs",
-            "10",
-        ])
+        .args(["--kernels", "Stream_TRIAD,Basic_PI_REDUCE", "--variants", "seq,rayon,c-omp"])
+        .args(["--size", "2000", "--reps", "2", "--repeats", "2", "--quiet", "--ceiling-gbs", "10"])
         .arg("--json")
         .arg(&json)
         .arg("--markdown")
@@ -44,15 +29,10 @@ fn run_writes_json_markdown_and_plots() {
         .arg(&plots)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("| Stream_TRIAD | 2000 | 2 |"), "{stdout}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["schema"], "omp-bench-results/1");
     assert_eq!(v["results"].as_array().unwrap().len(), 6);
     assert_eq!(v["ceilings"][0]["gbs"], 10.0);
@@ -64,38 +44,20 @@ fn run_writes_json_markdown_and_plots() {
 fn merge_fails_on_a_checksum_mismatch() {
     let json = tmp("seq.json");
     let ok = bin()
-        .args([
-            "--kernels",
-            "Stream_ADD",
-            "--variants",
-            "seq",
-            "--size",
-            "1000",
-            "--reps",
-            "1",
-        ])
+        .args(["--kernels", "Stream_ADD", "--variants", "seq", "--size", "1000", "--reps", "1"])
         .args(["--quiet", "--no-warmup", "--ceiling-gbs", "1", "--json"])
         .arg(&json)
         .status()
         .unwrap();
     assert!(ok.success());
     // A second file claiming a "cuda" result with a checksum off by 1e-6 relative.
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let cks: f64 = v["results"][0]["checksum"]
-        .as_str()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let cks: f64 = v["results"][0]["checksum"].as_str().unwrap().parse().unwrap();
     v["results"][0]["variant"] = "cuda".into();
     v["results"][0]["checksum"] = format!("{:.20e}", cks * (1.0 + 1e-6)).into();
     let other = tmp("cuda.json");
     std::fs::write(&other, v.to_string()).unwrap();
-    let merged = bin()
-        .arg("--merge")
-        .arg(format!("{},{}", json.display(), other.display()))
-        .output()
-        .unwrap();
+    let merged = bin().arg("--merge").arg(format!("{},{}", json.display(), other.display())).output().unwrap();
     assert_eq!(merged.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&merged.stdout).contains("**MISMATCH**"));
     assert!(String::from_utf8_lossy(&merged.stderr).contains("checksum mismatch: Stream_ADD cuda"));

@@ -20,11 +20,7 @@ fn compiler(var: &str, default: &str) -> String {
 
 fn run(cmd: &mut Command) {
     let out = cmd.output().unwrap_or_else(|e| panic!("{cmd:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{cmd:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
 }
 
 fn build_emulated(dir: &Path) -> PathBuf {
@@ -37,17 +33,10 @@ fn build_emulated(dir: &Path) -> PathBuf {
         .arg(&obj));
     let exe = dir.join("omp-bench-cuda-emu");
     let mut cxx = Command::new(compiler("CXX", "c++"));
-    cxx.args([
-        "-std=c++17",
-        "-O1",
-        "-ffp-contract=off",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-    ])
-    .arg("-I")
-    .arg(bench.join("cuda/emu"))
-    .args(["-x", "c++"]);
+    cxx.args(["-std=c++17", "-O1", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror"])
+        .arg("-I")
+        .arg(bench.join("cuda/emu"))
+        .args(["-x", "c++"]);
     for s in CUDA_SOURCES {
         cxx.arg(bench.join(format!("cuda/{s}.cu")));
     }
@@ -67,10 +56,7 @@ fn cuda_baseline_matches_seq_on_every_kernel() {
         .arg(&json));
     let cuda = ResultFile::read(&json).expect("the CUDA program writes the shared schema");
     assert_eq!(cuda.results.len(), kernels::all().len());
-    assert!(cuda
-        .results
-        .iter()
-        .all(|r| r.variant == "cuda" && r.times_s.len() == 1));
+    assert!(cuda.results.iter().all(|r| r.variant == "cuda" && r.times_s.len() == 1));
 
     let plan = Plan {
         kernels: kernels::all(),
@@ -83,26 +69,14 @@ fn cuda_baseline_matches_seq_on_every_kernel() {
     };
     let (mut records, _) = harness::run(&plan);
     for (c, s) in cuda.results.iter().zip(&records) {
-        assert_eq!(
-            (c.kernel.as_str(), c.problem_size),
-            (s.kernel.as_str(), s.problem_size)
-        );
-        assert_eq!(
-            c.bytes_per_rep, s.bytes_per_rep,
-            "{}: bytes per rep differ",
-            c.kernel
-        );
+        assert_eq!((c.kernel.as_str(), c.problem_size), (s.kernel.as_str(), s.problem_size));
+        assert_eq!(c.bytes_per_rep, s.bytes_per_rep, "{}: bytes per rep differ", c.kernel);
     }
     records.extend(cuda.results);
     let failures: Vec<String> = report::check(&records, "seq")
         .into_iter()
         .filter(|c| c.status != CheckStatus::Reference && c.status != CheckStatus::Pass)
-        .map(|c| {
-            format!(
-                "{} {}: {:?} {:?}",
-                c.kernel, c.variant, c.status, c.rel_diff
-            )
-        })
+        .map(|c| format!("{} {}: {:?} {:?}", c.kernel, c.variant, c.status, c.rel_diff))
         .collect();
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -10,8 +10,7 @@ use std::process::Command;
 
 #[test]
 fn omp_gpu_kernels_through_libomptarget_host_plugin() {
-    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json"))
-        .unwrap_or_default();
+    let manifest = std::fs::read_to_string(concat!(env!("OUT_DIR"), "/omp-rs/manifest.json")).unwrap_or_default();
     if !manifest.contains("host-x86_64") {
         eprintln!(
             "SKIPPED: no host-plugin image (build with OMP_RS_OFFLOAD_ARCH=sm_90,host and the \
@@ -23,23 +22,13 @@ fn omp_gpu_kernels_through_libomptarget_host_plugin() {
         .env("OMP_TARGET_OFFLOAD", "MANDATORY")
         .env("OMP_RS_HOST_PLUGIN", "1")
         .args(["--variants", "seq,omp-gpu", "--size", "4500", "--reps", "3"])
-        .args([
-            "--repeats",
-            "1",
-            "--no-warmup",
-            "--quiet",
-            "--ceiling-gbs",
-            "1",
-        ])
+        .args(["--repeats", "1", "--no-warmup", "--quiet", "--ceiling-gbs", "1"])
         .output()
         .expect("run omp-bench");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     // Exit status 0 means no mismatch; also make sure all 32 kernels were compared.
-    let passed = stdout
-        .lines()
-        .filter(|l| l.contains("| omp-gpu |") && l.ends_with("| ok |"))
-        .count();
+    let passed = stdout.lines().filter(|l| l.contains("| omp-gpu |") && l.ends_with("| ok |")).count();
     assert_eq!(passed, 32, "{stdout}");
 }

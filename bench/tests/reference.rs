@@ -10,9 +10,7 @@ use omp_bench::variant::Seq;
 
 fn seq_checksum(name: &str, target: usize, reps: usize) -> Checksum {
     let k = kernels::all().into_iter().find(|k| k.name == name).unwrap();
-    (k.run)(&Seq, &RunSpec { target, reps }, &mut Timer::new())
-        .unwrap()
-        .checksum
+    (k.run)(&Seq, &RunSpec { target, reps }, &mut Timer::new()).unwrap().checksum
 }
 
 #[test]
@@ -67,10 +65,7 @@ fn stream_triad_checksum_follows_its_formula() {
     let a: Vec<f64> = b.iter().zip(&c).map(|(b, c)| b + alpha * c).collect();
     let scale = omp_bench::rpdata::scale(0.001, DEFAULT_TARGET, n);
     let expect = *Checksum::zero().add_array(&a, scale);
-    assert_eq!(
-        seq_checksum("Stream_TRIAD", n, 2).to_string(),
-        expect.to_string()
-    );
+    assert_eq!(seq_checksum("Stream_TRIAD", n, 2).to_string(), expect.to_string());
 }
 
 #[test]

@@ -34,21 +34,11 @@ fn try_run(k: &KernelDef, v: &dyn Variant, target: usize, reps: usize) -> Option
     let mut t = Timer::new();
     match (k.run)(v, &RunSpec { target, reps }, &mut t) {
         Ok(out) => {
-            assert!(
-                t.elapsed().is_some(),
-                "{} did not time {}",
-                v.name(),
-                k.name
-            );
+            assert!(t.elapsed().is_some(), "{} did not time {}", v.name(), k.name);
             Some(out)
         }
         Err(_) => {
-            assert!(
-                !COMPLETE.contains(&v.name()),
-                "{} does not implement {}",
-                v.name(),
-                k.name
-            );
+            assert!(!COMPLETE.contains(&v.name()), "{} does not implement {}", v.name(), k.name);
             None
         }
     }
@@ -59,10 +49,7 @@ fn seq(k: &KernelDef, reps: usize) -> RunOutput {
 }
 
 fn kernel(name: &str) -> KernelDef {
-    kernels::all()
-        .into_iter()
-        .find(|k| k.name == name)
-        .expect("registered kernel")
+    kernels::all().into_iter().find(|k| k.name == name).expect("registered kernel")
 }
 
 #[test]
@@ -70,11 +57,7 @@ fn every_variant_matches_seq_on_every_kernel() {
     let mut failures = Vec::new();
     for k in kernels::all() {
         let base = seq(&k, REPS);
-        assert!(
-            base.checksum.to_f64().is_finite() && base.checksum.to_f64() != 0.0,
-            "{}",
-            k.name
-        );
+        assert!(base.checksum.to_f64().is_finite() && base.checksum.to_f64() != 0.0, "{}", k.name);
         for v in variant::all() {
             let Some(out) = try_run(&k, v, TARGET, REPS) else {
                 continue;
@@ -82,11 +65,7 @@ fn every_variant_matches_seq_on_every_kernel() {
             let d = out.checksum.rel_diff(&base.checksum);
             let bound = k.tolerance.rel_bound(out.problem_size, REPS);
             if d > bound {
-                failures.push(format!(
-                    "{} {}: rel diff {d:e} > {bound:e}",
-                    k.name,
-                    v.name()
-                ));
+                failures.push(format!("{} {}: rel diff {d:e} > {bound:e}", k.name, v.name()));
             }
             assert_eq!(out.problem_size, base.problem_size);
         }
@@ -98,23 +77,11 @@ fn every_variant_matches_seq_on_every_kernel() {
 fn deterministic_parallel_variants_are_bit_identical_to_seq() {
     // The 1e-10 bound is RAJAPerf's; our parallel variants of element-wise kernels do the
     // same operations in the same order, so they must in fact agree exactly.
-    for k in kernels::all()
-        .into_iter()
-        .filter(|k| k.tolerance == Tolerance::Deterministic)
-    {
+    for k in kernels::all().into_iter().filter(|k| k.tolerance == Tolerance::Deterministic) {
         let base = seq(&k, 2);
-        for v in variant::all()
-            .into_iter()
-            .filter(|v| COMPLETE.contains(&v.name()) && runs_on_host(*v))
-        {
+        for v in variant::all().into_iter().filter(|v| COMPLETE.contains(&v.name()) && runs_on_host(*v)) {
             let out = try_run(&k, v, TARGET, 2).expect("complete variant");
-            assert_eq!(
-                out.checksum.to_string(),
-                base.checksum.to_string(),
-                "{} {}",
-                k.name,
-                v.name()
-            );
+            assert_eq!(out.checksum.to_string(), base.checksum.to_string(), "{} {}", k.name, v.name());
         }
     }
 }
@@ -143,11 +110,7 @@ fn r_dependent_kernels_change_with_reps() {
                 continue;
             };
             let two = try_run(&k, v, TARGET, 2).expect("implemented above");
-            assert!(
-                two.checksum.rel_diff(&one.checksum) > 0.0,
-                "{name} {}",
-                v.name()
-            );
+            assert!(two.checksum.rel_diff(&one.checksum) > 0.0, "{name} {}", v.name());
         }
     }
 }
@@ -171,12 +134,7 @@ fn idempotent_kernels_do_not_change_with_reps() {
                 continue;
             };
             let three = try_run(&k, v, TARGET, 3).expect("implemented above");
-            assert_eq!(
-                one.checksum.to_string(),
-                three.checksum.to_string(),
-                "{name} {}",
-                v.name()
-            );
+            assert_eq!(one.checksum.to_string(), three.checksum.to_string(), "{name} {}", v.name());
         }
     }
 }
@@ -185,10 +143,7 @@ fn idempotent_kernels_do_not_change_with_reps() {
 fn every_registered_variant_implements_a_kernel() {
     let all = kernels::all();
     for v in variant::all() {
-        let n = all
-            .iter()
-            .filter(|k| try_run(k, v, 1000, 1).is_some())
-            .count();
+        let n = all.iter().filter(|k| try_run(k, v, 1000, 1).is_some()).count();
         assert!(n > 0, "variant {} implements no kernel", v.name());
     }
 }
@@ -198,16 +153,8 @@ fn registry_names_are_unique_and_grouped() {
     let all = kernels::all();
     assert_eq!(all.len(), 32);
     for (i, k) in all.iter().enumerate() {
-        assert!(
-            k.name.starts_with(&format!("{}_", k.group.name())),
-            "{}",
-            k.name
-        );
-        assert!(
-            all[i + 1..].iter().all(|o| o.name != k.name),
-            "duplicate {}",
-            k.name
-        );
+        assert!(k.name.starts_with(&format!("{}_", k.group.name())), "{}", k.name);
+        assert!(all[i + 1..].iter().all(|o| o.name != k.name), "duplicate {}", k.name);
     }
 }
 

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum Error {
     /// No manifest under the target directory.
-    #[error("no omp-rs manifest found (looked for {pattern}).\n\
+    #[error(
+        "no omp-rs manifest found (looked for {pattern}).\n\
              Build the package first (`cargo build`{profile_flag}); it needs `omp-rs-build` in [build-dependencies] \
-             and `omp_build::Builder::new().compile()` in build.rs.{others}")]
+             and `omp_build::Builder::new().compile()` in build.rs.{others}"
+    )]
     NoManifest {
         /// The glob that was searched.
         pattern: String,

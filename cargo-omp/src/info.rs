@@ -127,7 +127,9 @@ fn components(tc: &Toolchain) -> Vec<ComponentReport> {
             Ok(r) => ComponentStatus::Found {
                 path: r.path.display().to_string(),
                 version: Some(r.release.clone()),
-                note: r.fallback.then(|| "rustup toolchain: building `core` for GPUs may fail; Debian's rustc-web 1.96 is known to work".into()),
+                note: r
+                    .fallback
+                    .then(|| "rustup toolchain: building `core` for GPUs may fail; Debian's rustc-web 1.96 is known to work".into()),
             },
             Err(e) => missing(e),
         },
@@ -197,9 +199,7 @@ pub(crate) fn fix_for(c: Component) -> String {
     match apt {
         Some(p) => format!("cargo omp setup   (or, as root: apt-get install {p})"),
         // ptxas/libdevice come from NVIDIA's pip wheels, ROCm bitcode from a .deb: no apt needed
-        None if matches!(c, Component::Ptxas | Component::Libdevice | Component::RocmBitcode) => {
-            "cargo omp setup --no-apt".into()
-        }
+        None if matches!(c, Component::Ptxas | Component::Libdevice | Component::RocmBitcode) => "cargo omp setup --no-apt".into(),
         None => "cargo omp setup".into(),
     }
 }
@@ -238,10 +238,7 @@ fn archs(tc: &Toolchain, home: &Path) -> Vec<ArchReport> {
 /// entry may belong to an older rustc: "cached" means "probably no 20 s core build").
 fn has_entry(dir: &Path, prefix: &str) -> bool {
     std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .any(|e| e.file_name().to_string_lossy().starts_with(prefix) && e.path().join(".complete").is_file())
-        })
+        .map(|rd| rd.flatten().any(|e| e.file_name().to_string_lossy().starts_with(prefix) && e.path().join(".complete").is_file()))
         .unwrap_or(false)
 }
 

@@ -229,15 +229,7 @@ fn interpret(order: &[String], live: &[Candidate], mut searched: Vec<Attempt>, s
     match (loaded, num_devices, done) {
         (Some((candidate, path)), Some(n), true) => {
             let via = live.iter().find(|c| c.name == candidate).map_or(Via::Loader, |c| c.via);
-            Runtime::Found {
-                version: version_of(&path),
-                path,
-                via,
-                num_devices: n,
-                devices,
-                device_info: info,
-                searched,
-            }
+            Runtime::Found { version: version_of(&path), path, via, num_devices: n, devices, device_info: info, searched }
         }
         (None, _, true) => Runtime::NotFound { searched, fix: FIX.into() },
         (loaded, _, _) => {

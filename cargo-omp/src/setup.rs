@@ -44,9 +44,8 @@ pub(crate) fn run(exe: &Path, opts: &Options) -> Result<()> {
     let dir = std::env::temp_dir().join(format!("cargo-omp-setup-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(Error::io("creating", &dir))?;
     let script = dir.join("setup-gpu-toolchain.sh");
-    let result = std::fs::write(&script, SCRIPT)
-        .map_err(Error::io("writing", &script))
-        .and_then(|()| run_script(exe, &script, &home, opts));
+    let result =
+        std::fs::write(&script, SCRIPT).map_err(Error::io("writing", &script)).and_then(|()| run_script(exe, &script, &home, opts));
     let _ = std::fs::remove_dir_all(&dir);
     result?;
     println!("\n{}", summary(&Toolchain::discover(), &home));

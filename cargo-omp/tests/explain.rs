@@ -89,7 +89,17 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
         }),
         checks: vec![],
     });
-    m.kernels.push(KernelEntry { name: "omp_other_0_00000000".into(), function: "other".into(), region: 0, slots: vec![], maps: vec![], location: None, fields: vec![], source: None, checks: vec![] });
+    m.kernels.push(KernelEntry {
+        name: "omp_other_0_00000000".into(),
+        function: "other".into(),
+        region: 0,
+        slots: vec![],
+        maps: vec![],
+        location: None,
+        fields: vec![],
+        source: None,
+        checks: vec![],
+    });
     m.images.push(ImageEntry {
         arch: "sm_90".into(),
         file: "demo_kernels.sm_90.cubin".into(),
@@ -104,7 +114,12 @@ fn fixture(target: &Path, with_source: bool) -> PathBuf {
             ..Default::default()
         }],
     });
-    m.images.push(ImageEntry { arch: "gfx90a".into(), file: "demo_kernels.gfx90a.hsaco".into(), kind: ImageKind::AmdCodeObject, resources: vec![] });
+    m.images.push(ImageEntry {
+        arch: "gfx90a".into(),
+        file: "demo_kernels.gfx90a.hsaco".into(),
+        kind: ImageKind::AmdCodeObject,
+        resources: vec![],
+    });
     m.write(&dir.join("manifest.json")).unwrap();
     write(&dir.join("demo_kernels.sm_90.cubin"), "not a real cubin");
     write(&dir.join("demo_kernels.sm_90.ptx"), PTX);

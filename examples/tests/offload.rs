@@ -52,7 +52,11 @@ fn every_region_has_every_image() {
     let ptx = std::fs::read_to_string(out_file("omp_kernels_omp_examples.sm_90.ptx")).expect("PTX");
     assert!(ptx.contains("ld.global.nc"), "read-only arrays should load through the non-coherent cache");
     let log = std::fs::read_to_string(out_file("omp_kernels_omp_examples.sm_90.ptxas.log")).expect("ptxas log");
-    assert!(!log.contains("bytes spill stores") || log.lines().filter(|l| l.contains("spill")).all(|l| l.contains(" 0 bytes spill stores, 0 bytes spill loads")), "spills:\n{log}");
+    assert!(
+        !log.contains("bytes spill stores")
+            || log.lines().filter(|l| l.contains("spill")).all(|l| l.contains(" 0 bytes spill stores, 0 bytes spill loads")),
+        "spills:\n{log}"
+    );
     for k in &kernels {
         assert!(ptx.contains(&format!(".entry {k}(")), "{k} missing from the PTX");
     }

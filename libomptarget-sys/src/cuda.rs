@@ -51,8 +51,7 @@ pub struct CudaLib {
     /// `cuDevicePrimaryCtxSetFlags_v2`.
     pub cu_device_primary_ctx_set_flags: unsafe extern "C" fn(dev: CUdevice, flags: c_uint) -> CUresult,
     /// `cuDevicePrimaryCtxGetState`.
-    pub cu_device_primary_ctx_get_state:
-        unsafe extern "C" fn(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) -> CUresult,
+    pub cu_device_primary_ctx_get_state: unsafe extern "C" fn(dev: CUdevice, flags: *mut c_uint, active: *mut c_int) -> CUresult,
     /// `cuDevicePrimaryCtxRetain`.
     pub cu_device_primary_ctx_retain: unsafe extern "C" fn(pctx: *mut CUcontext, dev: CUdevice) -> CUresult,
     /// `cuCtxPushCurrent_v2`.

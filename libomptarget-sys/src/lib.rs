@@ -43,13 +43,8 @@ pub const ENV_NO_SEARCH: &str = "OMP_RS_LIBOMPTARGET_NO_SEARCH";
 /// Loader-path names tried after [`ENV_PATH`].
 pub const LOADER_NAMES: &[&str] = &["libomptarget.so.22.1", "libomptarget.so"];
 /// LLVM install directories tried last, each with every name of [`LOADER_NAMES`] and the `.so.{21,20}.1` names.
-pub const INSTALL_DIRS: &[&str] = &[
-    "/usr/lib/llvm-22/lib",
-    "/usr/lib/llvm-21/lib",
-    "/usr/lib/llvm-20/lib",
-    "/usr/local/lib",
-    "/opt/rocm/llvm/lib",
-];
+pub const INSTALL_DIRS: &[&str] =
+    &["/usr/lib/llvm-22/lib", "/usr/lib/llvm-21/lib", "/usr/lib/llvm-20/lib", "/usr/local/lib", "/opt/rocm/llvm/lib"];
 
 /// `void (*)(__tgt_bin_desc *)`: `__tgt_register_lib`, `__tgt_unregister_lib`.
 pub type RegisterLibFn = unsafe extern "C" fn(desc: *mut __tgt_bin_desc);
@@ -218,10 +213,7 @@ impl fmt::Display for LoadError {
                 for (cand, msg) in searched {
                     write!(f, "\n  {cand}: {msg}")?;
                 }
-                write!(
-                    f,
-                    "\nInstall it (Debian/Ubuntu: `apt install liboffload-22 libomp5`) or set {ENV_PATH}=/path/to/libomptarget.so"
-                )
+                write!(f, "\nInstall it (Debian/Ubuntu: `apt install liboffload-22 libomp5`) or set {ENV_PATH}=/path/to/libomptarget.so")
             }
             LoadError::MissingSymbol { path, symbol, message } => write!(
                 f,
@@ -298,17 +290,13 @@ impl Lib {
     /// # Errors
     /// [`LoadError`] when it cannot be opened, lacks a symbol, or is too old.
     pub fn load(path: &str) -> Result<Lib, LoadError> {
-        let library = open(path)
-            .map_err(|e| LoadError::NotFound { searched: vec![(path.to_owned(), e.to_string())] })?;
+        let library = open(path).map_err(|e| LoadError::NotFound { searched: vec![(path.to_owned(), e.to_string())] })?;
         Lib::from_library(library, path)
     }
 
     fn from_library(library: libloading::Library, cand: &str) -> Result<Lib, LoadError> {
-        let missing = |symbol: &'static str, e: libloading::Error| LoadError::MissingSymbol {
-            path: cand.to_owned(),
-            symbol,
-            message: e.to_string(),
-        };
+        let missing =
+            |symbol: &'static str, e: libloading::Error| LoadError::MissingSymbol { path: cand.to_owned(), symbol, message: e.to_string() };
         macro_rules! sym {
             ($name:literal) => {{
                 // SAFETY: the symbol's C signature is the one documented for LLVM >= 20 (omptarget.h,

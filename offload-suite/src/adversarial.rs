@@ -24,7 +24,10 @@ use crate::{close, same, vec_f64, Check};
 
 /// Every adversarial check.
 pub const CHECKS: &[Check] = &[
-    ("adv: a region of a target_data block that runs on the host (if(false)) sees and keeps the device's data", check_host_region_in_data_block),
+    (
+        "adv: a region of a target_data block that runs on the host (if(false)) sees and keeps the device's data",
+        check_host_region_in_data_block,
+    ),
     ("adv: a host-run region reading a device-current variable through a shared token refuses to run", check_host_region_shared_token),
     ("adv: collapse(2) row longer than its stride must panic (issue #5)", check_row_longer_than_stride),
     ("adv: collapse(2) dense rows, padded rows, transposed write", check_row_layouts),
@@ -58,9 +61,8 @@ pub const CHECKS: &[Check] = &[
 // Expectations
 
 fn caught<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
-        p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
-    })
+    catch_unwind(AssertUnwindSafe(f))
+        .map_err(|p| p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default())
 }
 
 /// MustPanic.
@@ -129,7 +131,14 @@ fn check_row_layouts(rng: &mut StdRng) -> Result<(), String> {
         let mut y = vec![0u64; fill_len(rows, c, stride)];
         let mut want = y.clone();
         fill_seq(rows, c, stride, &mut want);
-        must_equal(&format!("y ({rows}x{c}, stride {stride})"), caught(|| { fill(rows, c, stride, &mut y); y.clone() }), &want)?;
+        must_equal(
+            &format!("y ({rows}x{c}, stride {stride})"),
+            caught(|| {
+                fill(rows, c, stride, &mut y);
+                y.clone()
+            }),
+            &want,
+        )?;
     }
     let (rows, c) = (rng.gen_range(1..200), rng.gen_range(1..200));
     let a = vec_f64(rng, rows * c);
@@ -140,7 +149,14 @@ fn check_row_layouts(rng: &mut StdRng) -> Result<(), String> {
             want[j * rows + i] = a[i * c + j];
         }
     }
-    must_equal("transposed", caught(|| { transpose(rows, c, &a, &mut t); t.clone() }), &want)
+    must_equal(
+        "transposed",
+        caught(|| {
+            transpose(rows, c, &a, &mut t);
+            t.clone()
+        }),
+        &want,
+    )
 }
 
 #[omp::target_teams_distribute_parallel_for(collapse(2))]
@@ -202,7 +218,14 @@ fn check_tiny_shapes(_: &mut StdRng) -> Result<(), String> {
                 } else if rows * c != 0 {
                     continue; // rows overlap: a MustPanic case, covered above
                 }
-                must_equal(&format!("y ({rows}x{c}, stride {stride})"), caught(|| { fill(rows, c, stride, &mut y); y.clone() }), &want)?;
+                must_equal(
+                    &format!("y ({rows}x{c}, stride {stride})"),
+                    caught(|| {
+                        fill(rows, c, stride, &mut y);
+                        y.clone()
+                    }),
+                    &want,
+                )?;
             }
         }
     }
@@ -228,7 +251,14 @@ fn check_signed_ranges(rng: &mut StdRng) -> Result<(), String> {
             want[((i + 2) * (c + 3) + j + 3) as usize] = i * 100 + j;
         }
     }
-    must_equal("y", caught(|| { signed_grid(r, c, &mut y); y.clone() }), &want)
+    must_equal(
+        "y",
+        caught(|| {
+            signed_grid(r, c, &mut y);
+            y.clone()
+        }),
+        &want,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -260,8 +290,16 @@ fn check_inner_range_n_minus_one(rng: &mut StdRng) -> Result<(), String> {
         let m = rng.gen_range(4..300);
         let a = vec_f64(rng, m * n);
         let y0 = vec_f64(rng, m);
-        let want = caught(|| { let mut y = y0.clone(); smooth_seq(m, n, &a, &mut y); y });
-        let got = caught(|| { let mut y = y0.clone(); smooth(m, n, &a, &mut y); y });
+        let want = caught(|| {
+            let mut y = y0.clone();
+            smooth_seq(m, n, &a, &mut y);
+            y
+        });
+        let got = caught(|| {
+            let mut y = y0.clone();
+            smooth(m, n, &a, &mut y);
+            y
+        });
         panic_or_equal(&format!("y (n = {n})"), got, want)?;
     }
     Ok(())
@@ -283,7 +321,11 @@ fn check_i8_doubled_read_index(rng: &mut StdRng) -> Result<(), String> {
         }
         y
     });
-    let got = caught(|| { let mut y = vec![0.0; 101]; even_i8(&x, &mut y); y });
+    let got = caught(|| {
+        let mut y = vec![0.0; 101];
+        even_i8(&x, &mut y);
+        y
+    });
     panic_or_equal("y", got, want)
 }
 
@@ -312,12 +354,33 @@ fn check_narrow_loop_variables(rng: &mut StdRng) -> Result<(), String> {
     let x = vec_f64(rng, 256);
     let mut y = vec![0.0; 256];
     let want: Vec<f64> = (0..256).map(|i| x[i] * 2.0 + i as f64).collect();
-    must_equal("u8 0..=255", caught(|| { all_u8(&x, &mut y); y.clone() }), &want)?;
+    must_equal(
+        "u8 0..=255",
+        caught(|| {
+            all_u8(&x, &mut y);
+            y.clone()
+        }),
+        &want,
+    )?;
     let want: Vec<f64> = (0..256).map(|k| x[k] + (k as f64 - 128.0)).collect();
-    must_equal("i8 -128..=127", caught(|| { all_i8(&x, &mut y); y.clone() }), &want)?;
+    must_equal(
+        "i8 -128..=127",
+        caught(|| {
+            all_i8(&x, &mut y);
+            y.clone()
+        }),
+        &want,
+    )?;
     let mut z = vec![0.0; 100];
     let want: Vec<f64> = (0..100).map(|k| x[99 - k] * (k as f64 - 50.0)).collect();
-    must_equal("i32 rev", caught(|| { around_zero(&x[..100], &mut z); z.clone() }), &want)
+    must_equal(
+        "i32 rev",
+        caught(|| {
+            around_zero(&x[..100], &mut z);
+            z.clone()
+        }),
+        &want,
+    )
 }
 
 #[omp::target_parallel_for]
@@ -342,13 +405,27 @@ fn check_steps(rng: &mut StdRng) -> Result<(), String> {
         for i in (0..n).step_by(s) {
             want[i] = i as u64 * 3 + 1;
         }
-        must_equal(&format!("step_by (n {n}, s {s})"), caught(|| { strided(n, s, &mut y); y.clone() }), &want)?;
+        must_equal(
+            &format!("step_by (n {n}, s {s})"),
+            caught(|| {
+                strided(n, s, &mut y);
+                y.clone()
+            }),
+            &want,
+        )?;
         let mut y = vec![0u64; n];
         let mut want = vec![0u64; n];
         for i in (0..n).rev().step_by(s) {
             want[n - 1 - i] += i as u64 + 1;
         }
-        must_equal(&format!("rev().step_by (n {n}, s {s})"), caught(|| { rev_strided(n, s, &mut y); y.clone() }), &want)?;
+        must_equal(
+            &format!("rev().step_by (n {n}, s {s})"),
+            caught(|| {
+                rev_strided(n, s, &mut y);
+                y.clone()
+            }),
+            &want,
+        )?;
     }
     Ok(())
 }
@@ -400,7 +477,14 @@ fn check_panic_then_usable(rng: &mut StdRng) -> Result<(), String> {
     let mut y = vec![0.0; n];
     must_panic("y (one negative input)", caught(|| sqrt_all(&x, &mut y)))?;
     let want: Vec<f64> = good.iter().map(|v| v.sqrt()).collect();
-    must_equal("y (after the panic)", caught(|| { sqrt_all(&good, &mut y); y.clone() }), &want)
+    must_equal(
+        "y (after the panic)",
+        caught(|| {
+            sqrt_all(&good, &mut y);
+            y.clone()
+        }),
+        &want,
+    )
 }
 
 #[omp::target_teams_distribute_parallel_for]
@@ -416,7 +500,11 @@ fn check_body_overflow(rng: &mut StdRng) -> Result<(), String> {
     let x: Vec<i32> = (0..n).map(|_| rng.gen_range(0..100_000)).collect();
     let k = 100_000;
     let want = caught(|| x.iter().map(|v| v * k).collect::<Vec<i32>>());
-    let got = caught(|| { let mut y = vec![0; n]; scale_i32(k, &x, &mut y); y });
+    let got = caught(|| {
+        let mut y = vec![0; n];
+        scale_i32(k, &x, &mut y);
+        y
+    });
     panic_or_equal("y", got, want)
 }
 
@@ -465,7 +553,15 @@ fn check_huge_stride(_: &mut StdRng) -> Result<(), String> {
         }
         y
     });
-    panic_or_equal("y", caught(|| { let mut y = vec![0u64; m]; stride_wrap(n, m, 1 << 63, &mut y); y }), want)
+    panic_or_equal(
+        "y",
+        caught(|| {
+            let mut y = vec![0u64; m];
+            stride_wrap(n, m, 1 << 63, &mut y);
+            y
+        }),
+        want,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -528,7 +624,14 @@ fn check_privates_legit(rng: &mut StdRng) -> Result<(), String> {
     let c: f64 = rng.gen_range(-2.0..2.0);
     let mut y = vec![0.0; n];
     let want: Vec<f64> = x.iter().map(|v| (v * c) * (v * c)).collect();
-    must_equal("y", caught(|| { privates(c, &x, &mut y); y.clone() }), &want)
+    must_equal(
+        "y",
+        caught(|| {
+            privates(c, &x, &mut y);
+            y.clone()
+        }),
+        &want,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -551,7 +654,15 @@ fn check_block_shadow(rng: &mut StdRng) -> Result<(), String> {
     let k = rng.gen_range(1..8);
     let (x, short) = (vec_f64(rng, n), vec_f64(rng, k));
     let want = caught(|| (0..n).map(|i| 2.0 * x[i] + short[i]).collect::<Vec<f64>>());
-    panic_or_equal("y", caught(|| { let mut y = vec![0.0; n]; block_shadow(&x, &short, &mut y); y }), want)
+    panic_or_equal(
+        "y",
+        caught(|| {
+            let mut y = vec![0.0; n];
+            block_shadow(&x, &short, &mut y);
+            y
+        }),
+        want,
+    )
 }
 
 #[omp::target_teams_distribute_parallel_for]
@@ -566,7 +677,15 @@ fn check_const_shadow(rng: &mut StdRng) -> Result<(), String> {
     let m = rng.gen_range(16..500);
     let x = vec_f64(rng, m);
     let want = caught(|| (0..m).map(|i| x[i * 1000]).collect::<Vec<f64>>());
-    panic_or_equal("y", caught(|| { let mut y = vec![0.0; m]; const_shadow(1, &x, &mut y); y }), want)
+    panic_or_equal(
+        "y",
+        caught(|| {
+            let mut y = vec![0.0; m];
+            const_shadow(1, &x, &mut y);
+            y
+        }),
+        want,
+    )
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -654,7 +773,14 @@ fn check_map_from_partial(rng: &mut StdRng) -> Result<(), String> {
     let y0 = vec_f64(rng, n);
     let mut y = y0.clone();
     let want: Vec<f64> = (0..n).map(|i| if i % 2 == 0 { x[i] } else { y0[i] }).collect();
-    must_equal("y", caught(|| { evens_only(&x, &mut y); y.clone() }), &want)
+    must_equal(
+        "y",
+        caught(|| {
+            evens_only(&x, &mut y);
+            y.clone()
+        }),
+        &want,
+    )
 }
 
 #[omp::target_teams_distribute_parallel_for(map(to: x[..n]), map(tofrom: y[..n]))]
@@ -670,7 +796,15 @@ fn check_section_read_past_end(rng: &mut StdRng) -> Result<(), String> {
     let n = rng.gen_range(1..50_000);
     let x = vec_f64(rng, n + 1);
     let want: Vec<f64> = (0..n).map(|i| x[i] + x[i + 1]).collect();
-    panic_or_equal("y", caught(|| { let mut y = vec![0.0; n]; section_reads(n, &x, &mut y); y }), Ok(want))
+    panic_or_equal(
+        "y",
+        caught(|| {
+            let mut y = vec![0.0; n];
+            section_reads(n, &x, &mut y);
+            y
+        }),
+        Ok(want),
+    )
 }
 
 #[omp::target_teams_distribute_parallel_for(collapse(2), if(on))]
@@ -762,7 +896,11 @@ fn check_host_region_shared_token(rng: &mut StdRng) -> Result<(), String> {
     match (r, mapped) {
         (Err(e), true) => {
             let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
-            if msg.contains("is current only on") { Ok(()) } else { Err(format!("unexpected panic: {msg}")) }
+            if msg.contains("is current only on") {
+                Ok(())
+            } else {
+                Err(format!("unexpected panic: {msg}"))
+            }
         }
         (Ok(()), false) => same("y (all on the host)", &y, &want),
         (Ok(()), true) => Err("a host-run region read a device-current variable through a shared token".into()),

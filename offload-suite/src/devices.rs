@@ -97,12 +97,8 @@ fn check_parts(rng: &mut StdRng) -> Result<(), String> {
     // Uneven parts: device d gets a chunk of `part` elements, the last one the rest.
     let part = n.div_ceil(devs.len());
     let sums = std::thread::scope(|s| {
-        let workers: Vec<_> = a
-            .chunks_mut(part)
-            .zip(b.chunks(part))
-            .zip(&devs)
-            .map(|((a, b), &dev)| s.spawn(move || relax_on(dev, steps, a, b)))
-            .collect();
+        let workers: Vec<_> =
+            a.chunks_mut(part).zip(b.chunks(part)).zip(&devs).map(|((a, b), &dev)| s.spawn(move || relax_on(dev, steps, a, b))).collect();
         workers.into_iter().map(|w| w.join().map_err(|_| "a device's thread panicked".to_string())).collect::<Result<Vec<f64>, String>>()
     })?;
     same("a", &a, &want)?;
@@ -162,8 +158,11 @@ fn check_not_shared(rng: &mut StdRng) -> Result<(), String> {
     omp::target_enter_data!(map(to: x), device(on));
     let result = (|| {
         if !omp::target_is_present(&x, on) || omp::target_is_present(&x, other) {
-            return Err(format!("x present on device {on}: {}, on {other}: {} (want true, false)",
-                omp::target_is_present(&x, on), omp::target_is_present(&x, other)));
+            return Err(format!(
+                "x present on device {on}: {}, on {other}: {} (want true, false)",
+                omp::target_is_present(&x, on),
+                omp::target_is_present(&x, other)
+            ));
         }
         let mut y = vec![0.0; x.len()];
         present_on(on, &x, &mut y);

@@ -53,7 +53,8 @@ fn check_class(rng: &mut StdRng) -> Result<(), String> {
     // Any summation order is within (n - 1)·eps·Σ|terms| of another: the terms' absolute sum is the scale.
     let abs_sum: f64 = (0..n).map(|i| (want[i] * b[i]).abs()).sum();
     close("f64 dot", s.dot(), (0..n).map(|i| want[i] * b[i]).sum(), n, abs_sum.max(1.0))?;
-    let mut s32 = Stream { a: vec![0.0f32; n], b: b.iter().map(|&x| x as f32).collect(), c: c.iter().map(|&x| x as f32).collect(), scalar: 0.4f32 };
+    let mut s32 =
+        Stream { a: vec![0.0f32; n], b: b.iter().map(|&x| x as f32).collect(), c: c.iter().map(|&x| x as f32).collect(), scalar: 0.4f32 };
     s32.triad();
     let want32: Vec<f32> = (0..n).map(|i| s32.b[i] + 0.4f32 * s32.c[i]).collect();
     same("f32 a", &s32.a, &want32)
@@ -79,7 +80,8 @@ fn dot<T: Copy + Add<Output = T> + Mul<Output = T> + Default>(a: &[T], b: &[T]) 
 
 fn check_triad(rng: &mut StdRng) -> Result<(), String> {
     let n = rng.gen_range(1..5000);
-    let (b, c): (Vec<f64>, Vec<f64>) = ((0..n).map(|_| rng.gen_range(-1.0..1.0)).collect(), (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect());
+    let (b, c): (Vec<f64>, Vec<f64>) =
+        ((0..n).map(|_| rng.gen_range(-1.0..1.0)).collect(), (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect());
     let s = rng.gen_range(-2.0..2.0);
     let mut a = vec![0.0; n];
     triad(&mut a, &b, &c, s);

@@ -8,9 +8,9 @@ pub mod generics;
 pub mod meaning;
 pub mod nd;
 pub mod porting;
-pub mod structs;
 pub mod queued;
 pub mod regions;
+pub mod structs;
 
 use rand::{Rng, SeedableRng};
 
@@ -19,7 +19,18 @@ pub type Check = (&'static str, fn(&mut rand::rngs::StdRng) -> Result<(), String
 
 /// Every check.
 pub fn checks() -> Vec<Check> {
-    regions::CHECKS.iter().chain(adversarial::CHECKS).chain(porting::CHECKS).chain(structs::CHECKS).chain(nd::CHECKS).chain(generics::CHECKS).chain(meaning::CHECKS).chain(queued::CHECKS).chain(devices::CHECKS).copied().collect()
+    regions::CHECKS
+        .iter()
+        .chain(adversarial::CHECKS)
+        .chain(porting::CHECKS)
+        .chain(structs::CHECKS)
+        .chain(nd::CHECKS)
+        .chain(generics::CHECKS)
+        .chain(meaning::CHECKS)
+        .chain(queued::CHECKS)
+        .chain(devices::CHECKS)
+        .copied()
+        .collect()
 }
 
 /// A random vector.

@@ -445,7 +445,14 @@ fn check_const_patterns(rng: &mut StdRng) -> Result<(), String> {
     let kind: Vec<i32> = (0..n).map(|_| rng.gen_range(0..3)).collect();
     let mut y = vec![0.0; n];
     payoff(&kind, &mut y);
-    let want: Vec<f64> = kind.iter().map(|&k| match k { CALL => 1.0, PUT => -1.0, other => other as f64 * 10.0 }).collect();
+    let want: Vec<f64> = kind
+        .iter()
+        .map(|&k| match k {
+            CALL => 1.0,
+            PUT => -1.0,
+            other => other as f64 * 10.0,
+        })
+        .collect();
     same("y", &y, &want)
 }
 
@@ -474,7 +481,10 @@ fn weighted(bodies: &[Body], w: Real, out: &mut [Real]) {
 fn check_type_alias(rng: &mut StdRng) -> Result<(), String> {
     let n = rng.gen_range(1..3000);
     let bodies: Vec<Body> = (0..n)
-        .map(|_| Body { pos: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], mass: rng.gen_range(0.0..2.0) })
+        .map(|_| Body {
+            pos: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)],
+            mass: rng.gen_range(0.0..2.0),
+        })
         .collect();
     let w: Real = rng.gen_range(0.5..1.5);
     let mut out = vec![0.0; n];

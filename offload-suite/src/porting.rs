@@ -19,19 +19,31 @@ pub const CHECKS: &[Check] = &[
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
     ("escape hatch: unsafe(disjoint(..)) in target regions, an in-place halo copy and a permutation scatter", check_escape_hatch),
-    ("port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere", check_serial_target),
+    (
+        "port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere",
+        check_serial_target,
+    ),
     ("port: scalars in enter/exit data maps and updates beside the arrays (they travel by value)", check_scalars_in_data_maps),
     ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
     ("port: a plain Copy struct (no declare_target) passed by value to a target region", check_plain_struct),
-    ("port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)", check_host_code_in_data_region),
-    ("port: a function with a plain signature called in target_data with host views (its region finds the data present)", check_plain_signature_in_data_region),
+    (
+        "port: host code in target_data: reads after target_update!(from:), halo writes before target_update!(to:)",
+        check_host_code_in_data_region,
+    ),
+    (
+        "port: a function with a plain signature called in target_data with host views (its region finds the data present)",
+        check_plain_signature_in_data_region,
+    ),
     ("port: atomic capture of the old value, { t = next[0]; next[0] += 1; }, and of the new one", check_atomic_capture_old),
     ("port: miniWeather's flux planes, flux[ll*(nz+1)*(nx+1) + k*(nx+1) + i] inside for ll", check_flux_planes),
     ("port: a [f64; 32] array mapped by target_data and read in its region", check_fixed_array_in_data_region),
     ("port: the split form, target(map / is_device_ptr / device) enclosing teams_distribute_parallel_for", check_split_target),
-    ("port: writes at constant plane offsets, tend[plane + k*nx + i] and tend[2*plane + ..] += .., host and device", check_constant_offset_planes),
+    (
+        "port: writes at constant plane offsets, tend[plane + k*nx + i] and tend[2*plane + ..] += .., host and device",
+        check_constant_offset_planes,
+    ),
     ("port: omp::HostPinned vectors (page-locked) mapped by target_data, written by regions and updated both ways", check_host_pinned),
 ];
 
@@ -628,8 +640,7 @@ fn check_unannotated_locals(rng: &mut StdRng) -> Result<(), String> {
     let g = Extents { nx: rng.gen_range(1..100), nz: rng.gen_range(1..40) };
     let n = g.nx * g.nz;
     let mut out = vec_f64(rng, n);
-    let want: Vec<f64> =
-        (0..n).map(|i| 0.5 * 6.0 + std::f64::consts::PI * (i as i64 - 3).rem_euclid(g.nz as i64) as f64).collect();
+    let want: Vec<f64> = (0..n).map(|i| 0.5 * 6.0 + std::f64::consts::PI * (i as i64 - 3).rem_euclid(g.nz as i64) as f64).collect();
     periodic_stencil(&g, &mut out);
     same("out", &out, &want)
 }

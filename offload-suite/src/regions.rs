@@ -13,7 +13,10 @@ pub const CHECKS: &[Check] = &[
     ("collapse(3) nested init, reversed loop", check_nested_init),
     ("collapse(2)/(3) bodies with a loop (tiled walk): partial tiles, few teams, a reduction", check_tiled_walk),
     ("collapse(2)/(3) written column-major, t[col * nr + row] (outer-first walk), with a reduction", check_outer_first_walk),
-    ("inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero", check_affine_reads),
+    (
+        "inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero",
+        check_affine_reads,
+    ),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),

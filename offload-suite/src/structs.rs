@@ -14,7 +14,10 @@ pub const CHECKS: &[Check] = &[
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
     ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
-    ("structs: a struct by value and a firstprivate [f64; 40] changing between nowait regions (the region's device copy follows)", check_value_changes),
+    (
+        "structs: a struct by value and a firstprivate [f64; 40] changing between nowait regions (the region's device copy follows)",
+        check_value_changes,
+    ),
 ];
 
 /// An affine step's parameters, passed by value to each region.
@@ -88,8 +91,7 @@ fn check_value_changes(rng: &mut StdRng) -> Result<(), String> {
             tables.push(t);
         }
     }
-    let want: Vec<f64> =
-        y0.iter().enumerate().map(|(i, &v)| tables.iter().fold(v, |v, t| v * 0.5 + t[i % 40])).collect();
+    let want: Vec<f64> = y0.iter().enumerate().map(|(i, &v)| tables.iter().fold(v, |v, t| v * 0.5 + t[i % 40])).collect();
     let mut y = y0;
     table_steps(&tables, &mut y);
     same("y (array values)", &y, &want)
@@ -192,7 +194,11 @@ fn check_nested(rng: &mut StdRng) -> Result<(), String> {
     let parts = random_particles(rng, n);
     let mut cells: Vec<Cell> = parts
         .iter()
-        .map(|&p| Cell { corner: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], p, neighbours: rng.gen_range(0..27) })
+        .map(|&p| Cell {
+            corner: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)],
+            p,
+            neighbours: rng.gen_range(0..27),
+        })
         .collect();
     let shift = [rng.gen_range(-1.0..1.0), 0.5, -0.25];
     let mut want = cells.clone();
@@ -417,9 +423,8 @@ fn check_struct_methods(rng: &mut StdRng) -> Result<(), String> {
     let stars: Vec<Star> = (0..StarCluster::N)
         .map(|_| Star { x: [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)], m: rng.gen_range(0.1..2.0) })
         .collect();
-    let want: Vec<f64> = (0..StarCluster::N)
-        .map(|i| (0..StarCluster::N).filter(|&j| j != i).map(|j| stars[i].potential(&stars[j])).sum())
-        .collect();
+    let want: Vec<f64> =
+        (0..StarCluster::N).map(|i| (0..StarCluster::N).filter(|&j| j != i).map(|j| stars[i].potential(&stars[j])).sum()).collect();
     let mut c = StarCluster { stars, energy: vec![0.0; StarCluster::N] };
     c.potentials();
     for (i, (g, w)) in c.energy.iter().zip(&want).enumerate() {

@@ -50,7 +50,11 @@ fn every_launch_path_passes() {
             .output()
             .expect("run the suite");
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success() && stdout.contains(" 0 failed"), "OMP_RS_LAUNCH={mode}:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success() && stdout.contains(" 0 failed"),
+            "OMP_RS_LAUNCH={mode}:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
 
@@ -113,7 +117,9 @@ fn a_queued_panic_nobody_waited_for_is_reported_at_exit() {
     assert!(stdout.contains("main returns"), "the region must not wait: {stdout}\n{stderr}");
     assert_eq!(out.status.code(), Some(101), "{stdout}\n{stderr}");
     assert!(
-        stderr.contains("nothing waited for it before exit") && stderr.contains("`omp_shifted_0_") && stderr.contains("queued-panic-at-exit.rs"),
+        stderr.contains("nothing waited for it before exit")
+            && stderr.contains("`omp_shifted_0_")
+            && stderr.contains("queued-panic-at-exit.rs"),
         "{stderr}"
     );
 }

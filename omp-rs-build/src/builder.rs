@@ -216,11 +216,8 @@ impl Builder {
         let no_gpu = !to_build.iter().any(Arch::is_gpu);
         if !report.skipped.is_empty() && (explicit || no_gpu) {
             let names: Vec<String> = report.skipped.iter().map(|(a, _)| a.to_string()).collect();
-            let w = format!(
-                "omp-rs: no device image for {} (target regions fall back to the host): {}",
-                names.join(", "),
-                report.skipped[0].1
-            );
+            let w =
+                format!("omp-rs: no device image for {} (target regions fall back to the host): {}", names.join(", "), report.skipped[0].1);
             if self.cargo_warnings {
                 println!("cargo:warning={w}");
             }
@@ -255,10 +252,7 @@ fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir
     for chunk in archs.chunks(jobs) {
         let results: Vec<Result<Image>> = std::thread::scope(|s| {
             let handles: Vec<_> = chunk.iter().map(|a| s.spawn(move || compile::compile(tc, krate, a, dir))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Err(Error::Unexpected("image build thread panicked".into()))))
-                .collect()
+            handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err(Error::Unexpected("image build thread panicked".into())))).collect()
         });
         for r in results {
             images.push(r?);

@@ -35,12 +35,8 @@ pub(crate) fn get_or_build(root: &Path, name: &str, build: impl FnOnce(&Path) ->
     }
     fs::create_dir_all(root).map_err(Error::io("creating cache directory", root))?;
     let lock_path = root.join(format!("{name}.lock"));
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(Error::io("opening lock file", &lock_path))?;
+    let lock =
+        OpenOptions::new().create(true).truncate(false).write(true).open(&lock_path).map_err(Error::io("opening lock file", &lock_path))?;
     // Blocks while another build script builds the same entry.
     fs4::fs_std::FileExt::lock_exclusive(&lock).map_err(Error::io("locking", &lock_path))?;
     let result = build_locked(root, name, &entry, build);

@@ -134,13 +134,7 @@ fn ensure_host(tc: &Toolchain) -> Result<DeviceLib> {
         std::fs::remove_dir_all(&src).map_err(Error::io("removing", &src))?;
         Ok(())
     })?;
-    Ok(DeviceLib {
-        rlib: dir.join("libomp_device.rlib"),
-        bitcode: None,
-        helper: None,
-        sysroot: None,
-        built_in: built.then(|| t.elapsed()),
-    })
+    Ok(DeviceLib { rlib: dir.join("libomp_device.rlib"), bitcode: None, helper: None, sysroot: None, built_in: built.then(|| t.elapsed()) })
 }
 
 /// Writes the embedded sources to `<dir>/src/src/*.rs`; returns `<dir>/src`.
@@ -158,11 +152,15 @@ fn write_sources(dir: &Path) -> Result<PathBuf> {
 /// The target's LLVM data layout, as rustc uses it (so the helper links without warnings).
 fn data_layout(tc: &Toolchain, arch: &Arch) -> Result<String> {
     let rustc = tc.device_rustc()?;
-    let out = run(Command::new(&rustc.path)
-        .env("RUSTC_BOOTSTRAP", "1")
-        .args(["-Zunstable-options", "--print", "target-spec-json", "--target", arch.target()]))?;
-    let spec: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .map_err(|e| Error::Unexpected(format!("rustc --print target-spec-json: {e}")))?;
+    let out = run(Command::new(&rustc.path).env("RUSTC_BOOTSTRAP", "1").args([
+        "-Zunstable-options",
+        "--print",
+        "target-spec-json",
+        "--target",
+        arch.target(),
+    ]))?;
+    let spec: serde_json::Value =
+        serde_json::from_slice(&out.stdout).map_err(|e| Error::Unexpected(format!("rustc --print target-spec-json: {e}")))?;
     spec.get("data-layout")
         .and_then(|v| v.as_str())
         .map(str::to_string)
@@ -197,11 +195,8 @@ pub fn ir_helper(arch: &Arch, data_layout: &str) -> String {
             "agent",
         ),
     };
-    let decls = if matches!(arch, Arch::Amd(_)) {
-        "declare void @llvm.amdgcn.s.barrier()\ndeclare void @llvm.amdgcn.endpgm()\n"
-    } else {
-        ""
-    };
+    let decls =
+        if matches!(arch, Arch::Amd(_)) { "declare void @llvm.amdgcn.s.barrier()\ndeclare void @llvm.amdgcn.endpgm()\n" } else { "" };
     let arena_slots = omp_rs_abi::TEAM_ARENA_BYTES / 16;
     // `__omp_rs_atomic_fadd[_shared]_{f64,f32}`: one body, on global (1) or shared (3) memory.
     let mut fadds = String::new();

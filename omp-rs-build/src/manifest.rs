@@ -137,10 +137,7 @@ impl Manifest {
             abi_version: omp_rs_abi::ABI_VERSION,
             kernels: Vec::new(),
             images: Vec::new(),
-            globals: crate::device_lib::DEVICE_GLOBALS
-                .iter()
-                .map(|(n, s)| GlobalEntry { name: (*n).to_string(), size: *s })
-                .collect(),
+            globals: crate::device_lib::DEVICE_GLOBALS.iter().map(|(n, s)| GlobalEntry { name: (*n).to_string(), size: *s }).collect(),
             refused: Vec::new(),
         }
     }
@@ -203,7 +200,11 @@ mod test {
             source: Some(KernelSource { file: "device/kernels/omp_f_0_deadbeef.rs".into(), line: 7, params: vec!["a".into()] }),
             checks: vec![omp_rs_codegen::manifest::HostCheck::Cfg { pred: "feature = \"x\"".into(), value: true }],
         });
-        m.refused.push(omp_rs_codegen::manifest::Refusal { kernel: "omp_g_0_deadbeef".into(), name: Some("W".into()), message: "why".into() });
+        m.refused.push(omp_rs_codegen::manifest::Refusal {
+            kernel: "omp_g_0_deadbeef".into(),
+            name: Some("W".into()),
+            message: "why".into(),
+        });
         m.images.push(ImageEntry { arch: "sm_90".into(), file: "k.sm_90.cubin".into(), kind: ImageKind::Cubin, resources: vec![] });
         let dir = std::env::temp_dir().join(format!("omp-rs-manifest-{}", std::process::id()));
         let p = Manifest::path_in(&dir);

@@ -301,7 +301,10 @@ mod test {
         };
         let root = std::path::Path::new("/pkg");
         let files = |a: f64, b: f64| {
-            [SourceFile { path: "/pkg/src/a.rs".into(), ast: module(a), krate: 0, module: vec!["a".into()] }, SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b), krate: 0, module: vec!["b".into()] }]
+            [
+                SourceFile { path: "/pkg/src/a.rs".into(), ast: module(a), krate: 0, module: vec!["a".into()] },
+                SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b), krate: 0, module: vec!["b".into()] },
+            ]
         };
         let same = outline("p", root, &files(1.0, 1.0)).unwrap().0.unwrap();
         assert_eq!(same.kernels.len(), 1, "identical regions share their kernel");

@@ -54,9 +54,8 @@ pub fn scan_package(root: &Path) -> Scan {
 fn target_roots(root: &Path) -> Vec<PathBuf> {
     let mut v = vec![root.join("src/lib.rs"), root.join("src/main.rs")];
     for dir in ["src/bin", "examples", "tests", "benches"] {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(root.join(dir)).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
         entries.sort();
         for p in entries {
             if p.extension().is_some_and(|e| e == "rs") {
@@ -144,10 +143,9 @@ fn walk(items: &[syn::Item], child_dir: &Path, path_base: &Path, place: &Place, 
                 return None;
             }
             match &a.meta {
-                syn::Meta::NameValue(syn::MetaNameValue {
-                    value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }),
-                    ..
-                }) => Some(s.value()),
+                syn::Meta::NameValue(syn::MetaNameValue { value: syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }), .. }) => {
+                    Some(s.value())
+                }
                 _ => None,
             }
         });
@@ -203,9 +201,18 @@ mod test {
         let mut got: Vec<String> = s.files.iter().map(|f| rel(&f.path)).collect();
         got.sort();
         let mut want = vec![
-            "src/lib.rs", "src/a.rs", "src/a/a_child.rs", "src/b/mod.rs", "src/b/b_child.rs",
-            "src/other/c_impl.rs", "src/other/c_child.rs", "src/inl/d.rs", "src/inl/e_file.rs",
-            "src/bin/tool.rs", "examples/ex/main.rs", "benches/bb.rs",
+            "src/lib.rs",
+            "src/a.rs",
+            "src/a/a_child.rs",
+            "src/b/mod.rs",
+            "src/b/b_child.rs",
+            "src/other/c_impl.rs",
+            "src/other/c_child.rs",
+            "src/inl/d.rs",
+            "src/inl/e_file.rs",
+            "src/bin/tool.rs",
+            "examples/ex/main.rs",
+            "benches/bb.rs",
         ];
         want.sort();
         assert_eq!(got, want);

@@ -103,9 +103,7 @@ fn core_edition(rustc: &DeviceRustc) -> String {
         .and_then(|s| {
             s.lines().find_map(|l| {
                 let l = l.trim();
-                l.strip_prefix("edition")
-                    .and_then(|r| r.trim_start().strip_prefix('='))
-                    .map(|v| v.trim().trim_matches('"').to_string())
+                l.strip_prefix("edition").and_then(|r| r.trim_start().strip_prefix('=')).map(|v| v.trim().trim_matches('"').to_string())
             })
         })
         .unwrap_or_else(|| "2024".into())
@@ -132,13 +130,9 @@ fn build(rustc: &DeviceRustc, target: &str, cpu: &str, flags: &[&str], tmp: &Pat
     base(&mut core);
     run(&mut core)?;
     let cb = tmp.join("compiler_builtins.rs");
-    std::fs::write(&cb, "#![feature(compiler_builtins)]\n#![compiler_builtins]\n#![no_std]\n")
-        .map_err(Error::io("writing", &cb))?;
+    std::fs::write(&cb, "#![feature(compiler_builtins)]\n#![compiler_builtins]\n#![no_std]\n").map_err(Error::io("writing", &cb))?;
     let mut stub = Command::new(&rustc.path);
-    stub.args(["--crate-name", "compiler_builtins", "--edition=2021", "-Cmetadata=omp-rs-cb"])
-        .arg(&cb)
-        .arg("--sysroot")
-        .arg(tmp);
+    stub.args(["--crate-name", "compiler_builtins", "--edition=2021", "-Cmetadata=omp-rs-cb"]).arg(&cb).arg("--sysroot").arg(tmp);
     base(&mut stub);
     run(&mut stub)?;
     let _ = std::fs::remove_file(&cb);

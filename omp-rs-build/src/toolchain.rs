@@ -23,8 +23,7 @@ use std::process::Command;
 use crate::arch::Arch;
 
 /// The command that installs everything.
-pub const SETUP_COMMAND: &str =
-    "`cargo omp setup` (or, as root, `scripts/setup-gpu-toolchain.sh` from the omp-rs repository)";
+pub const SETUP_COMMAND: &str = "`cargo omp setup` (or, as root, `scripts/setup-gpu-toolchain.sh` from the omp-rs repository)";
 
 /// Environment variables that change what is found or built (for `cargo:rerun-if-env-changed`).
 pub const ENV_VARS: &[&str] = &[
@@ -181,14 +180,7 @@ impl Toolchain {
         let home = omp_rs_home();
         let rustc = find_device_rustc();
         let host_rustc = find_host_rustc(rustc.as_ref().ok());
-        Toolchain {
-            llvm: find_llvm(),
-            cuda: find_cuda(&home),
-            rocm: find_rocm(&home),
-            rustc,
-            host_rustc,
-            home,
-        }
+        Toolchain { llvm: find_llvm(), cuda: find_cuda(&home), rocm: find_rocm(&home), rustc, host_rustc, home }
     }
 
     /// `Ok` when `arch` can be built.
@@ -312,12 +304,8 @@ fn probe_rustc(path: &Path) -> Result<(String, String, PathBuf), String> {
         return Err(format!("`{} -vV` failed", path.display()));
     }
     let vv = String::from_utf8_lossy(&out.stdout).into_owned();
-    let release = vv
-        .lines()
-        .find_map(|l| l.strip_prefix("release: "))
-        .ok_or_else(|| "no `release:` in `rustc -vV`".to_string())?
-        .trim()
-        .to_string();
+    let release =
+        vv.lines().find_map(|l| l.strip_prefix("release: ")).ok_or_else(|| "no `release:` in `rustc -vV`".to_string())?.trim().to_string();
     let out = Command::new(path).args(["--print", "sysroot"]).output().map_err(|e| e.to_string())?;
     let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     Ok((vv, release, sysroot))
@@ -359,14 +347,11 @@ fn find_device_rustc() -> Result<DeviceRustc, ToolchainError> {
         Err(e) => details.push(e),
     }
     // Fallback: a rustup toolchain with rust-src, nightly first.
-    let rustup = env_path("RUSTUP_HOME")
-        .or_else(|| env_path("HOME").map(|h| h.join(".rustup")))
-        .map(|h| h.join("toolchains"));
+    let rustup = env_path("RUSTUP_HOME").or_else(|| env_path("HOME").map(|h| h.join(".rustup"))).map(|h| h.join("toolchains"));
     if let Some(dir) = rustup {
         searched.push(format!("{}/*/bin/rustc (with rust-src)", dir.display()));
-        let mut tcs: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
+        let mut tcs: Vec<PathBuf> =
+            std::fs::read_dir(&dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
         tcs.sort_by_key(|p| (!p.to_string_lossy().contains("nightly"), p.clone()));
         for tc in tcs {
             if let Ok(r) = device_rustc_at(&tc.join("bin/rustc"), true) {
@@ -447,11 +432,7 @@ fn find_llvm() -> Result<LlvmTools, ToolchainError> {
         other => {
             return Err(ToolchainError {
                 component: Component::LlvmTool("llc"),
-                detail: format!(
-                    "{} is LLVM {}, need ≥ {LLVM_MAJOR}",
-                    llc.display(),
-                    other.map_or("?".to_string(), |m| m.to_string())
-                ),
+                detail: format!("{} is LLVM {}, need ≥ {LLVM_MAJOR}", llc.display(), other.map_or("?".to_string(), |m| m.to_string())),
                 searched: vec![llc.display().to_string()],
                 env: "OMP_RS_LLVM_BIN",
             })
@@ -499,12 +480,7 @@ fn find_cuda(home: &Path) -> Result<CudaTools, ToolchainError> {
     };
     match libdevice {
         Some(libdevice) => Ok(CudaTools { ptxas, libdevice }),
-        None => Err(ToolchainError {
-            component: Component::Libdevice,
-            detail: String::new(),
-            searched,
-            env: "OMP_RS_LIBDEVICE",
-        }),
+        None => Err(ToolchainError { component: Component::Libdevice, detail: String::new(), searched, env: "OMP_RS_LIBDEVICE" }),
     }
 }
 
@@ -519,10 +495,7 @@ fn find_rocm(home: &Path) -> Result<RocmTools, ToolchainError> {
     };
     match candidates.iter().find(|d| d.join("ocml.bc").is_file() && d.join("ockl.bc").is_file()) {
         Some(d) => Ok(RocmTools { bitcode_dir: d.clone() }),
-        None => Err(rocm_error(
-            String::new(),
-            candidates.iter().map(|p| format!("{}/ocml.bc", p.display())).collect(),
-        )),
+        None => Err(rocm_error(String::new(), candidates.iter().map(|p| format!("{}/ocml.bc", p.display())).collect())),
     }
 }
 

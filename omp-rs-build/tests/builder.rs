@@ -45,10 +45,7 @@ fn builder_end_to_end_and_missing_toolchain() {
 
     // 2. with the toolchain: sm_90 + host images and a manifest listing them
     let tc = Toolchain::discover();
-    let archs: Vec<&str> = ["sm_90", "host"]
-        .into_iter()
-        .filter(|a| tc.check(&a.parse().unwrap()).is_ok())
-        .collect();
+    let archs: Vec<&str> = ["sm_90", "host"].into_iter().filter(|a| tc.check(&a.parse().unwrap()).is_ok()).collect();
     if archs.len() < 2 {
         if std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1") {
             panic!("toolchain missing for sm_90/host");

@@ -50,8 +50,13 @@ fn image(arch: &Arch) -> Option<Image> {
     let t = &img.timings;
     eprintln!(
         "{arch}: total {:.3}s (setup {:.3}s, rustc {:.3}s, link {:.3}s, opt {:.3}s, llc {:.3}s, ptxas/lld {:.3}s)",
-        t.total.as_secs_f64(), t.setup.as_secs_f64(), t.rustc.as_secs_f64(), t.link.as_secs_f64(),
-        t.opt.as_secs_f64(), t.llc.as_secs_f64(), t.finish.as_secs_f64()
+        t.total.as_secs_f64(),
+        t.setup.as_secs_f64(),
+        t.rustc.as_secs_f64(),
+        t.link.as_secs_f64(),
+        t.opt.as_secs_f64(),
+        t.llc.as_secs_f64(),
+        t.finish.as_secs_f64()
     );
     cache.push((arch.clone(), img.clone()));
     Some(img)
@@ -84,12 +89,12 @@ fn nvidia_sm90_cubin() {
     for k in kernel_names() {
         assert!(ptx.contains(&format!(".visible .entry {k}(")), "{k} not exported");
         let r = img.resources.iter().find(|r| r.name == k).unwrap_or_else(|| panic!("ptxas -v has no {k}"));
-        eprintln!("  {k}: {} regs, {} B stack, spills {}/{} B, {} B smem", r.registers, r.stack_frame_bytes, r.spill_store_bytes, r.spill_load_bytes, r.smem_bytes);
+        eprintln!(
+            "  {k}: {} regs, {} B stack, spills {}/{} B, {} B smem",
+            r.registers, r.stack_frame_bytes, r.spill_store_bytes, r.spill_load_bytes, r.smem_bytes
+        );
     }
-    assert!(
-        ptx.lines().any(|l| l.starts_with(".visible .global") && l.contains("__omp_rs_panic_record")),
-        "panic record global not kept"
-    );
+    assert!(ptx.lines().any(|l| l.starts_with(".visible .global") && l.contains("__omp_rs_panic_record")), "panic record global not kept");
     // the read-only capture goes through the non-coherent cache, the written one does not
     let saxpy = ptx_entry(&ptx, "omp_demo_saxpy");
     assert!(saxpy.contains("ld.global.nc.b64"), "saxpy x loads are not ld.global.nc:\n{saxpy}");
@@ -208,8 +213,13 @@ fn warm_build_time_per_arch() {
         let t = img.timings;
         eprintln!(
             "warm {arch}: {:.3}s (setup {:.3}s, rustc {:.3}s, link {:.3}s, opt {:.3}s, llc {:.3}s, ptxas/lld {:.3}s)",
-            t.total.as_secs_f64(), t.setup.as_secs_f64(), t.rustc.as_secs_f64(), t.link.as_secs_f64(),
-            t.opt.as_secs_f64(), t.llc.as_secs_f64(), t.finish.as_secs_f64()
+            t.total.as_secs_f64(),
+            t.setup.as_secs_f64(),
+            t.rustc.as_secs_f64(),
+            t.link.as_secs_f64(),
+            t.opt.as_secs_f64(),
+            t.llc.as_secs_f64(),
+            t.finish.as_secs_f64()
         );
         // generous: the target is ≤ 1 s on an idle machine; CI shares 2 cores
         assert!(t.total.as_secs_f64() < 10.0, "{arch} took {:?}", t.total);
@@ -302,8 +312,20 @@ mod host {
             // math
             let math: libloading::Symbol<S11> = lib.get(b"omp_demo_math\0").unwrap();
             let (mut e, mut s, mut r) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-            math(dynp, p(&x), n as u64, e.as_mut_ptr() as u64, n as u64, s.as_mut_ptr() as u64, n as u64,
-                 r.as_mut_ptr() as u64, n as u64, 0, n as u64, 1);
+            math(
+                dynp,
+                p(&x),
+                n as u64,
+                e.as_mut_ptr() as u64,
+                n as u64,
+                s.as_mut_ptr() as u64,
+                n as u64,
+                r.as_mut_ptr() as u64,
+                n as u64,
+                0,
+                n as u64,
+                1,
+            );
             for i in 0..n {
                 assert_eq!(e[i], x[i].exp());
                 assert_eq!(s[i], x[i].sin());
@@ -339,8 +361,7 @@ mod host {
             let mut out = [i64::MAX, i64::MIN, -1, 0, 0, 1000, 0, 5];
             let mut f = [0.5f32];
             let mut part = [0i64; 8];
-            int_ops(dynp, p(&ints), n as u64, 0, n as u64, 1, out.as_mut_ptr() as u64, f.as_mut_ptr() as u64,
-                    part.as_mut_ptr() as u64);
+            int_ops(dynp, p(&ints), n as u64, 0, n as u64, 1, out.as_mut_ptr() as u64, f.as_mut_ptr() as u64, part.as_mut_ptr() as u64);
             let mn = *ints.iter().min().unwrap();
             let mx = *ints.iter().max().unwrap();
             let and = ints.iter().fold(-1i64, |a, v| a & v);

@@ -9,11 +9,11 @@ mod atomic;
 mod view;
 // `view.rs`'s team-combined atomics use these (on the host: no arena, one thread per team).
 #[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../device/omp_device/src/team.rs"]
-mod team;
-#[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../device/omp_device/src/launch.rs"]
 mod launch;
+#[allow(dead_code, unreachable_pub, unused_imports)]
+#[path = "../device/omp_device/src/team.rs"]
+mod team;
 /// The definitions `omp_device` compiles as its `abi_shared` module (`view.rs` decodes the ownership mode with them).
 mod abi_shared {
     pub use omp_rs_abi::*;
@@ -70,11 +70,8 @@ fn lattices_own_exactly_their_points() {
         let (c0, c1) = (1 + next(3), 1 + next(4));
         let (origin, stride, k) = (next(6), next(5), next(3));
         let base = origin + stride * k;
-        let mut want: Vec<usize> = (0..c0)
-            .flat_map(|q0| (0..c1).map(move |q1| base + s0 * q0 + s1 * q1))
-            .filter(|&i| i < 16)
-            .map(|i| i as usize)
-            .collect();
+        let mut want: Vec<usize> =
+            (0..c0).flat_map(|q0| (0..c1).map(move |q1| base + s0 * q0 + s1 * q1)).filter(|&i| i < 16).map(|i| i as usize).collect();
         want.sort_unstable();
         want.dedup();
         let got = writable(1, origin, 0, stride, [[s0, c0], [s1, c1]], k);

@@ -413,12 +413,28 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
             if crate::place::place_root(&source).is_none() {
                 return Err(bad(&source));
             }
-            Ok(AtomicStmt { kind, target: source, op: None, value: None, capture_into: Some(into), let_pat, declares_local, capture_old: false })
+            Ok(AtomicStmt {
+                kind,
+                target: source,
+                op: None,
+                value: None,
+                capture_into: Some(into),
+                let_pat,
+                declares_local,
+                capture_old: false,
+            })
         }
         AtomicKind::Write => match (dest, expr) {
-            (None, Expr::Assign(a)) => {
-                Ok(AtomicStmt { kind, target: (*a.left).clone(), op: None, value: Some((*a.right).clone()), capture_into: None, let_pat, declares_local, capture_old: false })
-            }
+            (None, Expr::Assign(a)) => Ok(AtomicStmt {
+                kind,
+                target: (*a.left).clone(),
+                op: None,
+                value: Some((*a.right).clone()),
+                capture_into: None,
+                let_pat,
+                declares_local,
+                capture_old: false,
+            }),
             (_, other) => Err(bad(other)),
         },
         AtomicKind::Update | AtomicKind::Capture => {
@@ -436,7 +452,16 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
                 }
             };
             let (target, op, value) = update_form(&update).ok_or_else(|| bad(&update))?;
-            Ok(AtomicStmt { kind, target, op: Some(op), value: Some(value), capture_into: into, let_pat, declares_local, capture_old: false })
+            Ok(AtomicStmt {
+                kind,
+                target,
+                op: Some(op),
+                value: Some(value),
+                capture_into: into,
+                let_pat,
+                declares_local,
+                capture_old: false,
+            })
         }
     }
 }
@@ -515,7 +540,12 @@ mod tests {
     /// A raw critical name is stored without `r#` (it becomes part of generated identifiers).
     #[test]
     fn critical_name_is_unraw() {
-        let stmt: Stmt = syn::parse_quote!(#[omp::critical(r#type)] { s += 1.0; });
+        let stmt: Stmt = syn::parse_quote!(
+            #[omp::critical(r#type)]
+            {
+                s += 1.0;
+            }
+        );
         let parsed = statement_directive(&stmt);
         assert!(
             matches!(&parsed, Ok(Some(BodyDirective::Critical(c))) if c.name.as_deref() == Some("type")),

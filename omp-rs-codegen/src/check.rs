@@ -15,12 +15,7 @@ pub fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Cl
         if !allowed.contains(&c.name) {
             cx.error_at(
                 c.name_span,
-                format!(
-                    "clause `{}` is not allowed on `{}`; allowed: {}",
-                    c.name.as_str(),
-                    construct.name,
-                    construct.allowed_list()
-                ),
+                format!("clause `{}` is not allowed on `{}`; allowed: {}", c.name.as_str(), construct.name, construct.allowed_list()),
             );
             continue;
         }
@@ -50,10 +45,7 @@ pub fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Cl
                 _ => false,
             };
             if !ok {
-                cx.error_spanned_by(
-                    m,
-                    format!("`if({m}: ...)` names a construct that `{}` does not contain", construct.name),
-                );
+                cx.error_spanned_by(m, format!("`if({m}: ...)` names a construct that `{}` does not contain", construct.name));
                 continue;
             }
         }
@@ -77,10 +69,7 @@ fn check_data_sharing(clauses: &[Clause], cx: &Ctxt) {
         };
         for v in vars {
             if let Some(prev) = owner.insert(v.to_string(), what) {
-                cx.error_spanned_by(
-                    v,
-                    format!("`{v}` is already listed in a `{prev}` clause; a variable has one data-sharing attribute"),
-                );
+                cx.error_spanned_by(v, format!("`{v}` is already listed in a `{prev}` clause; a variable has one data-sharing attribute"));
             }
         }
     }

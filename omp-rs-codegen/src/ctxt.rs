@@ -75,7 +75,6 @@ impl Drop for Ctxt {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -53,7 +53,12 @@ pub fn device(mut s: ItemStruct) -> TokenStream {
         if a.path().is_ident("derive") {
             let kept: Vec<syn::Path> = a
                 .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-                .map(|paths| paths.into_iter().filter(|p| p.segments.last().is_some_and(|l| CORE_DERIVES.contains(&l.ident.to_string().as_str()))).collect())
+                .map(|paths| {
+                    paths
+                        .into_iter()
+                        .filter(|p| p.segments.last().is_some_and(|l| CORE_DERIVES.contains(&l.ident.to_string().as_str())))
+                        .collect()
+                })
                 .unwrap_or_default();
             *a = syn::parse_quote!(#[derive(#(#kept),*)]);
         }
@@ -80,7 +85,10 @@ fn check(s: &ItemStruct, cx: &Ctxt) -> bool {
         return false;
     }
     if s.fields.is_empty() {
-        cx.error_spanned_by(name, format!("`#[omp::declare_target]` struct `{name}` has no fields: there is nothing to copy to the device"));
+        cx.error_spanned_by(
+            name,
+            format!("`#[omp::declare_target]` struct `{name}` has no fields: there is nothing to copy to the device"),
+        );
         return false;
     }
     for a in s.attrs.iter().filter(|a| a.path().is_ident("repr")) {
@@ -168,7 +176,8 @@ fn layout_assertions(s: &ItemStruct) -> TokenStream {
         align = quote!(__omp_max(#align, #field_align));
     }
     let size_msg = format!("omp-rs: `#[omp::declare_target]` struct `{name}` does not have the size host and device share on this target");
-    let align_msg = format!("omp-rs: `#[omp::declare_target]` struct `{name}` does not have the alignment host and device share on this target");
+    let align_msg =
+        format!("omp-rs: `#[omp::declare_target]` struct `{name}` does not have the alignment host and device share on this target");
     quote! {
         #[allow(non_upper_case_globals)]
         const _: () = {
@@ -197,9 +206,37 @@ mod test {
     #[test]
     fn other_reprs_and_generics_are_refused() {
         let cx = Ctxt::scratch();
-        assert!(!check(&syn::parse_quote!(#[repr(C, packed)] struct P { a: f64 }), &cx));
-        assert!(!check(&syn::parse_quote!(struct P<T> { a: T }), &cx));
-        assert!(check(&syn::parse_quote!(#[repr(C)] struct P { a: f64 }), &cx));
-        assert!(check(&syn::parse_quote!(struct P(f64, [u32; 2]);), &cx));
+        assert!(!check(
+            &syn::parse_quote!(
+                #[repr(C, packed)]
+                struct P {
+                    a: f64,
+                }
+            ),
+            &cx
+        ));
+        assert!(!check(
+            &syn::parse_quote!(
+                struct P<T> {
+                    a: T,
+                }
+            ),
+            &cx
+        ));
+        assert!(check(
+            &syn::parse_quote!(
+                #[repr(C)]
+                struct P {
+                    a: f64,
+                }
+            ),
+            &cx
+        ));
+        assert!(check(
+            &syn::parse_quote!(
+                struct P(f64, [u32; 2]);
+            ),
+            &cx
+        ));
     }
 }

@@ -15,8 +15,8 @@ use crate::loops;
 use crate::lower::{host, offload};
 use crate::model::{Construct, ConstructKind, Directive};
 use crate::parse;
-use crate::target::{self, FnInfo, KernelPlan};
 use crate::struct_table::StructTable;
+use crate::target::{self, FnInfo, KernelPlan};
 use crate::types::{self, TypeEnv};
 
 /// `#[omp::<name>(args)]` on a `fn` (or, on nightly, directly on a statement).
@@ -58,10 +58,7 @@ pub fn attribute(name: &str, args: TokenStream, item: TokenStream) -> TokenStrea
             }
         }
         Err(_) => {
-            cx.error_at(
-                Span::call_site(),
-                format!("`#[omp::{name}]` goes on a `fn` (or on a statement inside a `#[omp::directives]` fn)"),
-            );
+            cx.error_at(Span::call_site(), format!("`#[omp::{name}]` goes on a `fn` (or on a statement inside a `#[omp::directives]` fn)"));
             with_errors(item, cx)
         }
     }
@@ -539,7 +536,10 @@ impl<'a> Lowerer<'a> {
         let mut out: Vec<crate::fields::Hoisted> = Vec::new();
         for n in names {
             // A `target_data` block's token stands for such a local there: the block's mapping types it.
-            if out.iter().any(|h| h.local == n) || self.types.lookup(&n.to_string()).flatten().is_some() || self.types.is_mapped(&n.to_string()) {
+            if out.iter().any(|h| h.local == n)
+                || self.types.lookup(&n.to_string()).flatten().is_some()
+                || self.types.is_mapped(&n.to_string())
+            {
                 continue;
             }
             if let Some((path, binding)) = self.types.alias_of(&n.to_string()) {
@@ -553,7 +553,13 @@ impl<'a> Lowerer<'a> {
     /// of the field's type, bound before the region. The build reads the types from the package's structs and
     /// records them in the manifest; the macro binds the locals with the manifest's types (a wrong one is a type
     /// error). Without a device build there is no kernel to type: the region runs on the host.
-    fn target_loop_with_fields(&mut self, d: &Directive, f: &ExprForLoop, hoisted: &[crate::fields::Hoisted], rewritten: &ExprForLoop) -> TokenStream {
+    fn target_loop_with_fields(
+        &mut self,
+        d: &Directive,
+        f: &ExprForLoop,
+        hoisted: &[crate::fields::Hoisted],
+        rewritten: &ExprForLoop,
+    ) -> TokenStream {
         let Some(func) = self.func.clone() else { return self.parallel_loop(d, f) };
         let name = abi::kernel_name(func.name.trim_start_matches("r#"), self.region, func.hash);
         let types: Option<Vec<syn::Type>> = match self.package {
@@ -571,9 +577,10 @@ impl<'a> Lowerer<'a> {
                     m.kernels
                         .iter()
                         .find(|k| {
-                            k.name.strip_prefix(name.as_str()).and_then(|r| r.strip_prefix('_')).is_some_and(|r| {
-                                r.split('_').all(|t| crate::generic::INSTANCES.contains(&t))
-                            })
+                            k.name
+                                .strip_prefix(name.as_str())
+                                .and_then(|r| r.strip_prefix('_'))
+                                .is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
                         })
                         .map(|k| k.fields.as_slice())
                 };
@@ -635,7 +642,8 @@ impl<'a> Lowerer<'a> {
         if let Some(plan) = self.kernels.get_mut(planned) {
             plan.field_types = field_types;
         }
-        let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty)));
+        let lets =
+            hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty)));
         quote!({ #(#lets)* #lowered })
     }
 
@@ -732,10 +740,7 @@ impl<'a> Lowerer<'a> {
                 quote!(#out #semi)
             }
             (ConstructKind::Executable(_), stmt) if construct.is_loop() => {
-                self.cx.error_spanned_by(
-                    &stmt,
-                    format!("`#[omp::{}]` applies to a `for` loop over a range", construct.name),
-                );
+                self.cx.error_spanned_by(&stmt, format!("`#[omp::{}]` applies to a `for` loop over a range", construct.name));
                 stmt.into_token_stream()
             }
             (ConstructKind::TargetData, Stmt::Expr(Expr::Block(mut b), semi)) => {
@@ -893,13 +898,19 @@ impl VisitMut for Lowerer<'_> {
     fn visit_item_mut(&mut self, _: &mut Item) {}
 }
 
-
 /// Lowered tokens as one statement (a block); never panics: tokens that do not parse become an empty block (their
 /// error was reported already).
 fn as_stmt(tokens: TokenStream) -> Stmt {
-    syn::parse2::<Stmt>(tokens.clone())
-        .or_else(|_| syn::parse2::<Stmt>(quote!({ #tokens })))
-        .unwrap_or_else(|_| Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: syn::Block { brace_token: Default::default(), stmts: Vec::new() } }), None))
+    syn::parse2::<Stmt>(tokens.clone()).or_else(|_| syn::parse2::<Stmt>(quote!({ #tokens }))).unwrap_or_else(|_| {
+        Stmt::Expr(
+            Expr::Block(syn::ExprBlock {
+                attrs: Vec::new(),
+                label: None,
+                block: syn::Block { brace_token: Default::default(), stmts: Vec::new() },
+            }),
+            None,
+        )
+    })
 }
 
 /// `omp::target_update!(...)` and friends used as statements.

@@ -123,7 +123,6 @@ impl Hoisted {
     }
 }
 
-
 /// The field paths of `f` (range and body) that can be bound before the loop, and the loop with each replaced by
 /// its local; `None` when there is none.
 pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForLoop)> {
@@ -165,7 +164,10 @@ pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForL
             }
             None => TokenStream::new(),
         };
-        hoisted.insert(key.clone(), Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding, projection_check, alias: false });
+        hoisted.insert(
+            key.clone(),
+            Hoisted { local: Ident::new(&name, Span::call_site()), path: u.path.clone(), binding, projection_check, alias: false },
+        );
     }
     if hoisted.is_empty() {
         return None;
@@ -421,7 +423,9 @@ pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
         e = &f.base;
     }
     match e {
-        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() && !matches!(path, Expr::Path(_)) => Some((path.clone(), binding)),
+        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() && !matches!(path, Expr::Path(_)) => {
+            Some((path.clone(), binding))
+        }
         _ => None,
     }
 }

@@ -22,7 +22,10 @@ pub const INSTANCES: &[&str] = &["f32", "f64"];
 pub fn instances(params: &[String]) -> Vec<Vec<(String, String)>> {
     let mut out: Vec<Vec<(String, String)>> = vec![Vec::new()];
     for p in params {
-        out = out.into_iter().flat_map(|prefix| INSTANCES.iter().map(move |t| [prefix.clone(), vec![(p.clone(), t.to_string())]].concat())).collect();
+        out = out
+            .into_iter()
+            .flat_map(|prefix| INSTANCES.iter().map(move |t| [prefix.clone(), vec![(p.clone(), t.to_string())]].concat()))
+            .collect();
     }
     out
 }
@@ -40,9 +43,9 @@ pub fn instance_name(base: &str, instance: &[(String, String)]) -> String {
 /// Methods a generic region may call and still compile for every instance: the device library's `Float` methods
 /// (which `f32` and `f64` both have there) and slice lengths.
 const DEVICE_METHODS: &[&str] = &[
-    "abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "cos", "cosh", "exp", "exp2", "floor", "fma", "hypot", "ln", "log10",
-    "log2", "max", "min", "mul_add", "pow", "powf", "powi", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "len", "is_empty",
-    "exp_m1", "ln_1p", "asinh", "acosh", "atanh",
+    "abs", "acos", "asin", "atan", "atan2", "cbrt", "ceil", "cos", "cosh", "exp", "exp2", "floor", "fma", "hypot", "ln", "log10", "log2",
+    "max", "min", "mul_add", "pow", "powf", "powi", "round", "sin", "sinh", "sqrt", "tan", "tanh", "trunc", "len", "is_empty", "exp_m1",
+    "ln_1p", "asinh", "acosh", "atanh",
 ];
 
 /// Whether a generic region's body compiles for every instance in the device crate, as far as the body shows: only
@@ -82,10 +85,48 @@ fn instantiable(plan: &KernelPlan) -> bool {
 /// user traits, compiles a generic region's method calls as the instance's own (`a.max(b)` is `f64::max`). A bound on
 /// any other trait (the user's `trait Combine { fn max(..) }`) may give a method call another meaning on the host.
 const TRANSPARENT_BOUNDS: &[&str] = &[
-    "Copy", "Clone", "Send", "Sync", "Sized", "Default", "Debug", "Display", "PartialEq", "PartialOrd", "Add", "Sub", "Mul",
-    "Div", "Rem", "Neg", "AddAssign", "SubAssign", "MulAssign", "DivAssign", "RemAssign", "Sum", "Product", "Float", "Real",
-    "FloatCore", "Num", "NumCast", "Zero", "One", "Signed", "FloatConst", "FromPrimitive", "ToPrimitive", "NumOps",
-    "NumAssign", "NumAssignOps", "DeviceScalar", "Pod", "Zeroable", "Into", "From",
+    "Copy",
+    "Clone",
+    "Send",
+    "Sync",
+    "Sized",
+    "Default",
+    "Debug",
+    "Display",
+    "PartialEq",
+    "PartialOrd",
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Rem",
+    "Neg",
+    "AddAssign",
+    "SubAssign",
+    "MulAssign",
+    "DivAssign",
+    "RemAssign",
+    "Sum",
+    "Product",
+    "Float",
+    "Real",
+    "FloatCore",
+    "Num",
+    "NumCast",
+    "Zero",
+    "One",
+    "Signed",
+    "FloatConst",
+    "FromPrimitive",
+    "ToPrimitive",
+    "NumOps",
+    "NumAssign",
+    "NumAssignOps",
+    "DeviceScalar",
+    "Pod",
+    "Zeroable",
+    "Into",
+    "From",
 ];
 
 /// Refusals for a generic region whose type parameters carry bounds outside [`TRANSPARENT_BOUNDS`] (`generics`: the

@@ -15,35 +15,22 @@ pub const CONSTRUCTS: &[(&str, ConstructKind)] = &[
     ("target_teams", ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS))),
     ("target_parallel", ConstructKind::Executable(Leaves::TARGET.with(Leaves::PARALLEL))),
     ("target_parallel_for", ConstructKind::Executable(Leaves::TARGET.with(Leaves::PARALLEL).with(Leaves::FOR))),
-    (
-        "target_parallel_for_simd",
-        ConstructKind::Executable(Leaves::TARGET.with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD)),
-    ),
+    ("target_parallel_for_simd", ConstructKind::Executable(Leaves::TARGET.with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD))),
     ("target_parallel_loop", ConstructKind::Executable(Leaves::TARGET.with(Leaves::PARALLEL).with(Leaves::LOOP))),
     ("target_simd", ConstructKind::Executable(Leaves::TARGET.with(Leaves::SIMD))),
-    (
-        "target_teams_distribute",
-        ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE)),
-    ),
+    ("target_teams_distribute", ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE))),
     (
         "target_teams_distribute_simd",
         ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE).with(Leaves::SIMD)),
     ),
     (
         "target_teams_distribute_parallel_for",
-        ConstructKind::Executable(
-            Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE).with(Leaves::PARALLEL).with(Leaves::FOR),
-        ),
+        ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE).with(Leaves::PARALLEL).with(Leaves::FOR)),
     ),
     (
         "target_teams_distribute_parallel_for_simd",
         ConstructKind::Executable(
-            Leaves::TARGET
-                .with(Leaves::TEAMS)
-                .with(Leaves::DISTRIBUTE)
-                .with(Leaves::PARALLEL)
-                .with(Leaves::FOR)
-                .with(Leaves::SIMD),
+            Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::DISTRIBUTE).with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD),
         ),
     ),
     ("target_teams_loop", ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS).with(Leaves::LOOP))),
@@ -54,15 +41,10 @@ pub const CONSTRUCTS: &[(&str, ConstructKind)] = &[
     ),
     (
         "teams_distribute_parallel_for_simd",
-        ConstructKind::Executable(
-            Leaves::TEAMS.with(Leaves::DISTRIBUTE).with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD),
-        ),
+        ConstructKind::Executable(Leaves::TEAMS.with(Leaves::DISTRIBUTE).with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD)),
     ),
     ("teams_loop", ConstructKind::Executable(Leaves::TEAMS.with(Leaves::LOOP))),
-    (
-        "distribute_parallel_for",
-        ConstructKind::Executable(Leaves::DISTRIBUTE.with(Leaves::PARALLEL).with(Leaves::FOR)),
-    ),
+    ("distribute_parallel_for", ConstructKind::Executable(Leaves::DISTRIBUTE.with(Leaves::PARALLEL).with(Leaves::FOR))),
     (
         "distribute_parallel_for_simd",
         ConstructKind::Executable(Leaves::DISTRIBUTE.with(Leaves::PARALLEL).with(Leaves::FOR).with(Leaves::SIMD)),

@@ -198,16 +198,13 @@ fn split_range(expr: &Expr) -> Result<(syn::ExprRange, Vec<Adaptor>), String> {
             match (m.method.to_string().as_str(), m.args.len()) {
                 ("step_by", 1) => adaptors.push(Adaptor::StepBy(m.args[0].clone())),
                 ("rev", 0) => adaptors.push(Adaptor::Rev),
-                (name, _) => {
-                    return Err(format!(
-                        "optionally with `.step_by(s)` or `.rev()`; `.{name}(..)` is not a canonical loop form"
-                    ))
-                }
+                (name, _) => return Err(format!("optionally with `.step_by(s)` or `.rev()`; `.{name}(..)` is not a canonical loop form")),
             }
             Ok((base, adaptors))
         }
-        _ => Err("`a..b`, `a..=b`, `(a..b).step_by(s)` or `(a..b).rev()`; iterate over indices and index the collection instead"
-            .to_string()),
+        _ => {
+            Err("`a..b`, `a..=b`, `(a..b).step_by(s)` or `(a..b).rev()`; iterate over indices and index the collection instead".to_string())
+        }
     }
 }
 
@@ -273,9 +270,8 @@ pub fn rows_depth(nest: &LoopNest) -> usize {
     let mut depth = nest.dims.len();
     for (k, dim) in nest.dims.iter().enumerate().skip(1) {
         let Some(v) = &dim.var else { continue };
-        let row_only = writes.0.iter().any(|(first, second)| {
-            mentions(second.to_token_stream(), v) && !mentions(first.to_token_stream(), v)
-        });
+        let row_only =
+            writes.0.iter().any(|(first, second)| mentions(second.to_token_stream(), v) && !mentions(first.to_token_stream(), v));
         if row_only {
             depth = depth.min(k);
         }

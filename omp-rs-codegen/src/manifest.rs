@@ -141,9 +141,10 @@ impl ManifestView {
     pub fn refusals<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Refusal> + 'a {
         self.refused.iter().filter(move |r| {
             r.kernel == name
-                || r.kernel.strip_prefix(name).and_then(|rest| rest.strip_prefix('_')).is_some_and(|rest| {
-                    rest.split('_').all(|t| crate::generic::INSTANCES.contains(&t))
-                })
+                || r.kernel
+                    .strip_prefix(name)
+                    .and_then(|rest| rest.strip_prefix('_'))
+                    .is_some_and(|rest| rest.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
         })
     }
 
@@ -151,12 +152,15 @@ impl ManifestView {
     /// itself or in an instance (`name_f32`).
     pub fn has_region(&self, name: &str, located: Option<&str>) -> bool {
         let instance_of = |k: &str, base: &str| {
-            k.strip_prefix(base).and_then(|r| r.strip_prefix('_')).is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
+            k.strip_prefix(base)
+                .and_then(|r| r.strip_prefix('_'))
+                .is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
         };
         !self.images.is_empty()
-            && self.kernels.iter().any(|k| {
-                k.name == name || instance_of(&k.name, name) || located.is_some_and(|l| k.name == l || instance_of(&k.name, l))
-            })
+            && self
+                .kernels
+                .iter()
+                .any(|k| k.name == name || instance_of(&k.name, name) || located.is_some_and(|l| k.name == l || instance_of(&k.name, l)))
     }
 
     /// The argument slots a kernel was compiled for (`None`: not listed).

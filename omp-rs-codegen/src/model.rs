@@ -135,9 +135,7 @@ impl Construct {
                         Leaves::TARGET => add(&[If, Device, Map, Private, Firstprivate, IsDevicePtr, Nowait, Depend, ThreadLimit]),
                         Leaves::TEAMS => add(&[NumTeams, ThreadLimit, Default, Private, Firstprivate, Shared, Reduction, If]),
                         Leaves::DISTRIBUTE => add(&[Private, Firstprivate, Collapse, DistSchedule, Order]),
-                        Leaves::PARALLEL => {
-                            add(&[If, NumThreads, Default, Private, Firstprivate, Shared, Reduction, ProcBind])
-                        }
+                        Leaves::PARALLEL => add(&[If, NumThreads, Default, Private, Firstprivate, Shared, Reduction, ProcBind]),
                         Leaves::FOR => add(&[Private, Firstprivate, Reduction, Schedule, Collapse, Order, Nowait, UnsafeDisjoint]),
                         Leaves::SIMD => add(&[Private, Reduction, Collapse, Safelen, Simdlen, If, Order]),
                         Leaves::LOOP => add(&[Collapse, Order, Private, Reduction]),
@@ -398,10 +396,16 @@ pub enum ClauseValue {
     NumThreads(Expr),
     NumTeams(Expr),
     ThreadLimit(Expr),
-    If { modifier: Option<Ident>, cond: Expr },
+    If {
+        modifier: Option<Ident>,
+        cond: Expr,
+    },
     Device(Expr),
     Nowait,
-    Depend { kind: DependKind, vars: Vec<Ident> },
+    Depend {
+        kind: DependKind,
+        vars: Vec<Ident>,
+    },
     IsDevicePtr(Vec<Ident>),
     Private(Vec<Ident>),
     Firstprivate(Vec<Ident>),
@@ -420,7 +424,10 @@ pub enum ClauseValue {
     /// written by one iteration and read or written by another; the loop reaches them unchecked (bounds still
     /// checked). `unsafe_token` is the user's `unsafe`, which the expansion's unsafe block carries, so that
     /// `#![forbid(unsafe_code)]` points at the clause.
-    UnsafeDisjoint { unsafe_token: syn::token::Unsafe, vars: Vec<Ident> },
+    UnsafeDisjoint {
+        unsafe_token: syn::token::Unsafe,
+        vars: Vec<Ident>,
+    },
 }
 
 /// A clause as written.

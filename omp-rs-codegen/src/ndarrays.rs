@@ -36,7 +36,8 @@ pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
             let last = p.path.segments.last()?;
             let name = last.ident.to_string();
             let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-            let types: Vec<&Type> = args.args.iter().filter_map(|a| if let GenericArgument::Type(t) = a { Some(t) } else { None }).collect();
+            let types: Vec<&Type> =
+                args.args.iter().filter_map(|a| if let GenericArgument::Type(t) = a { Some(t) } else { None }).collect();
             let elem = (*types.first()?).clone();
             let fixed = ["Array", "ArrayView", "ArrayViewMut"].iter().find_map(|base| {
                 let n = name.strip_prefix(base)?;
@@ -314,7 +315,6 @@ fn respan(ts: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
-
 /// Kernel bodies call the device library's per-axis check instead of the host's.
 pub struct DeviceBelow;
 
@@ -351,14 +351,23 @@ mod test {
         let mut env = TypeEnv::default();
         env.bind("a", Some(syn::parse_quote!(&mut Array2<f64>)));
         env.bind("b", Some(syn::parse_quote!(&Array2<f64>)));
-        let f: ExprForLoop = syn::parse_quote!(for i in 0..a.nrows() { for j in 0..a.ncols() { a[[i, j]] += b[(i, j)]; } });
+        let f: ExprForLoop = syn::parse_quote!(for i in 0..a.nrows() {
+            for j in 0..a.ncols() {
+                a[[i, j]] += b[(i, j)];
+            }
+        });
         let rewritten = rewrite(&f, &env);
         assert!(rewritten.is_some(), "nothing rewritten");
         let Some((arrays, out)) = rewritten else { return };
         assert_eq!(arrays.iter().map(|a| (a.var.to_string(), a.written)).collect::<Vec<_>>(), [("a".into(), true), ("b".into(), false)]);
         let text = out.to_token_stream().to_string();
         assert!(text.contains("0 .. a_n0"), "{text}");
-        assert!(text.contains("a_flat [(:: omp :: __private :: nd :: below (i , a_n0)) * a_n1 + :: omp :: __private :: nd :: below (j , a_n1)]"), "{text}");
+        assert!(
+            text.contains(
+                "a_flat [(:: omp :: __private :: nd :: below (i , a_n0)) * a_n1 + :: omp :: __private :: nd :: below (j , a_n1)]"
+            ),
+            "{text}"
+        );
         assert!(text.contains("b_flat ["), "{text}");
     }
 }

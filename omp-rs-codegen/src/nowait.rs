@@ -81,7 +81,8 @@ fn deferred(stmt: &Stmt, types: &TypeEnv) -> Option<(TokenStream, Stmt)> {
     if to.is_empty() && tofrom.is_empty() {
         return None;
     }
-    let nowait_span = attr.args.clone().into_iter().find(|t| t.to_string() == "nowait").map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    let nowait_span =
+        attr.args.clone().into_iter().find(|t| t.to_string() == "nowait").map_or_else(proc_macro2::Span::call_site, |t| t.span());
     let mut clauses = Vec::new();
     if !tofrom.is_empty() {
         clauses.push(quote_spanned!(nowait_span=> map(tofrom: #(#tofrom),*)));
@@ -117,7 +118,9 @@ mod tests {
         let mut block: syn::Block = syn::parse2(quote!({
             let n = y.len();
             #[omp::target_teams_distribute_parallel_for(nowait)]
-            for i in 0..n { y[i] = 2.0 * x[i]; }
+            for i in 0..n {
+                y[i] = 2.0 * x[i];
+            }
             other(&mut w);
             omp::taskwait!();
             done(y);

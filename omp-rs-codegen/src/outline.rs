@@ -13,9 +13,9 @@ use crate::lower::device;
 use crate::manifest::Refusal;
 use crate::model::ConstructKind;
 use crate::resolve::cfg::CfgSet;
-use crate::resolve::Modules;
 #[cfg(test)]
 use crate::resolve::item_name;
+use crate::resolve::Modules;
 use crate::struct_table::StructTable;
 use crate::target::KernelPlan;
 
@@ -139,7 +139,12 @@ impl Outline {
     /// type parameters.
     fn add_method_of_directives_impl(&mut self, f: &ItemFn, at: usize, imp: &syn::ItemImpl, module: &str) {
         let self_ty = &*imp.self_ty;
-        let package = Some(expand::Package { structs: &self.structs, self_ty: Some(self_ty), directives_impl: Some((&imp.generics, self_ty)), module });
+        let package = Some(expand::Package {
+            structs: &self.structs,
+            self_ty: Some(self_ty),
+            directives_impl: Some((&imp.generics, self_ty)),
+            module,
+        });
         let kernels = expand::collect_kernels_in(f, None, package);
         let generics = [&imp.generics, &f.sig.generics];
         self.finish_kernels(kernels, at, &generics);
@@ -209,10 +214,14 @@ impl Outline {
             self.kernels.iter().map(|k| crate::fields::idents_in(device::kernel(k))).collect();
         let mut wanted: std::collections::BTreeSet<String> = kernel_idents.iter().flatten().cloned().collect();
         wanted.extend(self.items.iter().flat_map(|i| crate::fields::idents_in(i.to_token_stream())));
-        let defined: Vec<String> = self.items.iter().filter_map(|i| match i {
-            Item::Type(t) => Some(t.ident.to_string()),
-            _ => None,
-        }).collect();
+        let defined: Vec<String> = self
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Type(t) => Some(t.ident.to_string()),
+                _ => None,
+            })
+            .collect();
         let mut copied: Vec<(String, String)> = Vec::new();
         let mut queue: Vec<String> = wanted.into_iter().collect();
         while let Some(name) = queue.pop() {
@@ -363,8 +372,11 @@ impl Outline {
 /// drag the printer's position, so they print inline.
 fn positioned_kernel(k: &KernelPlan) -> TokenStream {
     let mut plan = k.clone();
-    plan.local_items =
-        plan.local_items.iter().map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone())).collect();
+    plan.local_items = plan
+        .local_items
+        .iter()
+        .map(|i| syn::parse2(crate::lower::print::unlocated(i.to_token_stream())).unwrap_or_else(|_| i.clone()))
+        .collect();
     device::kernel(&plan)
 }
 
@@ -389,7 +401,6 @@ fn kernel_params(tokens: TokenStream) -> Vec<String> {
     }
     syn::parse2::<syn::File>(tokens).ok().and_then(|f| in_items(&f.items)).unwrap_or_default()
 }
-
 
 /// The associated consts of an `impl`.
 fn impl_consts(imp: &syn::ItemImpl) -> Vec<syn::ImplItemConst> {

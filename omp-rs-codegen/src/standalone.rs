@@ -20,10 +20,7 @@ pub fn parse(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> Option<Directive> 
     let construct = parse::construct(name, cx)?;
     let tokens = if construct.kind == ConstructKind::TargetUpdate { short_motion(tokens) } else { tokens };
     let d = parse::directive(construct, tokens, cx);
-    if d.construct.kind == ConstructKind::TargetUpdate
-        && d.settings.motions.is_empty()
-        && !cx.has_errors()
-    {
+    if d.construct.kind == ConstructKind::TargetUpdate && d.settings.motions.is_empty() && !cx.has_errors() {
         cx.error_spanned_by(name, "`target_update!` needs `to: vars` or `from: vars`, e.g. `omp::target_update!(from: a)`");
     }
     Some(d)

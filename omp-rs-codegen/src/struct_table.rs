@@ -150,14 +150,17 @@ mod test {
 
     fn table() -> StructTable {
         let mut t = StructTable::default();
-        t.add_file(&syn::parse_quote! {
-            struct Sim { num_nucs: Vec<i32>, grid: Grid, n: usize }
-            mod local { pub struct Grid { pub u: Vec<f32> } }
-            struct Grid { u: Vec<f64>, w: (f64, f64) }
-            mod a { pub struct Twice { x: f64 } }
-            mod b { pub struct Twice { x: f32 } }
-            struct Gen<T> { x: T }
-        }, "src/lib.rs");
+        t.add_file(
+            &syn::parse_quote! {
+                struct Sim { num_nucs: Vec<i32>, grid: Grid, n: usize }
+                mod local { pub struct Grid { pub u: Vec<f32> } }
+                struct Grid { u: Vec<f64>, w: (f64, f64) }
+                mod a { pub struct Twice { x: f64 } }
+                mod b { pub struct Twice { x: f32 } }
+                struct Gen<T> { x: T }
+            },
+            "src/lib.rs",
+        );
         t
     }
 
@@ -165,13 +168,16 @@ mod test {
     fn resolves_nested_paths_through_references() {
         let t = table();
         let got = |root: Type, path: &[&str]| {
-            t.field_type(&root, &path.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "src/lib.rs").map(|ty| quote::quote!(#ty).to_string())
+            t.field_type(&root, &path.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "src/lib.rs")
+                .map(|ty| quote::quote!(#ty).to_string())
         };
         assert_eq!(got(syn::parse_quote!(&Sim), &["num_nucs"]).as_deref(), Some("Vec < i32 >"));
         // Two `Grid`s: the one of the region's module wins.
         assert_eq!(got(syn::parse_quote!(&mut Sim), &["grid", "u"]).as_deref(), Some("Vec < f64 >"));
         assert_eq!(
-            t.field_type(&syn::parse_quote!(Grid), &["u".to_string()], "src/lib.rs::local").map(|ty| quote::quote!(#ty).to_string()).as_deref(),
+            t.field_type(&syn::parse_quote!(Grid), &["u".to_string()], "src/lib.rs::local")
+                .map(|ty| quote::quote!(#ty).to_string())
+                .as_deref(),
             Some("Vec < f32 >")
         );
         assert_eq!(got(syn::parse_quote!(Sim), &["n"]).as_deref(), Some("usize"));

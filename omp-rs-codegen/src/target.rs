@@ -276,9 +276,7 @@ impl KernelPlan {
     /// Whether the loop is `for _ in 0..1` (a serial `#[omp::target]` region, `expand::serial_target`): one
     /// iteration, so the kernel's one working thread may see its written arrays as plain slices.
     pub fn is_serial(&self) -> bool {
-        let lit = |e: &Option<Box<syn::Expr>>, v: u64| {
-            matches!(e.as_deref(), Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) if i.base10_parse::<u64>().ok() == Some(v))
-        };
+        let lit = |e: &Option<Box<syn::Expr>>, v: u64| matches!(e.as_deref(), Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) if i.base10_parse::<u64>().ok() == Some(v));
         match &self.nest.dims[..] {
             [d] => {
                 d.var.is_none()
@@ -302,7 +300,10 @@ impl KernelPlan {
                 if let Ok(Some(crate::body::BodyDirective::Atomic(a))) = crate::body::statement_directive(stmt) {
                     if let Some(root) = crate::place::place_root(&a.target) {
                         let adds = a.kind == crate::model::AtomicKind::Update
-                            && matches!(a.op.unwrap_or(crate::body::AtomicOp::Add), crate::body::AtomicOp::Add | crate::body::AtomicOp::Sub);
+                            && matches!(
+                                a.op.unwrap_or(crate::body::AtomicOp::Add),
+                                crate::body::AtomicOp::Add | crate::body::AtomicOp::Sub
+                            );
                         self.0.push((root.ident.clone(), adds));
                     }
                     return;
@@ -336,7 +337,11 @@ fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             let Some(name) = m.path.segments.last().map(|s| s.ident.to_string()) else { return };
             if HOST_ONLY_MACROS.contains(&name.as_str()) {
-                let why = if matches!(name.as_str(), "format" | "vec") { "allocates, and the device has no allocator" } else { "prints, and the device has no standard output" };
+                let why = if matches!(name.as_str(), "format" | "vec") {
+                    "allocates, and the device has no allocator"
+                } else {
+                    "prints, and the device has no standard output"
+                };
                 self.0.error_spanned_by(
                     &m.path,
                     format!(
@@ -456,9 +461,10 @@ pub fn plan(
         };
         let owner = match &cap.class {
             // One more sequential-loop-like term when the iteration also owns accesses at offsets (`Affine::offsets`).
-            Class::Disjoint(arr) => {
-                Some(OwnerShape { depth: nest.dims.len(), inner: arr.form.inner_ranges.len() + usize::from(!arr.offsets.is_empty() || arr.whole) })
-            }
+            Class::Disjoint(arr) => Some(OwnerShape {
+                depth: nest.dims.len(),
+                inner: arr.form.inner_ranges.len() + usize::from(!arr.offsets.is_empty() || arr.whole),
+            }),
             _ => None,
         };
         match (&cap.class, dtype) {
@@ -473,15 +479,21 @@ pub fn plan(
             (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
                 let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
-                args.push(KernelArg::Array { name, elem, usage, map: MapKind::ToFrom, explicit: None, scalar: true, owner: None, private_len: None, by_value: None });
+                args.push(KernelArg::Array {
+                    name,
+                    elem,
+                    usage,
+                    map: MapKind::ToFrom,
+                    explicit: None,
+                    scalar: true,
+                    owner: None,
+                    private_len: None,
+                    by_value: None,
+                });
             }
             (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Scalar(t)) => {
                 let private_mut = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
-                maps.push(MapDecision {
-                    var: key,
-                    map: "firstprivate".into(),
-                    why: format!("`{t}` passed by value"),
-                });
+                maps.push(MapDecision { var: key, map: "firstprivate".into(), why: format!("`{t}` passed by value") });
                 args.push(KernelArg::Scalar { name, ty: t, private_mut, inline_len: None });
             }
             // A small array passed by value, one slot per element, unless a `target_data` block maps it (the region
@@ -502,7 +514,17 @@ pub fn plan(
             (Class::Private | Class::Firstprivate, DeviceType::Array { elem, .. }) if fixed_len(&ty).is_some() => {
                 maps.push(MapDecision { var: key, map: "to".into(), why: "private array: each iteration works on a copy".into() });
                 let private_len = fixed_len(&ty);
-                args.push(KernelArg::Array { name, elem, usage: ArrayUse::Read, map: MapKind::To, explicit: None, scalar: false, owner: None, private_len, by_value: None });
+                args.push(KernelArg::Array {
+                    name,
+                    elem,
+                    usage: ArrayUse::Read,
+                    map: MapKind::To,
+                    explicit: None,
+                    scalar: false,
+                    owner: None,
+                    private_len,
+                    by_value: None,
+                });
             }
             (Class::Private | Class::Firstprivate | Class::Shared, DeviceType::Value(elem)) => {
                 let changed = matches!(cap.class, Class::Private | Class::Firstprivate) && cap.written;
@@ -555,7 +577,10 @@ pub fn plan(
                     None => (MapKind::To, format!("`{}` (read only)", ty.to_token_stream())),
                 };
                 if written && !mutable {
-                    cx.error_spanned_by(&name, format!("`{key}` is written by the region but its type `{}` is a shared borrow", ty.to_token_stream()));
+                    cx.error_spanned_by(
+                        &name,
+                        format!("`{key}` is written by the region but its type `{}` is a shared borrow", ty.to_token_stream()),
+                    );
                 }
                 if written && map == MapKind::To {
                     // The device's writes would be dropped at the end of the region, the host fallback's kept: one
@@ -575,7 +600,17 @@ pub fn plan(
                     section_len_uses(&nest.body, &name, end, cx);
                 }
                 maps.push(MapDecision { var: key, map: map_name(map).into(), why });
-                args.push(KernelArg::Array { name, elem, usage, map, explicit: ex, scalar: false, owner, private_len: None, by_value: None });
+                args.push(KernelArg::Array {
+                    name,
+                    elem,
+                    usage,
+                    map,
+                    explicit: ex,
+                    scalar: false,
+                    owner,
+                    private_len: None,
+                    by_value: None,
+                });
             }
             (_, DeviceType::Scalar(_)) => {}
         }
@@ -591,8 +626,12 @@ pub fn plan(
         }
     }
     typed.extend(reductions.iter().map(|r| r.ty.clone()));
-    let used_generics: Vec<String> =
-        f.generics.iter().filter(|g| typed.iter().any(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == g.as_str()))).cloned().collect();
+    let used_generics: Vec<String> = f
+        .generics
+        .iter()
+        .filter(|g| typed.iter().any(|t| t.split(|c: char| !c.is_alphanumeric() && c != '_').any(|w| w == g.as_str())))
+        .cloned()
+        .collect();
     // A type parameter only the body names (`T::default()` with no value of type `T`) has no instance to compile.
     for g in f.generics.iter().filter(|g| !used_generics.contains(g)) {
         let ident = Ident::new(g, proc_macro2::Span::call_site());

@@ -333,7 +333,9 @@ pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
 pub fn is_float_literal(e: &Expr) -> bool {
     match e {
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => f.suffix().is_empty(),
-        Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | Expr::Paren(syn::ExprParen { expr, .. }) => is_float_literal(expr),
+        Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | Expr::Paren(syn::ExprParen { expr, .. }) => {
+            is_float_literal(expr)
+        }
         _ => false,
     }
 }
@@ -433,8 +435,25 @@ pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
 
 /// Methods of the primitive numbers whose result has the receiver's type.
 const SAME_TYPE_METHODS: &[&str] = &[
-    "min", "max", "abs", "clamp", "saturating_sub", "saturating_add", "wrapping_add", "wrapping_sub", "wrapping_mul", "sqrt",
-    "powi", "powf", "exp", "ln", "sin", "cos", "floor", "ceil", "round",
+    "min",
+    "max",
+    "abs",
+    "clamp",
+    "saturating_sub",
+    "saturating_add",
+    "wrapping_add",
+    "wrapping_sub",
+    "wrapping_mul",
+    "sqrt",
+    "powi",
+    "powf",
+    "exp",
+    "ln",
+    "sin",
+    "cos",
+    "floor",
+    "ceil",
+    "round",
 ];
 
 /// The name of a primitive scalar type (`f64`, `usize`), seen through references.

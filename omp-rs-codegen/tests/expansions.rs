@@ -45,7 +45,11 @@ fn manifest(files: &[PathBuf]) -> PathBuf {
     for path in files {
         let (f, name, args) = fixture(path);
         let attr = (name != "directives").then_some((&name, args));
-        kernels.extend(omp_rs_codegen::expand::collect_kernels(&f, attr).into_iter().map(|k| serde_json::json!({ "name": k.name, "slots": k.slots() })));
+        kernels.extend(
+            omp_rs_codegen::expand::collect_kernels(&f, attr)
+                .into_iter()
+                .map(|k| serde_json::json!({ "name": k.name, "slots": k.slots() })),
+        );
     }
     let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("expansions-out");
     let dir = out.join("omp-rs");

@@ -142,9 +142,8 @@ where
 {
     install_hook();
     let cases = cases(default_cases);
-    let seed = env_u64("OMP_RS_FUZZ_SEED").unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = env_u64("OMP_RS_FUZZ_SEED")
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64));
     let mut config = Config::with_cases(cases);
     config.failure_persistence = None;
     config.rng_seed = RngSeed::Fixed(seed ^ salt);
@@ -303,42 +302,269 @@ enum Tok {
 }
 
 const IDENTS: &[&str] = &[
-    "i", "j", "k", "n", "m", "x", "y", "z", "s", "a", "b", "t", "v", "f", "g", "h", "p", "c", "idx", "buf", "omp",
-    "directives", "fn", "for", "in", "let", "mut", "if", "else", "match", "while", "loop", "break", "continue",
-    "return", "as", "move", "ref", "self", "Self", "super", "crate", "struct", "enum", "impl", "unsafe", "async",
-    "await", "dyn", "where", "type", "const", "static", "use", "mod", "pub", "trait", "true", "false", "_", "union",
-    "macro_rules", "yield", "box", "try", "gen", "usize", "isize", "u8", "u32", "u64", "u128", "i32", "i64", "i128",
-    "f32", "f64", "bool", "Vec", "Box", "Option", "Some", "None", "Ok", "Err", "DeviceBuffer", "println", "format",
-    "assert", "assert_eq", "vec", "dbg", "write", "panic", "step_by", "rev", "len", "max", "min", "sqrt", "iter",
-    "reduction", "collapse", "map", "to", "from", "tofrom", "alloc", "release", "delete", "always", "present",
-    "close", "schedule", "static", "dynamic", "guided", "auto", "runtime", "monotonic", "nonmonotonic", "simd",
-    "dist_schedule", "num_threads", "num_teams", "thread_limit", "device", "nowait", "depend", "inout", "out",
-    "is_device_ptr", "private", "firstprivate", "shared", "default", "none", "simdlen", "safelen", "proc_bind",
-    "spread", "order", "concurrent", "read", "update", "capture", "seq_cst", "acq_rel", "acquire", "relaxed",
-    "hint", "lastprivate", "linear", "target", "teams", "parallel", "parallel_for", "target_data", "target_update",
-    "target_enter_data", "target_exit_data", "atomic", "critical", "declare_target", "name", "__omp_x",
-    "omp_f_0_deadbeef", "__private", "é", "变量", "ñandú", "Δt", "x_ü", "_0", "__", "A", "N", "C", "T",
+    "i",
+    "j",
+    "k",
+    "n",
+    "m",
+    "x",
+    "y",
+    "z",
+    "s",
+    "a",
+    "b",
+    "t",
+    "v",
+    "f",
+    "g",
+    "h",
+    "p",
+    "c",
+    "idx",
+    "buf",
+    "omp",
+    "directives",
+    "fn",
+    "for",
+    "in",
+    "let",
+    "mut",
+    "if",
+    "else",
+    "match",
+    "while",
+    "loop",
+    "break",
+    "continue",
+    "return",
+    "as",
+    "move",
+    "ref",
+    "self",
+    "Self",
+    "super",
+    "crate",
+    "struct",
+    "enum",
+    "impl",
+    "unsafe",
+    "async",
+    "await",
+    "dyn",
+    "where",
+    "type",
+    "const",
+    "static",
+    "use",
+    "mod",
+    "pub",
+    "trait",
+    "true",
+    "false",
+    "_",
+    "union",
+    "macro_rules",
+    "yield",
+    "box",
+    "try",
+    "gen",
+    "usize",
+    "isize",
+    "u8",
+    "u32",
+    "u64",
+    "u128",
+    "i32",
+    "i64",
+    "i128",
+    "f32",
+    "f64",
+    "bool",
+    "Vec",
+    "Box",
+    "Option",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "DeviceBuffer",
+    "println",
+    "format",
+    "assert",
+    "assert_eq",
+    "vec",
+    "dbg",
+    "write",
+    "panic",
+    "step_by",
+    "rev",
+    "len",
+    "max",
+    "min",
+    "sqrt",
+    "iter",
+    "reduction",
+    "collapse",
+    "map",
+    "to",
+    "from",
+    "tofrom",
+    "alloc",
+    "release",
+    "delete",
+    "always",
+    "present",
+    "close",
+    "schedule",
+    "static",
+    "dynamic",
+    "guided",
+    "auto",
+    "runtime",
+    "monotonic",
+    "nonmonotonic",
+    "simd",
+    "dist_schedule",
+    "num_threads",
+    "num_teams",
+    "thread_limit",
+    "device",
+    "nowait",
+    "depend",
+    "inout",
+    "out",
+    "is_device_ptr",
+    "private",
+    "firstprivate",
+    "shared",
+    "default",
+    "none",
+    "simdlen",
+    "safelen",
+    "proc_bind",
+    "spread",
+    "order",
+    "concurrent",
+    "read",
+    "update",
+    "capture",
+    "seq_cst",
+    "acq_rel",
+    "acquire",
+    "relaxed",
+    "hint",
+    "lastprivate",
+    "linear",
+    "target",
+    "teams",
+    "parallel",
+    "parallel_for",
+    "target_data",
+    "target_update",
+    "target_enter_data",
+    "target_exit_data",
+    "atomic",
+    "critical",
+    "declare_target",
+    "name",
+    "__omp_x",
+    "omp_f_0_deadbeef",
+    "__private",
+    "é",
+    "变量",
+    "ñandú",
+    "Δt",
+    "x_ü",
+    "_0",
+    "__",
+    "A",
+    "N",
+    "C",
+    "T",
 ];
 
 const RAW_IDENTS: &[&str] = &["type", "fn", "loop", "match", "for", "i", "x", "async", "try", "gen", "yield", "é"];
 
 const LITERALS: &[&str] = &[
-    "0", "1", "2", "3", "4", "10", "-1", "255u8", "256u8", "1usize", "2i32", "1_000", "0x10", "0b101", "0o17",
-    "100000000000000000000", "1000000000000000000000000000000", "340282366920938463463374607431768211455",
-    "340282366920938463463374607431768211456", "170141183460469231731687303715884105727i128",
-    "0xFFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF", "18446744073709551616usize", "1u7", "1_u128", "0.0", "1.5",
-    "2.5e300", "1e30", "1e400", "1e-400", "1.0f32", "2.", "0.5f64", "\"\"", "\"x\"", "\"{}\"", "\"{} {}\"",
-    "\"{x}\"", "\"{x²}\"", "\"y = {x²}\"", "\"{{\"", "\"}}\"", "\"{\"", "\"}\"", "\"{0}\"", "\"{:?}\"",
-    "\"{x:?}\"", "\"{x:>width$}\"", "\"{y[i]}\"", "\"{r#type}\"", "\"{self}\"", "\"{_}\"", "\"{1x}\"",
-    "\"{ x }\"", "\"{x.y}\"", "\"{é}\"", "\"{i}{j}\"", "\"{i:{w}}\"", "\"{:.*}\"", "\"{x:#?}\"", "\"{0:1$}\"",
-    "\"{}}{{\"", "\"{{{x}}}\"", "r\"raw {x}\"", "r#\"{x} \"quoted\"\"#", "'a'", "'\\n'", "'{'", "'é'",
-    "b\"bytes {x}\"", "b'x'", "c\"cstr\"", "\"\\u{1F600}{x}\"", "\"\\n{i}\\t\"",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "10",
+    "-1",
+    "255u8",
+    "256u8",
+    "1usize",
+    "2i32",
+    "1_000",
+    "0x10",
+    "0b101",
+    "0o17",
+    "100000000000000000000",
+    "1000000000000000000000000000000",
+    "340282366920938463463374607431768211455",
+    "340282366920938463463374607431768211456",
+    "170141183460469231731687303715884105727i128",
+    "0xFFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF_FFFF",
+    "18446744073709551616usize",
+    "1u7",
+    "1_u128",
+    "0.0",
+    "1.5",
+    "2.5e300",
+    "1e30",
+    "1e400",
+    "1e-400",
+    "1.0f32",
+    "2.",
+    "0.5f64",
+    "\"\"",
+    "\"x\"",
+    "\"{}\"",
+    "\"{} {}\"",
+    "\"{x}\"",
+    "\"{x²}\"",
+    "\"y = {x²}\"",
+    "\"{{\"",
+    "\"}}\"",
+    "\"{\"",
+    "\"}\"",
+    "\"{0}\"",
+    "\"{:?}\"",
+    "\"{x:?}\"",
+    "\"{x:>width$}\"",
+    "\"{y[i]}\"",
+    "\"{r#type}\"",
+    "\"{self}\"",
+    "\"{_}\"",
+    "\"{1x}\"",
+    "\"{ x }\"",
+    "\"{x.y}\"",
+    "\"{é}\"",
+    "\"{i}{j}\"",
+    "\"{i:{w}}\"",
+    "\"{:.*}\"",
+    "\"{x:#?}\"",
+    "\"{0:1$}\"",
+    "\"{}}{{\"",
+    "\"{{{x}}}\"",
+    "r\"raw {x}\"",
+    "r#\"{x} \"quoted\"\"#",
+    "'a'",
+    "'\\n'",
+    "'{'",
+    "'é'",
+    "b\"bytes {x}\"",
+    "b'x'",
+    "c\"cstr\"",
+    "\"\\u{1F600}{x}\"",
+    "\"\\n{i}\\t\"",
 ];
 
 const OPS: &[&str] = &[
-    "+", "-", "*", "/", "%", "^", "!", "&", "|", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "^=", "&=",
-    "|=", "<<=", ">>=", "=", "==", "!=", ">", "<", ">=", "<=", "@", ".", "..", "...", "..=", ",", ";", ":", "::",
-    "->", "=>", "#", "$", "?", "~",
+    "+", "-", "*", "/", "%", "^", "!", "&", "|", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=",
+    "==", "!=", ">", "<", ">=", "<=", "@", ".", "..", "...", "..=", ",", ";", ":", "::", "->", "=>", "#", "$", "?", "~",
 ];
 
 const FRAGMENTS: &[&str] = &[
@@ -591,11 +817,7 @@ fn mutated(text: &str, mutations: &[Mutation]) -> TokenStream {
 // ------------------------------------------------------------------------------------------------------------
 
 fn loop_constructs() -> Vec<&'static str> {
-    keyword::CONSTRUCTS
-        .iter()
-        .filter(|(_, k)| matches!(k, omp_rs_codegen::model::ConstructKind::Executable(_)))
-        .map(|(n, _)| *n)
-        .collect()
+    keyword::CONSTRUCTS.iter().filter(|(_, k)| matches!(k, omp_rs_codegen::model::ConstructKind::Executable(_))).map(|(n, _)| *n).collect()
 }
 
 fn all_names() -> Vec<&'static str> {
@@ -617,9 +839,12 @@ fn join(v: Vec<String>, sep: &str) -> String {
 }
 
 fn vars() -> BoxedStrategy<String> {
-    prop::collection::vec(sel(&["s", "t", "x", "y", "n", "i", "a", "b", "h", "buf", "r#type", "é", "self", "_", "std::x", "x[0]", "1"]), 0..4)
-        .prop_map(|v| join(v, ", "))
-        .boxed()
+    prop::collection::vec(
+        sel(&["s", "t", "x", "y", "n", "i", "a", "b", "h", "buf", "r#type", "é", "self", "_", "std::x", "x[0]", "1"]),
+        0..4,
+    )
+    .prop_map(|v| join(v, ", "))
+    .boxed()
 }
 
 fn small_int_expr() -> BoxedStrategy<String> {
@@ -632,7 +857,20 @@ fn small_int_expr() -> BoxedStrategy<String> {
 
 fn cond() -> BoxedStrategy<String> {
     prop_oneof![
-        sel(&["n > 1000", "true", "false", "c", "x.len() > 0", "i < n", "s > 0.0", "n", "1", "let Some(v) = o", "{ true }", "a && b || !c"]),
+        sel(&[
+            "n > 1000",
+            "true",
+            "false",
+            "c",
+            "x.len() > 0",
+            "i < n",
+            "s > 0.0",
+            "n",
+            "1",
+            "let Some(v) = o",
+            "{ true }",
+            "a && b || !c"
+        ]),
         idx_expr().prop_map(|e| format!("{e} > 0")),
     ]
     .boxed()
@@ -651,7 +889,24 @@ fn map_items() -> BoxedStrategy<String> {
 }
 
 fn clause() -> BoxedStrategy<String> {
-    let map_kind = sel(&["", "to: ", "from: ", "tofrom: ", "alloc: ", "release: ", "delete: ", "always, to: ", "always to: ", "present: ", "close, from: ", "always, close, present, tofrom: ", "bogus: ", "to, from: ", "to:: ", ": "]);
+    let map_kind = sel(&[
+        "",
+        "to: ",
+        "from: ",
+        "tofrom: ",
+        "alloc: ",
+        "release: ",
+        "delete: ",
+        "always, to: ",
+        "always to: ",
+        "present: ",
+        "close, from: ",
+        "always, close, present, tofrom: ",
+        "bogus: ",
+        "to, from: ",
+        "to:: ",
+        ": ",
+    ]);
     prop_oneof![
         3 => (sel(&["+", "*", "-", "min", "max", "&", "|", "^", "&&", "||", "foo", "inscan,+", "", "+ +", "::"]), vars()).prop_map(|(o, v)| format!("reduction({o}: {v})")),
         1 => vars().prop_map(|v| format!("reduction(+ {v})")),
@@ -679,21 +934,55 @@ fn clause() -> BoxedStrategy<String> {
 }
 
 fn clauses() -> BoxedStrategy<String> {
-    (prop::collection::vec(clause(), 0..5), sel(&[", ", ", ", " ", ",", " , ", ",, "]))
-        .prop_map(|(v, sep)| v.join(&sep))
-        .boxed()
+    (prop::collection::vec(clause(), 0..5), sel(&[", ", ", ", " ", ",", " , ", ",, "])).prop_map(|(v, sep)| v.join(&sep)).boxed()
 }
 
 /// Index-like integer expressions (where the affine analysis looks).
 fn idx_expr() -> BoxedStrategy<String> {
     let leaf = sel(&[
-        "i", "j", "k", "n", "0", "1", "2", "3", "7", "10", "i + 1", "n - 1", "i - 1", "t", "x.len()", "y.len() - 1",
-        "100000000000000000000", "1000000000000000000000000000000", "340282366920938463463374607431768211455",
-        "10^20", "usize::MAX", "i32::MAX as usize", "-1", "C", "N", "s as usize", "(i)", "i * n + j", "2 * i + 1",
-        "i as usize", "i as u8 as usize", "1_000_000_000_000_000_000u128", "0xFFFF_FFFF_FFFF_FFFF", "i << 63",
-        "1 << 200", "i * 10^20 * 10^20", "170141183460469231731687303715884105727 * 2", "-170141183460469231731687303715884105727 - 2",
-        "i * 9223372036854775807 * 9223372036854775807", "i + 170141183460469231731687303715884105727",
-        "i - 170141183460469231731687303715884105727 - 170141183460469231731687303715884105727", "idx[i]", "k2",
+        "i",
+        "j",
+        "k",
+        "n",
+        "0",
+        "1",
+        "2",
+        "3",
+        "7",
+        "10",
+        "i + 1",
+        "n - 1",
+        "i - 1",
+        "t",
+        "x.len()",
+        "y.len() - 1",
+        "100000000000000000000",
+        "1000000000000000000000000000000",
+        "340282366920938463463374607431768211455",
+        "10^20",
+        "usize::MAX",
+        "i32::MAX as usize",
+        "-1",
+        "C",
+        "N",
+        "s as usize",
+        "(i)",
+        "i * n + j",
+        "2 * i + 1",
+        "i as usize",
+        "i as u8 as usize",
+        "1_000_000_000_000_000_000u128",
+        "0xFFFF_FFFF_FFFF_FFFF",
+        "i << 63",
+        "1 << 200",
+        "i * 10^20 * 10^20",
+        "170141183460469231731687303715884105727 * 2",
+        "-170141183460469231731687303715884105727 - 2",
+        "i * 9223372036854775807 * 9223372036854775807",
+        "i + 170141183460469231731687303715884105727",
+        "i - 170141183460469231731687303715884105727 - 170141183460469231731687303715884105727",
+        "idx[i]",
+        "k2",
     ]);
     leaf.prop_recursive(3, 10, 2, |inner| {
         prop_oneof![
@@ -750,8 +1039,29 @@ fn fmt_string() -> BoxedStrategy<String> {
 fn leaf_stmt() -> BoxedStrategy<String> {
     let assign_op = sel(&["=", "+=", "-=", "*=", "/=", "%=", "<<=", "^=", "|=", "&="]);
     let array = sel(&["y", "z", "h", "x", "b", "buf", "w", "s", "t", "é", "r#type", "r#in", "ñ"]);
-    let let_name = sel(&["t", "v", "w", "i", "j", "k", "n", "x", "s", "q", "r#type", "é", "_", "y", "(a, b)", "[p, ..]", "P { x }", "ref r", "mut q @ 1..=3"]);
-    let let_ty = sel(&["", ": f64", ": usize", ": Vec<f64>", ": &[f64]", ": [f64; 4]", ": i128", ": _", ": impl Fn()", ": &mut [f64]", ": u8"]);
+    let let_name = sel(&[
+        "t",
+        "v",
+        "w",
+        "i",
+        "j",
+        "k",
+        "n",
+        "x",
+        "s",
+        "q",
+        "r#type",
+        "é",
+        "_",
+        "y",
+        "(a, b)",
+        "[p, ..]",
+        "P { x }",
+        "ref r",
+        "mut q @ 1..=3",
+    ]);
+    let let_ty =
+        sel(&["", ": f64", ": usize", ": Vec<f64>", ": &[f64]", ": [f64; 4]", ": i128", ": _", ": impl Fn()", ": &mut [f64]", ": u8"]);
     prop_oneof![
         8 => (array.clone(), idx_expr(), assign_op.clone(), val_expr()).prop_map(|(a, i, o, v)| format!("{a}[{i}] {o} {v};")),
         2 => (array.clone(), idx_expr(), idx_expr(), val_expr()).prop_map(|(a, i, j, v)| format!("{a}[{i}][{j}] = {v};")),
@@ -825,16 +1135,61 @@ fn body() -> BoxedStrategy<String> {
 
 fn params() -> BoxedStrategy<String> {
     let param = sel(&[
-        "x: &[f64]", "y: &mut [f64]", "n: usize", "s: f64", "a: f64", "h: &mut [u32]", "z: &mut Vec<f32>", "m: usize",
-        "idx: &[usize]", "v: [f64; 4]", "b: &mut omp::DeviceBuffer<f64>", "buf: omp::DeviceBuffer<f32>", "p: P",
-        "c: impl Fn(usize) -> f64", "s: &mut f64", "t: (f64, f64)", "mut n: usize", "(a, b): (usize, usize)",
-        "_: usize", "r#type: usize", "é: f64", "w: &mut [[f64; 3]]", "k: i32", "x: &Vec<f64>", "y: Vec<f64>",
-        "y: &mut [f64; 10]", "z: Box<[f64]>", "n: i128", "n: u8", "s: &mut [f64]", "y: &'a mut [f64]", "x: &[T]",
-        "y: &mut [Complex]", "x: &[&[f64]]", "n: omp::DeviceBuffer<f64>", "x: *const f64", "f: fn(f64) -> f64",
-        "y: &mut dyn Index<usize>", "q: Option<usize>", "b: bool", "x: [[f64; 4]; 4]", "r#type: &mut [f64]",
-        "r#in: &[f64]", "ñ: &mut [u64]", "r#type: f64",
+        "x: &[f64]",
+        "y: &mut [f64]",
+        "n: usize",
+        "s: f64",
+        "a: f64",
+        "h: &mut [u32]",
+        "z: &mut Vec<f32>",
+        "m: usize",
+        "idx: &[usize]",
+        "v: [f64; 4]",
+        "b: &mut omp::DeviceBuffer<f64>",
+        "buf: omp::DeviceBuffer<f32>",
+        "p: P",
+        "c: impl Fn(usize) -> f64",
+        "s: &mut f64",
+        "t: (f64, f64)",
+        "mut n: usize",
+        "(a, b): (usize, usize)",
+        "_: usize",
+        "r#type: usize",
+        "é: f64",
+        "w: &mut [[f64; 3]]",
+        "k: i32",
+        "x: &Vec<f64>",
+        "y: Vec<f64>",
+        "y: &mut [f64; 10]",
+        "z: Box<[f64]>",
+        "n: i128",
+        "n: u8",
+        "s: &mut [f64]",
+        "y: &'a mut [f64]",
+        "x: &[T]",
+        "y: &mut [Complex]",
+        "x: &[&[f64]]",
+        "n: omp::DeviceBuffer<f64>",
+        "x: *const f64",
+        "f: fn(f64) -> f64",
+        "y: &mut dyn Index<usize>",
+        "q: Option<usize>",
+        "b: bool",
+        "x: [[f64; 4]; 4]",
+        "r#type: &mut [f64]",
+        "r#in: &[f64]",
+        "ñ: &mut [u64]",
+        "r#type: f64",
     ]);
-    (sel(&["x: &[f64], y: &mut [f64], n: usize", "x: &[f64], y: &mut [f64], n: usize, s: f64", "", "n: usize, m: usize, x: &[f64], y: &mut [f64]"]), prop::collection::vec(param, 0..3))
+    (
+        sel(&[
+            "x: &[f64], y: &mut [f64], n: usize",
+            "x: &[f64], y: &mut [f64], n: usize, s: f64",
+            "",
+            "n: usize, m: usize, x: &[f64], y: &mut [f64]",
+        ]),
+        prop::collection::vec(param, 0..3),
+    )
         .prop_map(|(base, extra)| {
             let mut all: Vec<String> = if base.is_empty() { Vec::new() } else { vec![base] };
             all.extend(extra);
@@ -865,7 +1220,10 @@ fn loop_fn() -> BoxedStrategy<String> {
         ],
         0..3,
     );
-    let post = prop::collection::vec(sel(&["s", "return s;", "s as usize", "for k in 0..n {}", "Ok(())", "y[0]", "println!(\"{s}\");", "0", "loop {}"]), 0..2);
+    let post = prop::collection::vec(
+        sel(&["s", "return s;", "s as usize", "for k in 0..n {}", "Ok(())", "y[0]", "println!(\"{s}\");", "0", "loop {}"]),
+        0..2,
+    );
     (
         signature(),
         pre,
@@ -900,8 +1258,7 @@ fn directives_fn() -> BoxedStrategy<String> {
 // Near-valid inputs: only declared names, writes at disjoint indices, clauses that fit. These get through the
 // checks and the race analysis into planning and lowering (the wild generators above mostly stop at an error).
 
-const CLEAN_SIG: &str =
-    "fn f(x: &[f64], y: &mut [f64], z: &mut [f64], h: &mut [u32], idx: &[usize], n: usize, m: usize, a: f64) -> f64";
+const CLEAN_SIG: &str = "fn f(x: &[f64], y: &mut [f64], z: &mut [f64], h: &mut [u32], idx: &[usize], n: usize, m: usize, a: f64) -> f64";
 
 /// The index the body writes at: `@W`, replaced by one index per body (the iteration's own element, see
 /// `clean_nest`), so that most bodies pass the race analysis; sometimes something else.
@@ -1022,11 +1379,32 @@ fn clean_body() -> BoxedStrategy<String> {
 fn clean_clauses() -> BoxedStrategy<String> {
     prop::collection::vec(
         sel(&[
-            "reduction(+: s)", "reduction(max: s)", "schedule(dynamic, 4)", "schedule(static)", "schedule(guided)",
-            "num_threads(4)", "private(t)", "firstprivate(a)", "if(n > 100)", "map(to: x[0..n])", "map(tofrom: y)",
-            "map(from: z[..n])", "map(to: idx), map(tofrom: h)", "num_teams(8)", "thread_limit(64)", "nowait",
-            "shared(y)", "default(shared)", "order(concurrent)", "simdlen(8)", "dist_schedule(static, 64)",
-            "device(0)", "collapse(1)", "reduction(*: s)", "reduction(min: s)", "if(target: n > 10)",
+            "reduction(+: s)",
+            "reduction(max: s)",
+            "schedule(dynamic, 4)",
+            "schedule(static)",
+            "schedule(guided)",
+            "num_threads(4)",
+            "private(t)",
+            "firstprivate(a)",
+            "if(n > 100)",
+            "map(to: x[0..n])",
+            "map(tofrom: y)",
+            "map(from: z[..n])",
+            "map(to: idx), map(tofrom: h)",
+            "num_teams(8)",
+            "thread_limit(64)",
+            "nowait",
+            "shared(y)",
+            "default(shared)",
+            "order(concurrent)",
+            "simdlen(8)",
+            "dist_schedule(static, 64)",
+            "device(0)",
+            "collapse(1)",
+            "reduction(*: s)",
+            "reduction(min: s)",
+            "if(target: n > 10)",
         ]),
         0..3,
     )
@@ -1062,8 +1440,8 @@ fn clean_loop_fn() -> BoxedStrategy<(String, String)> {
 
 /// A clean `#[omp::directives]` fn: loops with directives, data regions, updates, sequential loops around them.
 fn clean_directives_fn() -> BoxedStrategy<String> {
-    let directive_loop = (select(loop_constructs()), clean_nest())
-        .prop_map(|(c, (args, nest))| format!("#[omp::{c}({})] {nest}", allowed_only(c, &args)));
+    let directive_loop =
+        (select(loop_constructs()), clean_nest()).prop_map(|(c, (args, nest))| format!("#[omp::{c}({})] {nest}", allowed_only(c, &args)));
     let dstmt = directive_loop.prop_recursive(2, 6, 3, |inner| {
         let block = prop::collection::vec(inner.clone(), 1..3).prop_map(|v| v.join(" ")).boxed();
         prop_oneof![
@@ -1215,8 +1593,13 @@ fn loop_bodies() {
     );
     let clean = (select(loop_constructs()), clean_loop_fn(), prop_oneof![3 => Just(Vec::new()), 1 => mutations(1)])
         .prop_map(|(name, (args, item), m)| (name.to_string(), allowed_only(name, &args), item, m));
-    let strategy = prop_oneof![wild, clean]
-        .prop_map(|(name, args, item, item_mutations)| TextCase { name, args, args_mutations: Vec::new(), item, item_mutations });
+    let strategy = prop_oneof![wild, clean].prop_map(|(name, args, item, item_mutations)| TextCase {
+        name,
+        args,
+        args_mutations: Vec::new(),
+        item,
+        item_mutations,
+    });
     run_property("loop_bodies", 0x5851_f42d_4c95_7f2d, 1000, strategy);
 }
 

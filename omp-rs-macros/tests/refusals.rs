@@ -11,7 +11,8 @@ use omp_rs_codegen::resolve::cfg::CfgSet;
 #[test]
 fn refused_regions_are_compile_errors_at_the_region() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/refusals");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "rs")).collect();
     files.sort();
     let mut refused = Vec::new();
     for f in &files {

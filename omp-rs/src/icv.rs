@@ -68,9 +68,9 @@ fn icvs() -> &'static Icvs {
             },
         };
         if let Some(v) = env("OMP_PROC_BIND") {
-            let ok = v.split(',').all(|p| {
-                ["true", "false", "primary", "master", "close", "spread"].contains(&p.trim().to_ascii_lowercase().as_str())
-            });
+            let ok = v
+                .split(',')
+                .all(|p| ["true", "false", "primary", "master", "close", "spread"].contains(&p.trim().to_ascii_lowercase().as_str()));
             if !ok {
                 warn("OMP_PROC_BIND", &v, "`true`, `false`, `primary`, `close` or `spread` (omp-rs does not pin threads)");
             }
@@ -86,12 +86,7 @@ fn icvs() -> &'static Icvs {
                 }
             },
         };
-        Icvs {
-            nthreads: AtomicUsize::new(nthreads),
-            run_schedule,
-            display_env,
-            wait_policy,
-        }
+        Icvs { nthreads: AtomicUsize::new(nthreads), run_schedule, display_env, wait_policy }
     })
 }
 

@@ -91,25 +91,24 @@ pub mod offload;
 
 pub use error::Error;
 pub use offload::{
-    get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
-    DeviceBuffer, DeviceScalar, HostPinned, MappedMut, MappedRef,
+    get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present, DeviceBuffer,
+    DeviceScalar, HostPinned, MappedMut, MappedRef,
 };
 
 /// Support for macro expansions: not a public API, may change in any release.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::host::{
-        as_slice, as_slice_mut, atomic, corner_max, corner_min, form_product, form_sum, int_bounds, type_bounds, slice_len, chunk_size, coefficient, critical_lock, parallel_for, range_count, range_count_inclusive, range_nth,
-        range_nth_inclusive, reduce, row_span,
-        team_size, wrapping,
-        Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell, CriticalGuard,
-        Dim, DisjointArrays, DisjointMut, UncheckedSlice, Indices, LatticeMut, OmpAt, OmpAtMut, LoopIndex, NotSlice, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows,
-        RefValue, RegionConfig, Row, RowWindow, RowsWindow, Rows, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut,
-        WindowIndex, WindowMut, WindowsMut,
-    };
-    pub use crate::host::nd;
-    pub use crate::offload::private as offload;
     pub use crate::check;
+    pub use crate::host::nd;
+    pub use crate::host::{
+        as_slice, as_slice_mut, atomic, chunk_size, coefficient, corner_max, corner_min, critical_lock, form_product, form_sum, int_bounds,
+        parallel_for, range_count, range_count_inclusive, range_nth, range_nth_inclusive, reduce, row_span, slice_len, team_size,
+        type_bounds, wrapping, Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue, CriticalCell,
+        CriticalGuard, Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, LoopIndex, NotSlice, OmpAt, OmpAtMut, Ownership, Pick,
+        PickAny, PickSlice, Probe, RefLocal, RefRows, RefValue, RegionConfig, Row, RowWindow, Rows, RowsWindow, Schedule, SliceLocal,
+        SliceRows, SliceStorage, SliceStorageMut, UncheckedSlice, WindowIndex, WindowMut, WindowsMut,
+    };
+    pub use crate::offload::private as offload;
     /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).
     pub use bytemuck;
 }

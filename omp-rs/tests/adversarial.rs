@@ -16,16 +16,7 @@
 //! `ADV_SEED=<u64>` repeats a run (each test prints its seed); `ADV_VERBOSE=1` prints the panic messages.
 //! Each case prints `OUTCOME <case> nt=<n> <equal|differs|panics|returns>` (run with `--nocapture` to see them).
 
-#![allow(
-    clippy::all,
-    dead_code,
-    non_upper_case_globals,
-    unused_assignments,
-    unused_mut,
-    unused_variables,
-    unused_labels,
-    unused_parens
-)]
+#![allow(clippy::all, dead_code, non_upper_case_globals, unused_assignments, unused_mut, unused_variables, unused_labels, unused_parens)]
 
 use std::fmt::Debug;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -79,9 +70,11 @@ struct Approx(Vec<f64>);
 impl PartialEq for Approx {
     fn eq(&self, o: &Self) -> bool {
         self.0.len() == o.0.len()
-            && self.0.iter().zip(&o.0).all(|(a, b)| {
-                (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
-            })
+            && self
+                .0
+                .iter()
+                .zip(&o.0)
+                .all(|(a, b)| (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs())))
     }
 }
 
@@ -193,8 +186,16 @@ mod shadowing {
         check(
             "shadowing::for_binding_shadows_read_array_short_rows",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); rows_sum(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); rows_sum_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                rows_sum(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                rows_sum_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -208,8 +209,16 @@ mod shadowing {
         check(
             "shadowing::for_binding_shadows_read_array_full_rows",
             MustEqual,
-            |nt| { let mut y = y0.clone(); rows_sum(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); rows_sum_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                rows_sum(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                rows_sum_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -243,8 +252,16 @@ mod shadowing {
         check(
             "shadowing::tuple_for_pattern_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); weighted(nt, &x, &rows, &ws, &mut y); y },
-            || { let mut y = y0.clone(); weighted_seq(&x, &rows, &ws, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                weighted(nt, &x, &rows, &ws, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                weighted_seq(&x, &rows, &ws, &mut y);
+                y
+            },
         );
     }
 
@@ -281,8 +298,16 @@ mod shadowing {
         check(
             "shadowing::let_in_block_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); block_shadow(nt, &x, &short, &mut y); y },
-            || { let mut y = y0.clone(); block_shadow_seq(&x, &short, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                block_shadow(nt, &x, &short, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                block_shadow_seq(&x, &short, &mut y);
+                y
+            },
         );
     }
 
@@ -316,8 +341,16 @@ mod shadowing {
         check(
             "shadowing::if_let_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); if_let_shadow(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); if_let_shadow_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                if_let_shadow(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                if_let_shadow_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -353,8 +386,16 @@ mod shadowing {
         check(
             "shadowing::match_arm_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); match_shadow(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); match_shadow_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                match_shadow(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                match_shadow_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -390,8 +431,16 @@ mod shadowing {
         check(
             "shadowing::while_let_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); while_let_shadow(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); while_let_shadow_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                while_let_shadow(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                while_let_shadow_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -425,8 +474,16 @@ mod shadowing {
         check(
             "shadowing::let_else_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); let_else_shadow(nt, &x, &rows, &mut y); y },
-            || { let mut y = y0.clone(); let_else_shadow_seq(&x, &rows, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                let_else_shadow(nt, &x, &rows, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                let_else_shadow_seq(&x, &rows, &mut y);
+                y
+            },
         );
     }
 
@@ -454,8 +511,16 @@ mod shadowing {
         check(
             "shadowing::closure_param_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); closure_shadow(nt, &x, &short, &mut y); y },
-            || { let mut y = y0.clone(); closure_shadow_seq(&x, &short, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                closure_shadow(nt, &x, &short, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                closure_shadow_seq(&x, &short, &mut y);
+                y
+            },
         );
     }
 
@@ -495,8 +560,16 @@ mod shadowing {
         check(
             "shadowing::local_vec_shadows_written_array",
             PanicOrEqual,
-            |nt| { let (mut y, mut z) = (y0.clone(), z0.clone()); written_shadow(nt, &x, &mut y, &mut z); (y, z) },
-            || { let (mut y, mut z) = (y0.clone(), z0.clone()); written_shadow_seq(&x, &mut y, &mut z); (y, z) },
+            |nt| {
+                let (mut y, mut z) = (y0.clone(), z0.clone());
+                written_shadow(nt, &x, &mut y, &mut z);
+                (y, z)
+            },
+            || {
+                let (mut y, mut z) = (y0.clone(), z0.clone());
+                written_shadow_seq(&x, &mut y, &mut z);
+                (y, z)
+            },
         );
     }
 
@@ -524,8 +597,16 @@ mod shadowing {
         check(
             "shadowing::const_item_shadows_coefficient",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); const_shadow(nt, 1, &x, &mut y); y },
-            || { let mut y = y0.clone(); const_shadow_seq(1, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                const_shadow(nt, 1, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                const_shadow_seq(1, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -553,8 +634,16 @@ mod shadowing {
         check(
             "shadowing::static_item_shadows_read_array",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); static_shadow(nt, &x, &mut y); y },
-            || { let mut y = y0.clone(); static_shadow_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                static_shadow(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                static_shadow_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -588,8 +677,16 @@ mod shadowing {
         check(
             "shadowing::let_shadows_coefficient",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); coeff_shadow(nt, n, &x, &mut y); y },
-            || { let mut y = y0.clone(); coeff_shadow_seq(n, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                coeff_shadow(nt, n, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                coeff_shadow_seq(n, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -624,8 +721,16 @@ mod shadowing {
         check(
             "shadowing::inner_for_shadows_loop_variable",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); inner_i(nt, k, &x, &w, &mut y); y },
-            || { let mut y = y0.clone(); inner_i_seq(k, &x, &w, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                inner_i(nt, k, &x, &w, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                inner_i_seq(k, &x, &w, &mut y);
+                y
+            },
         );
     }
 
@@ -653,8 +758,16 @@ mod shadowing {
         check(
             "shadowing::let_rebinds_loop_variable",
             MustEqual,
-            |nt| { let mut y = y0.clone(); doubled(nt, n, &x, &mut y); y },
-            || { let mut y = y0.clone(); doubled_seq(n, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                doubled(nt, n, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                doubled_seq(n, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -687,8 +800,16 @@ mod shadowing {
         check(
             "shadowing::match_guard_binding_shadows_loop_variable",
             MustEqual,
-            |nt| { let mut y = y0.clone(); gather(nt, &idx, &x, &mut y); y },
-            || { let mut y = y0.clone(); gather_seq(&idx, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                gather(nt, &idx, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                gather_seq(&idx, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -709,7 +830,11 @@ mod shadowing {
         check(
             "shadowing::closure_param_named_like_written_array",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; scaled(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                scaled(nt, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| 2.0 * v).collect::<Vec<f64>>(),
         );
     }
@@ -749,8 +874,16 @@ mod shadowing {
         check(
             "shadowing::shadowed_reduction_name",
             MustEqual,
-            |nt| { let mut y = vec![0; n]; let t = shadow_red(nt, &x, &mut y); (t, y) },
-            || { let mut y = vec![0; n]; let t = shadow_red_seq(&x, &mut y); (t, y) },
+            |nt| {
+                let mut y = vec![0; n];
+                let t = shadow_red(nt, &x, &mut y);
+                (t, y)
+            },
+            || {
+                let mut y = vec![0; n];
+                let t = shadow_red_seq(&x, &mut y);
+                (t, y)
+            },
         );
     }
 }
@@ -792,8 +925,16 @@ mod wrapping {
             check(
                 &format!("wrapping::inner_range_n_minus_one[n={n}]"),
                 PanicOrEqual,
-                |nt| { let mut y = y0.clone(); smooth(nt, m, n, &a, &mut y); y },
-                || { let mut y = y0.clone(); smooth_seq(m, n, &a, &mut y); y },
+                |nt| {
+                    let mut y = y0.clone();
+                    smooth(nt, m, n, &a, &mut y);
+                    y
+                },
+                || {
+                    let mut y = y0.clone();
+                    smooth_seq(m, n, &a, &mut y);
+                    y
+                },
             );
         }
     }
@@ -829,8 +970,16 @@ mod wrapping {
             check(
                 &format!("wrapping::inner_inclusive_range_n_minus_one[n={n}]"),
                 PanicOrEqual,
-                |nt| { let mut y = y0.clone(); row_sums(nt, n, &a, &mut y); y },
-                || { let mut y = y0.clone(); row_sums_seq(n, &a, &mut y); y },
+                |nt| {
+                    let mut y = y0.clone();
+                    row_sums(nt, n, &a, &mut y);
+                    y
+                },
+                || {
+                    let mut y = y0.clone();
+                    row_sums_seq(n, &a, &mut y);
+                    y
+                },
             );
         }
     }
@@ -866,8 +1015,16 @@ mod wrapping {
             check(
                 &format!("wrapping::inner_range_difference[n={n},off={off}]"),
                 PanicOrEqual,
-                |nt| { let mut y = y0.clone(); tail_sums(nt, n, off, &a, &mut y); y },
-                || { let mut y = y0.clone(); tail_sums_seq(n, off, &a, &mut y); y },
+                |nt| {
+                    let mut y = y0.clone();
+                    tail_sums(nt, n, off, &a, &mut y);
+                    y
+                },
+                || {
+                    let mut y = y0.clone();
+                    tail_sums_seq(n, off, &a, &mut y);
+                    y
+                },
             );
         }
     }
@@ -894,8 +1051,16 @@ mod wrapping {
             check(
                 &format!("wrapping::parallel_range_n_minus_one[n={n}]"),
                 PanicOrEqual,
-                |nt| { let mut y = y0.clone(); diff1(nt, n, &x, &mut y); y },
-                || { let mut y = y0.clone(); diff1_seq(n, &x, &mut y); y },
+                |nt| {
+                    let mut y = y0.clone();
+                    diff1(nt, n, &x, &mut y);
+                    y
+                },
+                || {
+                    let mut y = y0.clone();
+                    diff1_seq(n, &x, &mut y);
+                    y
+                },
             );
         }
     }
@@ -921,8 +1086,16 @@ mod wrapping {
         check(
             "wrapping::i8_doubled_read_index",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); even_i8(nt, &x, &mut y); y },
-            || { let mut y = y0.clone(); even_i8_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                even_i8(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                even_i8_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -947,8 +1120,16 @@ mod wrapping {
         check(
             "wrapping::i8_offset_read_index",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); shifted_i8(nt, &x, &mut y); y },
-            || { let mut y = y0.clone(); shifted_i8_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                shifted_i8(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                shifted_i8_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -974,8 +1155,16 @@ mod wrapping {
         check(
             "wrapping::i16_doubled_read_index",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); even_i16(nt, n, &x, &mut y); y },
-            || { let mut y = y0.clone(); even_i16_seq(n, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                even_i16(nt, n, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                even_i16_seq(n, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -1000,8 +1189,16 @@ mod wrapping {
         check(
             "wrapping::u8_offset_read_index",
             PanicOrEqual,
-            |nt| { let mut y = y0.clone(); shifted_u8(nt, &x, &mut y); y },
-            || { let mut y = y0.clone(); shifted_u8_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                shifted_u8(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                shifted_u8_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -1020,7 +1217,11 @@ mod wrapping {
         check(
             "wrapping::u8_full_inclusive_range",
             MustEqual,
-            |nt| { let mut y = vec![0.0; 256]; all_u8(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; 256];
+                all_u8(nt, &x, &mut y);
+                y
+            },
             || (0..256).map(|i| x[i] * 2.0 + i as f64).collect::<Vec<f64>>(),
         );
     }
@@ -1043,8 +1244,16 @@ mod wrapping {
         check(
             "wrapping::u8_rev_step_by",
             MustEqual,
-            |nt| { let mut y = vec![0u32; 256]; every_third_u8(nt, &mut y); y },
-            || { let mut y = vec![0u32; 256]; every_third_u8_seq(&mut y); y },
+            |nt| {
+                let mut y = vec![0u32; 256];
+                every_third_u8(nt, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u32; 256];
+                every_third_u8_seq(&mut y);
+                y
+            },
         );
     }
 
@@ -1063,7 +1272,11 @@ mod wrapping {
         check(
             "wrapping::i8_full_signed_range",
             MustEqual,
-            |nt| { let mut y = vec![0.0; 256]; all_i8(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; 256];
+                all_i8(nt, &x, &mut y);
+                y
+            },
             || (0..256).map(|k| x[k] + (k as f64 - 128.0)).collect::<Vec<f64>>(),
         );
     }
@@ -1083,7 +1296,11 @@ mod wrapping {
         check(
             "wrapping::i32_rev_across_zero",
             MustEqual,
-            |nt| { let mut y = vec![0.0; 100]; around_zero(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; 100];
+                around_zero(nt, &x, &mut y);
+                y
+            },
             || (0..100).map(|k| x[99 - k] * (k as f64 - 50.0)).collect::<Vec<f64>>(),
         );
     }
@@ -1109,8 +1326,16 @@ mod wrapping {
             check(
                 &format!("wrapping::step_by_beyond_range[n={n},s={s}]"),
                 MustEqual,
-                |nt| { let mut y = vec![0; n]; strided(nt, n, s, &mut y); y },
-                || { let mut y = vec![0; n]; strided_seq(n, s, &mut y); y },
+                |nt| {
+                    let mut y = vec![0; n];
+                    strided(nt, n, s, &mut y);
+                    y
+                },
+                || {
+                    let mut y = vec![0; n];
+                    strided_seq(n, s, &mut y);
+                    y
+                },
             );
         }
     }
@@ -1121,8 +1346,16 @@ mod wrapping {
         check(
             "wrapping::step_by_zero",
             MustPanic,
-            |nt| { let mut y = vec![0; 10]; strided(nt, 10, 0, &mut y); y },
-            || { let mut y = vec![0; 10]; strided_seq(10, 0, &mut y); y },
+            |nt| {
+                let mut y = vec![0; 10];
+                strided(nt, 10, 0, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; 10];
+                strided_seq(10, 0, &mut y);
+                y
+            },
         );
     }
 
@@ -1148,8 +1381,16 @@ mod wrapping {
         check(
             "wrapping::negative_cast_read_index",
             MustPanic,
-            |nt| { let mut y = y0.clone(); back3(nt, n, &x, &mut y); y },
-            || { let mut y = y0.clone(); back3_seq(n, &x, &mut y); y },
+            |nt| {
+                let mut y = y0.clone();
+                back3(nt, n, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = y0.clone();
+                back3_seq(n, &x, &mut y);
+                y
+            },
         );
     }
 
@@ -1169,8 +1410,18 @@ mod wrapping {
         check(
             "wrapping::wrapping_sub_read_index",
             MustPanic,
-            |nt| { let mut y = vec![0.0; n]; prev(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; n]; for i in 0..n { y[i] = x[i.wrapping_sub(1)]; } y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                prev(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n];
+                for i in 0..n {
+                    y[i] = x[i.wrapping_sub(1)];
+                }
+                y
+            },
         );
     }
 
@@ -1187,7 +1438,11 @@ mod wrapping {
         check(
             "wrapping::u16_range_to_max",
             MustEqual,
-            |nt| { let mut y = vec![0u32; 301]; top_u16(nt, &mut y); y },
+            |nt| {
+                let mut y = vec![0u32; 301];
+                top_u16(nt, &mut y);
+                y
+            },
             || (0..301u32).map(|k| 65535 - 300 + k).collect::<Vec<u32>>(),
         );
     }
@@ -1248,8 +1503,16 @@ mod wrapping {
         check(
             "wrapping::literal_coefficient_overflow_read",
             PanicOrEqual,
-            |nt| { let mut y = vec![0.0; n]; big_coeff(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; n]; big_coeff_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                big_coeff(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n];
+                big_coeff_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -1277,8 +1540,16 @@ mod wrapping {
         check(
             "wrapping::huge_runtime_stride_wraps",
             PanicOrEqual,
-            |nt| { let mut y = vec![0u64; m]; stride_wrap(nt, n, m, 1 << 63, &mut y); y },
-            || { let mut y = vec![0u64; m]; stride_wrap_seq(n, m, 1 << 63, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; m];
+                stride_wrap(nt, n, m, 1 << 63, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; m];
+                stride_wrap_seq(n, m, 1 << 63, &mut y);
+                y
+            },
         );
     }
 
@@ -1308,8 +1579,16 @@ mod wrapping {
             check(
                 &format!("wrapping::inner_range_n_minus_one_written[n={n}]"),
                 PanicOrEqual,
-                |nt| { let mut y = y0.clone(); zero_rows(nt, m, n, &mut y); y },
-                || { let mut y = y0.clone(); zero_rows_seq(m, n, &mut y); y },
+                |nt| {
+                    let mut y = y0.clone();
+                    zero_rows(nt, m, n, &mut y);
+                    y
+                },
+                || {
+                    let mut y = y0.clone();
+                    zero_rows_seq(m, n, &mut y);
+                    y
+                },
             );
         }
     }
@@ -1329,7 +1608,11 @@ mod wrapping {
         check(
             "wrapping::i64_range_at_min",
             MustEqual,
-            |nt| { let mut y = vec![0i64; n as usize]; at_min(nt, n, &mut y); y },
+            |nt| {
+                let mut y = vec![0i64; n as usize];
+                at_min(nt, n, &mut y);
+                y
+            },
             || (0..n).map(|k| (i64::MIN + k) / 3).collect::<Vec<i64>>(),
         );
     }
@@ -1349,7 +1632,11 @@ mod wrapping {
         check(
             "wrapping::u64_range_to_max",
             MustEqual,
-            |nt| { let mut y = vec![0u64; n as usize + 1]; to_max(nt, n, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; n as usize + 1];
+                to_max(nt, n, &mut y);
+                y
+            },
             || (0..=n).map(|k| (u64::MAX - k) % 1000).collect::<Vec<u64>>(),
         );
     }
@@ -1382,8 +1669,16 @@ mod collapse {
         check(
             case,
             expect,
-            |nt| { let mut y = vec![0u64; len]; fill(nt, r, c, stride, &mut y); y },
-            || { let mut y = vec![0u64; len]; fill_seq(r, c, stride, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; len];
+                fill(nt, r, c, stride, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; len];
+                fill_seq(r, c, stride, &mut y);
+                y
+            },
         );
     }
 
@@ -1456,8 +1751,16 @@ mod collapse {
         check(
             "collapse::transposed_write",
             MustEqual,
-            |nt| { let mut y = vec![0.0; rows * c]; transpose(nt, rows, c, rows, &a, &mut y); y },
-            || { let mut y = vec![0.0; rows * c]; transpose_seq(rows, c, rows, &a, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; rows * c];
+                transpose(nt, rows, c, rows, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; rows * c];
+                transpose_seq(rows, c, rows, &a, &mut y);
+                y
+            },
         );
     }
 
@@ -1472,8 +1775,16 @@ mod collapse {
         check(
             "collapse::transposed_write_short_leading_dimension",
             MustPanic,
-            |nt| { let mut y = vec![0.0; len]; transpose(nt, rows, c, ld, &a, &mut y); y },
-            || { let mut y = vec![0.0; len]; transpose_seq(rows, c, ld, &a, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; len];
+                transpose(nt, rows, c, ld, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; len];
+                transpose_seq(rows, c, ld, &a, &mut y);
+                y
+            },
         );
     }
 
@@ -1495,7 +1806,11 @@ mod collapse {
         check(
             "collapse::reversed_rows",
             MustEqual,
-            |nt| { let mut y = vec![0.0; rows * c]; flip(nt, rows, c, &a, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; rows * c];
+                flip(nt, rows, c, &a, &mut y);
+                y
+            },
             || {
                 let mut y = vec![0.0; rows * c];
                 for i in 0..rows {
@@ -1531,8 +1846,16 @@ mod collapse {
         check(
             "collapse::mirrored_columns",
             MustEqual,
-            |nt| { let mut y = vec![0.0; rows * c]; mirror(nt, rows, c, &a, &mut y); y },
-            || { let mut y = vec![0.0; rows * c]; mirror_seq(rows, c, &a, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; rows * c];
+                mirror(nt, rows, c, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; rows * c];
+                mirror_seq(rows, c, &a, &mut y);
+                y
+            },
         );
     }
 
@@ -1553,7 +1876,11 @@ mod collapse {
         check(
             "collapse::sum_of_both_variables",
             MustPanic,
-            |nt| { let mut y = vec![0u64; rows + c]; antidiag(nt, rows, c, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; rows + c];
+                antidiag(nt, rows, c, &mut y);
+                y
+            },
             || {
                 let mut y = vec![0u64; rows + c];
                 for i in 0..rows {
@@ -1590,8 +1917,16 @@ mod collapse {
         check(
             "collapse::inclusive_inner_one_too_many",
             MustPanic,
-            |nt| { let mut y = vec![0u64; rows * c + 1]; incl(nt, rows, c, &mut y); y },
-            || { let mut y = vec![0u64; rows * c + 1]; incl_seq(rows, c, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; rows * c + 1];
+                incl(nt, rows, c, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; rows * c + 1];
+                incl_seq(rows, c, &mut y);
+                y
+            },
         );
     }
 
@@ -1612,7 +1947,11 @@ mod collapse {
         check(
             "collapse::one_based_inner_range",
             MustEqual,
-            |nt| { let mut y = vec![0u64; rows * c]; one_based(nt, rows, c, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; rows * c];
+                one_based(nt, rows, c, &mut y);
+                y
+            },
             || (0..rows * c).map(|k| ((k / c.max(1)) * 7 + k % c.max(1) + 1) as u64).collect::<Vec<u64>>(),
         );
     }
@@ -1646,8 +1985,16 @@ mod collapse {
         check(
             "collapse::collapse3_middle_dimension_too_long",
             MustPanic,
-            |nt| { let mut y = vec![0u64; len]; cube(nt, nk, nj, ni, nj + 1, &mut y); y },
-            || { let mut y = vec![0u64; len]; cube_seq(nk, nj, ni, nj + 1, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; len];
+                cube(nt, nk, nj, ni, nj + 1, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; len];
+                cube_seq(nk, nj, ni, nj + 1, &mut y);
+                y
+            },
         );
     }
 
@@ -1658,8 +2005,16 @@ mod collapse {
         check(
             "collapse::collapse3_exact",
             MustEqual,
-            |nt| { let mut y = vec![0u64; nk * nj * ni]; cube(nt, nk, nj, ni, nj, &mut y); y },
-            || { let mut y = vec![0u64; nk * nj * ni]; cube_seq(nk, nj, ni, nj, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; nk * nj * ni];
+                cube(nt, nk, nj, ni, nj, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; nk * nj * ni];
+                cube_seq(nk, nj, ni, nj, &mut y);
+                y
+            },
         );
     }
 
@@ -1687,8 +2042,16 @@ mod collapse {
         check(
             "collapse::inner_step_by_rev",
             MustEqual,
-            |nt| { let mut y = vec![0u64; rows * c]; evens(nt, rows, c, &mut y); y },
-            || { let mut y = vec![0u64; rows * c]; evens_seq(rows, c, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; rows * c];
+                evens(nt, rows, c, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; rows * c];
+                evens_seq(rows, c, &mut y);
+                y
+            },
         );
     }
 
@@ -1717,8 +2080,16 @@ mod collapse {
         check(
             "collapse::signed_ranges_offset",
             MustEqual,
-            |nt| { let mut y = vec![0i64; len]; signed_grid(nt, rows, c, &mut y); y },
-            || { let mut y = vec![0i64; len]; signed_grid_seq(rows, c, &mut y); y },
+            |nt| {
+                let mut y = vec![0i64; len];
+                signed_grid(nt, rows, c, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0i64; len];
+                signed_grid_seq(rows, c, &mut y);
+                y
+            },
         );
     }
 
@@ -1749,8 +2120,16 @@ mod collapse {
         check(
             "collapse::two_written_arrays_two_layouts",
             MustEqual,
-            |nt| { let (mut a, mut b) = (vec![0.0; rows * c], vec![0.0; rows * c]); both(nt, rows, c, &x, &mut a, &mut b); (a, b) },
-            || { let (mut a, mut b) = (vec![0.0; rows * c], vec![0.0; rows * c]); both_seq(rows, c, &x, &mut a, &mut b); (a, b) },
+            |nt| {
+                let (mut a, mut b) = (vec![0.0; rows * c], vec![0.0; rows * c]);
+                both(nt, rows, c, &x, &mut a, &mut b);
+                (a, b)
+            },
+            || {
+                let (mut a, mut b) = (vec![0.0; rows * c], vec![0.0; rows * c]);
+                both_seq(rows, c, &x, &mut a, &mut b);
+                (a, b)
+            },
         );
     }
 
@@ -1778,8 +2157,16 @@ mod collapse {
         check(
             "collapse::inner_sequential_loop_in_index",
             MustEqual,
-            |nt| { let mut y = vec![0u64; n * w]; blocks(nt, n, w, w, &mut y); y },
-            || { let mut y = vec![0u64; n * w]; blocks_seq(n, w, w, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; n * w];
+                blocks(nt, n, w, w, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; n * w];
+                blocks_seq(n, w, w, &mut y);
+                y
+            },
         );
     }
 
@@ -1791,8 +2178,16 @@ mod collapse {
         check(
             "collapse::inner_sequential_loop_overlaps",
             MustPanic,
-            |nt| { let mut y = vec![0u64; n * w + 1]; blocks(nt, n, w, w + 1, &mut y); y },
-            || { let mut y = vec![0u64; n * w + 1]; blocks_seq(n, w, w + 1, &mut y); y },
+            |nt| {
+                let mut y = vec![0u64; n * w + 1];
+                blocks(nt, n, w, w + 1, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; n * w + 1];
+                blocks_seq(n, w, w + 1, &mut y);
+                y
+            },
         );
     }
 }
@@ -1821,7 +2216,11 @@ mod clauses {
         check(
             "clauses::private_temp_written_first",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; priv_tmp(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                priv_tmp(nt, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| v * v + 1.0).collect::<Vec<f64>>(),
         );
     }
@@ -1846,7 +2245,11 @@ mod clauses {
         check(
             "clauses::private_array_scratch",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; priv_buf(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                priv_buf(nt, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| v * 0.0 + v * 1.0 + v * 2.0 + v * 3.0).collect::<Vec<f64>>(),
         );
     }
@@ -1867,7 +2270,11 @@ mod clauses {
         check(
             "clauses::firstprivate_read_only",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; fp_coeff(nt, c, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fp_coeff(nt, c, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| c * v).collect::<Vec<f64>>(),
         );
     }
@@ -1889,7 +2296,11 @@ mod clauses {
         check(
             "clauses::firstprivate_shadowed",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; fp_shadow(nt, c, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fp_shadow(nt, c, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| c * 2.0 * v).collect::<Vec<f64>>(),
         );
     }
@@ -1910,7 +2321,11 @@ mod clauses {
         check(
             "clauses::firstprivate_table",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; fp_table(nt, t.clone(), &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fp_table(nt, t.clone(), &mut y);
+                y
+            },
             || (0..n).map(|i| t[i % k]).collect::<Vec<f64>>(),
         );
     }
@@ -1953,12 +2368,7 @@ mod clauses {
         let mut r = rng();
         let n = r.gen_range(0..5000);
         let x: Vec<i64> = (0..n).map(|_| r.gen_range(-1000..1000)).collect();
-        check(
-            "clauses::minus_assign_under_plus",
-            MustEqual,
-            |nt| minus(nt, &x),
-            || 1000 - x.iter().sum::<i64>(),
-        );
+        check("clauses::minus_assign_under_plus", MustEqual, |nt| minus(nt, &x), || 1000 - x.iter().sum::<i64>());
     }
 
     // ---- case: plus_written_out — `s = s + x[i]` (the spelled-out update form) ------------------------------------------
@@ -2239,8 +2649,18 @@ mod sync {
         check(
             "sync::atomic_histogram",
             MustEqual,
-            |nt| { let mut h = vec![0u64; b]; histogram(nt, &x, &mut h); h },
-            || { let mut h = vec![0u64; b]; for v in &x { h[*v as usize % b] += 1; } h },
+            |nt| {
+                let mut h = vec![0u64; b];
+                histogram(nt, &x, &mut h);
+                h
+            },
+            || {
+                let mut h = vec![0u64; b];
+                for v in &x {
+                    h[*v as usize % b] += 1;
+                }
+                h
+            },
         );
     }
 
@@ -2446,7 +2866,13 @@ mod sync {
                 std_hist(nt, &x, &h);
                 h.iter().map(|a| a.load(Relaxed)).collect::<Vec<u64>>()
             },
-            || { let mut h = vec![0u64; b]; for v in &x { h[*v as usize % b] += 1; } h },
+            || {
+                let mut h = vec![0u64; b];
+                for v in &x {
+                    h[*v as usize % b] += 1;
+                }
+                h
+            },
         );
     }
 
@@ -2506,13 +2932,7 @@ mod sync {
         let want: i64 = good.iter().sum();
         x[n / 2] = -1;
         check("sync::panic_inside_critical", MustPanic, |nt| fragile(nt, &x), || fragile(1, &x));
-        check_within(
-            "sync::critical_after_panic",
-            MustEqual,
-            20,
-            move |nt| fragile(nt, &good),
-            move || want,
-        );
+        check_within("sync::critical_after_panic", MustEqual, 20, move |nt| fragile(nt, &good), move || want);
     }
 }
 
@@ -2560,7 +2980,11 @@ mod user_types {
         check(
             "user_types::one_based_read_only",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; from_one_based(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                from_one_based(nt, &x, &mut y);
+                y
+            },
             || x.0.iter().map(|v| v * 2.0).collect::<Vec<f64>>(),
         );
     }
@@ -2596,7 +3020,11 @@ mod user_types {
         check(
             "user_types::deref_and_own_index_read_only",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; from_shifted(nt, &w, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                from_shifted(nt, &w, &mut y);
+                y
+            },
             || w.0[1..].to_vec(),
         );
     }
@@ -2631,7 +3059,13 @@ mod user_types {
                 count_into(nt, &x, &c);
                 c.0.iter().map(|a| a.load(Relaxed)).collect::<Vec<u64>>()
             },
-            || { let mut c = vec![0u64; 5]; for v in &x { c[*v as usize % 5] += *v as u64; } c },
+            || {
+                let mut c = vec![0u64; 5];
+                for v in &x {
+                    c[*v as usize % 5] += *v as u64;
+                }
+                c
+            },
         );
     }
 
@@ -2674,8 +3108,16 @@ mod user_types {
         check(
             "user_types::lying_len_read_only",
             PanicOrEqual,
-            |nt| { let mut y = vec![0.0; n + extra]; from_lying(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; n + extra]; from_lying_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n + extra];
+                from_lying(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n + extra];
+                from_lying_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -2759,7 +3201,11 @@ mod user_types {
         check(
             "user_types::string_elements_written",
             MustEqual,
-            |nt| { let mut y = vec![String::from("old"); n]; label(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![String::from("old"); n];
+                label(nt, &x, &mut y);
+                y
+            },
             || (0..n).map(|i| format!("{}:{}", i, x[i])).collect::<Vec<String>>(),
         );
     }
@@ -2783,7 +3229,11 @@ mod user_types {
         check(
             "user_types::rows_of_vec_written",
             MustEqual,
-            |nt| { let mut y: Vec<Vec<f64>> = lens.iter().map(|l| vec![0.0; *l]).collect(); rows(nt, &x, &mut y); y },
+            |nt| {
+                let mut y: Vec<Vec<f64>> = lens.iter().map(|l| vec![0.0; *l]).collect();
+                rows(nt, &x, &mut y);
+                y
+            },
             || lens.iter().enumerate().map(|(i, l)| (0..*l).map(|j| x[i] * j as f64).collect()).collect::<Vec<Vec<f64>>>(),
         );
     }
@@ -2834,7 +3284,11 @@ mod user_types {
         check(
             "user_types::rows_under_collapse",
             MustEqual,
-            |nt| { let mut c = c0.clone(); rows_collapsed(nt, &x, &mut c); c },
+            |nt| {
+                let mut c = c0.clone();
+                rows_collapsed(nt, &x, &mut c);
+                c
+            },
             || {
                 let mut c = c0.clone();
                 for i in 0..rows {
@@ -2850,14 +3304,22 @@ mod user_types {
         check(
             "user_types::rows_under_collapse3",
             MustEqual,
-            |nt| { let mut c = vec![vec![0.0; m3 * m3]; rows]; rows_collapsed3(nt, m3, &mut c); c },
+            |nt| {
+                let mut c = vec![vec![0.0; m3 * m3]; rows];
+                rows_collapsed3(nt, m3, &mut c);
+                c
+            },
             || (0..rows).map(|i| (0..m3 * m3).map(|jk| (i + 2 * (jk / m3) + 3 * (jk % m3)) as f64).collect()).collect::<Vec<Vec<f64>>>(),
         );
         let rows0: Vec<Vec<f64>> = (0..rows).map(|_| vf(&mut r, 3)).collect();
         check(
             "user_types::rows_under_collapse_shadowed",
             MustEqual,
-            |nt| { let mut c = rows0.clone(); rows_shadowed(nt, m, &mut c); c },
+            |nt| {
+                let mut c = rows0.clone();
+                rows_shadowed(nt, m, &mut c);
+                c
+            },
             || {
                 let mut c = rows0.clone();
                 for row in c.iter_mut() {
@@ -2872,8 +3334,21 @@ mod user_types {
         check(
             "user_types::rows_under_collapse_short_row",
             MustPanic,
-            |nt| { let mut c = vec![vec![0.0; m], vec![0.0; m - 1]]; rows_collapsed(nt, &x, &mut c); c },
-            || { let mut c = vec![vec![0.0; m], vec![0.0; m - 1]]; for i in 0..2 { for j in 0..m { c[i][j] += x[j] * i as f64; c[i][0] += 1.0; } } c },
+            |nt| {
+                let mut c = vec![vec![0.0; m], vec![0.0; m - 1]];
+                rows_collapsed(nt, &x, &mut c);
+                c
+            },
+            || {
+                let mut c = vec![vec![0.0; m], vec![0.0; m - 1]];
+                for i in 0..2 {
+                    for j in 0..m {
+                        c[i][j] += x[j] * i as f64;
+                        c[i][0] += 1.0;
+                    }
+                }
+                c
+            },
         );
     }
 
@@ -2895,7 +3370,11 @@ mod user_types {
         check(
             "user_types::mut_ref_and_swap",
             MustEqual,
-            |nt| { let (mut a, mut b, mut y) = (a0.clone(), b0.clone(), y0.clone()); swap_scale(nt, &mut a, &mut b, &mut y); (a, b, y) },
+            |nt| {
+                let (mut a, mut b, mut y) = (a0.clone(), b0.clone(), y0.clone());
+                swap_scale(nt, &mut a, &mut b, &mut y);
+                (a, b, y)
+            },
             || (b0.clone(), a0.clone(), (0..n).map(|i| y0[i] + b0[i] - a0[i]).collect::<Vec<f64>>()),
         );
     }
@@ -2947,7 +3426,11 @@ mod user_types {
         check(
             "user_types::map_and_deque_read_only",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; lookups(nt, &m, &d, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                lookups(nt, &m, &d, &mut y);
+                y
+            },
             || (0..n).map(|i| m[&(i % 7)] + d[i]).collect::<Vec<f64>>(),
         );
     }
@@ -2979,13 +3462,25 @@ mod control {
         check(
             "control::panic_in_one_iteration",
             MustPanic,
-            |nt| { let mut y = vec![0.0; n]; sqrt_all(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; n]; sqrt_all(1, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                sqrt_all(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n];
+                sqrt_all(1, &x, &mut y);
+                y
+            },
         );
         check(
             "control::team_usable_after_panic",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; sqrt_all(nt, &good, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                sqrt_all(nt, &good, &mut y);
+                y
+            },
             || good.iter().map(|v| v.sqrt()).collect::<Vec<f64>>(),
         );
     }
@@ -3006,8 +3501,18 @@ mod control {
         check(
             "control::neighbour_read_out_of_bounds",
             MustPanic,
-            |nt| { let mut y = vec![0.0; n]; fwd(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; n]; for i in 0..n { y[i] = x[i + 1] - x[i]; } y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fwd(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n];
+                for i in 0..n {
+                    y[i] = x[i + 1] - x[i];
+                }
+                y
+            },
         );
     }
 
@@ -3027,8 +3532,18 @@ mod control {
         check(
             "control::written_index_out_of_bounds",
             MustPanic,
-            |nt| { let mut y = vec![0.0; n + 2]; shift3(nt, n, &x, &mut y); y },
-            || { let mut y = vec![0.0; n + 2]; for i in 0..n { y[i + 3] = x[i]; } y },
+            |nt| {
+                let mut y = vec![0.0; n + 2];
+                shift3(nt, n, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; n + 2];
+                for i in 0..n {
+                    y[i + 3] = x[i];
+                }
+                y
+            },
         );
     }
 
@@ -3052,10 +3567,21 @@ mod control {
         check(
             "control::panic_any_payload",
             MustPanic,
-            |nt| { let mut y = vec![0; n]; payload(nt, &x, &mut y); y },
-            || { let mut y = vec![0; n]; payload(1, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0; n];
+                payload(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                payload(1, &x, &mut y);
+                y
+            },
         );
-        let caught = catch_unwind(AssertUnwindSafe(|| { let mut y = vec![0; n]; payload(2, &x, &mut y); }));
+        let caught = catch_unwind(AssertUnwindSafe(|| {
+            let mut y = vec![0; n];
+            payload(2, &x, &mut y);
+        }));
         let p = caught.expect_err("payload(2, ..) must panic");
         assert_eq!(p.downcast_ref::<usize>(), Some(&(n - 1)), "the panic payload must reach the caller unchanged");
     }
@@ -3121,8 +3647,16 @@ mod control {
         check(
             "control::break_in_inner_loops",
             MustEqual,
-            |nt| { let mut y = vec![0; n]; first_hits(nt, k, &a, &mut y); y },
-            || { let mut y = vec![0; n]; first_hits_seq(k, &a, &mut y); y },
+            |nt| {
+                let mut y = vec![0; n];
+                first_hits(nt, k, &a, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                first_hits_seq(k, &a, &mut y);
+                y
+            },
         );
     }
 
@@ -3150,7 +3684,11 @@ mod control {
         check(
             "control::nested_region_in_call",
             MustEqual,
-            |nt| { let mut rows = rows0.clone(); scale_rows(nt, &c, &mut rows); rows },
+            |nt| {
+                let mut rows = rows0.clone();
+                scale_rows(nt, &c, &mut rows);
+                rows
+            },
             || rows0.iter().enumerate().map(|(i, row)| row.iter().map(|v| v * c[i]).collect()).collect::<Vec<Vec<f64>>>(),
         );
     }
@@ -3169,7 +3707,12 @@ mod control {
         check(
             "control::zero_trip_with_panicking_body",
             MustEqual,
-            |nt| { let mut y = vec![0.0; 3]; never(nt, 5, 5, &mut y); never(nt, 9, 2, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; 3];
+                never(nt, 5, 5, &mut y);
+                never(nt, 9, 2, &mut y);
+                y
+            },
             || vec![0.0; 3],
         );
     }
@@ -3208,7 +3751,11 @@ mod control {
             check(
                 "control::if_clause_and_schedules",
                 MustEqual,
-                |nt| { let mut y = vec![0.0; n]; scheds(nt, on, chunk, &x, &mut y); y },
+                |nt| {
+                    let mut y = vec![0.0; n];
+                    scheds(nt, on, chunk, &x, &mut y);
+                    y
+                },
                 || (0..n).map(|i| -(((x[i] + 1.0) * 2.0 - if i % 3 == 0 { 1.0 } else { 0.0 }) + 0.5)).collect::<Vec<f64>>(),
             );
         }
@@ -3234,7 +3781,12 @@ mod control {
         check(
             "control::loop_bound_evaluated_once",
             MustEqual,
-            |nt| { let c = AtomicUsize::new(0); let mut y = vec![0; n]; bounded(nt, &c, n, &mut y); (y, c.load(Relaxed)) },
+            |nt| {
+                let c = AtomicUsize::new(0);
+                let mut y = vec![0; n];
+                bounded(nt, &c, n, &mut y);
+                (y, c.load(Relaxed))
+            },
             || ((0..n as u64).collect::<Vec<u64>>(), 1),
         );
     }
@@ -3264,7 +3816,11 @@ mod macros {
         check(
             "macros::format_value_with_non_identifier_braces",
             MustEqual,
-            |nt| { let mut y = vec![0; n]; labels(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0; n];
+                labels(nt, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| format!("{} {}", "y = {x²}", v).len()).collect::<Vec<usize>>(),
         );
     }
@@ -3287,7 +3843,11 @@ mod macros {
         check(
             "macros::assert_message_with_odd_braces",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; checked_copy(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                checked_copy(nt, &x, &mut y);
+                y
+            },
             || x.clone(),
         );
     }
@@ -3309,7 +3869,11 @@ mod macros {
         check(
             "macros::assert_reads_written_element",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; write_then_assert(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                write_then_assert(nt, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| v * 2.0).collect::<Vec<f64>>(),
         );
     }
@@ -3335,7 +3899,11 @@ mod macros {
         check(
             "macros::std_macros_in_body",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; std_macros(nt, &k, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                std_macros(nt, &k, &x, &mut y);
+                y
+            },
             || (0..n).map(|i| if matches!(k[i], 1 | 2) { x[i] * 3.0 } else { format!("{:.3}", x[i]).len() as f64 }).collect::<Vec<f64>>(),
         );
     }
@@ -3357,7 +3925,11 @@ mod macros {
         check(
             "macros::raw_identifier_inner_loop",
             MustEqual,
-            |nt| { let mut y = vec![0; n * m]; raw_inner(nt, n, m, &mut y); y },
+            |nt| {
+                let mut y = vec![0; n * m];
+                raw_inner(nt, n, m, &mut y);
+                y
+            },
             || (0..n * m).map(|k| (k / m.max(1) + k % m.max(1)) as u64).collect::<Vec<u64>>(),
         );
     }
@@ -3385,7 +3957,11 @@ mod macros {
         check(
             "macros::raw_identifier_names",
             MustEqual,
-            |nt| { let mut b = vec![0; n]; let s = raw_names(nt, &x, &mut b); (s, b) },
+            |nt| {
+                let mut b = vec![0; n];
+                let s = raw_names(nt, &x, &mut b);
+                (s, b)
+            },
             || (x.iter().sum::<i64>(), x.iter().map(|v| v + 1).collect::<Vec<i64>>()),
         );
     }
@@ -3409,12 +3985,15 @@ mod macros {
         check(
             "macros::non_ascii_identifiers",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; let s = greek(nt, &x, &mut y); (Approx(vec![s]), y) },
+            |nt| {
+                let mut y = vec![0.0; n];
+                let s = greek(nt, &x, &mut y);
+                (Approx(vec![s]), y)
+            },
             || (Approx(vec![x.iter().sum()]), x.iter().map(|v| 2.0 * v).collect::<Vec<f64>>()),
         );
     }
 }
-
 
 // =====================================================================================================================
 // Cases that compile by design and whose meaning is documented (README, "What the compiler checks"): narrow
@@ -3442,7 +4021,16 @@ mod documented {
             }
             y
         };
-        check("documented::i8_wrapping_offset_write", MustPanic, |nt| { let mut y = vec![0.0; 300]; i8_offset(nt, &mut y); y }, seq);
+        check(
+            "documented::i8_wrapping_offset_write",
+            MustPanic,
+            |nt| {
+                let mut y = vec![0.0; 300];
+                i8_offset(nt, &mut y);
+                y
+            },
+            seq,
+        );
     }
 
     // ---- case: truncating_cast_write — `y[(i as u8) as usize] += 1` for i in 0..512: iterations i and i + 256 collide -
@@ -3455,9 +4043,27 @@ mod documented {
 
     #[test]
     fn truncating_cast_write() {
-        check("documented::truncating_cast_write", MustPanic, |nt| { let mut y = vec![0u64; 256]; truncating(nt, 512, &mut y); y }, || vec![2u64; 256]);
+        check(
+            "documented::truncating_cast_write",
+            MustPanic,
+            |nt| {
+                let mut y = vec![0u64; 256];
+                truncating(nt, 512, &mut y);
+                y
+            },
+            || vec![2u64; 256],
+        );
         // values that fit: exact, equal
-        check("documented::non_truncating_cast_write", MustEqual, |nt| { let mut y = vec![0u64; 256]; truncating(nt, 256, &mut y); y }, || vec![1u64; 256]);
+        check(
+            "documented::non_truncating_cast_write",
+            MustEqual,
+            |nt| {
+                let mut y = vec![0u64; 256];
+                truncating(nt, 256, &mut y);
+                y
+            },
+            || vec![1u64; 256],
+        );
     }
 
     // ---- case: u8_doubling_write — `y[(2 * i) as usize]` with `i: u8` in 0..=255 (`2 * i` wraps for i ≥ 128) -----------
@@ -3470,13 +4076,22 @@ mod documented {
 
     #[test]
     fn u8_doubling_write() {
-        check("documented::u8_doubling_write", MustPanic, |nt| { let mut y = vec![0u64; 512]; u8_double(nt, &mut y); y }, || {
-            let mut y = vec![0u64; 512];
-            for i in 0u8..=255 {
-                y[(i.wrapping_mul(2)) as usize] += 1;
-            }
-            y
-        });
+        check(
+            "documented::u8_doubling_write",
+            MustPanic,
+            |nt| {
+                let mut y = vec![0u64; 512];
+                u8_double(nt, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0u64; 512];
+                for i in 0u8..=255 {
+                    y[(i.wrapping_mul(2)) as usize] += 1;
+                }
+                y
+            },
+        );
     }
 
     // ---- case: firstprivate_copy_per_iteration — `c += 1.0; y[i] = c * x[i]`: every iteration starts from `c` --------
@@ -3496,7 +4111,11 @@ mod documented {
         check(
             "documented::firstprivate_copy_per_iteration",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; fp_carried(nt, c, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fp_carried(nt, c, &x, &mut y);
+                y
+            },
             || x.iter().map(|v| (c + 1.0) * v).collect::<Vec<f64>>(),
         );
     }
@@ -3518,7 +4137,11 @@ mod documented {
         check(
             "documented::firstprivate_vec_per_iteration",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; fp_vec(nt, vec![0.5; m], &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                fp_vec(nt, vec![0.5; m], &x, &mut y);
+                y
+            },
             || x.iter().map(|v| (m + 1) as f64 + v).collect::<Vec<f64>>(),
         );
     }
@@ -3542,7 +4165,11 @@ mod documented {
         check(
             "documented::private_original_unchanged",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; let last = priv_last(nt, &x, &mut y); (last, y) },
+            |nt| {
+                let mut y = vec![0.0; n];
+                let last = priv_last(nt, &x, &mut y);
+                (last, y)
+            },
             || (-1.0, x.iter().map(|v| v * 2.0).collect::<Vec<f64>>()),
         );
     }
@@ -3577,11 +4204,7 @@ mod windows {
     #[test]
     fn let_defined_index() {
         let mut r = rng();
-        for (kn, n, len) in [
-            (r.gen_range(3..40), r.gen_range(3..60), None),
-            (5, 7, Some(5 * 7 - 7 - 3)),
-            (2, 2, None),
-        ] {
+        for (kn, n, len) in [(r.gen_range(3..40), r.gen_range(3..60), None), (5, 7, Some(5 * 7 - 7 - 3)), (2, 2, None)] {
             let a = vf(&mut r, len.unwrap_or(kn * n));
             let b = vf(&mut r, kn * n);
             let expect = if len.is_some() { MustPanic } else { MustEqual };
@@ -3691,12 +4314,7 @@ mod windows {
         let mut r = rng();
         let n = r.gen_range(1..3000);
         let c = vf(&mut r, 16);
-        for (taps, extra, expect) in [
-            (16, 15, MustEqual),
-            (16, 14, MustPanic),
-            (3, 2, MustEqual),
-            (0, 0, MustEqual),
-        ] {
+        for (taps, extra, expect) in [(16, 15, MustEqual), (16, 14, MustPanic), (3, 2, MustEqual), (0, 0, MustEqual)] {
             let x = vf(&mut r, n + extra);
             check(
                 "windows::rows_of_inner_loop",
@@ -3735,7 +4353,11 @@ mod windows {
         check(
             "windows::rows_triangular",
             MustEqual,
-            |nt| { let mut y = vec![0.0; n]; triangular(nt, &x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; n];
+                triangular(nt, &x, &mut y);
+                y
+            },
             || (0..n).map(|i| (0..i).fold(0.0, |s, j| s + x[i + j])).collect::<Vec<f64>>(),
         );
     }
@@ -3864,8 +4486,16 @@ mod offsets {
         check(
             "offsets::pairs_written_and_read_back",
             MustEqual,
-            |nt| { let mut y = vec![0.0; 2 * n]; pairs(nt, &x, &mut y); y },
-            || { let mut y = vec![0.0; 2 * n]; pairs_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = vec![0.0; 2 * n];
+                pairs(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; 2 * n];
+                pairs_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -3891,8 +4521,16 @@ mod offsets {
         check(
             "offsets::step_by_two_writes_both",
             MustEqual,
-            |nt| { let mut y = vec![0; n]; stepped(nt, &x, &mut y); y },
-            || { let mut y = vec![0; n]; stepped_seq(&x, &mut y); y },
+            |nt| {
+                let mut y = vec![0; n];
+                stepped(nt, &x, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0; n];
+                stepped_seq(&x, &mut y);
+                y
+            },
         );
     }
 
@@ -3938,8 +4576,16 @@ mod offsets {
             check(
                 "offsets::planes_apart_or_refused",
                 expect,
-                |nt| { let mut f = vec![0.0; 3 * plane + n]; planes(nt, plane, &x, &mut f); f },
-                || { let mut f = vec![0.0; 3 * plane + n]; planes_seq(plane, &x, &mut f); f },
+                |nt| {
+                    let mut f = vec![0.0; 3 * plane + n];
+                    planes(nt, plane, &x, &mut f);
+                    f
+                },
+                || {
+                    let mut f = vec![0.0; 3 * plane + n];
+                    planes_seq(plane, &x, &mut f);
+                    f
+                },
             );
         }
     }
@@ -3967,8 +4613,16 @@ mod offsets {
             check(
                 "offsets::in_place_halo_copy",
                 expect,
-                |nt| { let mut s = s0.clone(); halo(nt, hs, nx, &mut s); s },
-                || { let mut s = s0.clone(); halo_seq(hs, nx, &mut s); s },
+                |nt| {
+                    let mut s = s0.clone();
+                    halo(nt, hs, nx, &mut s);
+                    s
+                },
+                || {
+                    let mut s = s0.clone();
+                    halo_seq(hs, nx, &mut s);
+                    s
+                },
             );
         }
     }
@@ -4003,8 +4657,16 @@ mod offsets {
             check(
                 "offsets::planes_named_by_consts",
                 expect,
-                |nt| { let mut f = vec![0.0; 4 * plane + n]; named_planes(nt, plane, &x, &mut f); f },
-                || { let mut f = vec![0.0; 4 * plane + n]; named_planes_seq(plane, &x, &mut f); f },
+                |nt| {
+                    let mut f = vec![0.0; 4 * plane + n];
+                    named_planes(nt, plane, &x, &mut f);
+                    f
+                },
+                || {
+                    let mut f = vec![0.0; 4 * plane + n];
+                    named_planes_seq(plane, &x, &mut f);
+                    f
+                },
             );
         }
     }
@@ -4018,8 +4680,16 @@ mod offsets {
             check(
                 "offsets::runtime_step_checked",
                 expect,
-                |nt| { let mut y = vec![0; s * n + 2]; strided(nt, s, &x, &mut y); y },
-                || { let mut y = vec![0; s * n + 2]; strided_seq(s, &x, &mut y); y },
+                |nt| {
+                    let mut y = vec![0; s * n + 2];
+                    strided(nt, s, &x, &mut y);
+                    y
+                },
+                || {
+                    let mut y = vec![0; s * n + 2];
+                    strided_seq(s, &x, &mut y);
+                    y
+                },
             );
         }
     }
@@ -4071,8 +4741,16 @@ mod element_methods {
         check(
             "element_methods::critical_push_gathers_everything_once",
             MustEqual,
-            |nt| { let mut v = gather(nt, &x); v.sort_unstable(); v },
-            || { let mut v: Vec<u64> = x.iter().copied().filter(|v| v % 3 == 0).collect(); v.sort_unstable(); v },
+            |nt| {
+                let mut v = gather(nt, &x);
+                v.sort_unstable();
+                v
+            },
+            || {
+                let mut v: Vec<u64> = x.iter().copied().filter(|v| v % 3 == 0).collect();
+                v.sort_unstable();
+                v
+            },
         );
     }
 
@@ -4085,8 +4763,16 @@ mod element_methods {
         check(
             "element_methods::push_then_sort_each_row",
             MustEqual,
-            |nt| { let mut v = start.clone(); push_and_sort(nt, &x, &mut v); v },
-            || { let mut v = start.clone(); push_and_sort_seq(&x, &mut v); v },
+            |nt| {
+                let mut v = start.clone();
+                push_and_sort(nt, &x, &mut v);
+                v
+            },
+            || {
+                let mut v = start.clone();
+                push_and_sort_seq(&x, &mut v);
+                v
+            },
         );
     }
 }
@@ -4173,16 +4859,49 @@ mod triangular {
         let n = r.gen_range(1..90);
         let x = vf(&mut r, n);
         let a0 = vf(&mut r, n * n);
-        check("triangular::lower", MustEqual,
-            |nt| { let mut a = a0.clone(); lower(nt, n, &x, &mut a); a },
-            || { let mut a = a0.clone(); lower_seq(n, &x, &mut a); a });
-        check("triangular::upper_inclusive_rev", MustEqual,
-            |nt| { let mut a = a0.clone(); upper_inclusive_rev(nt, n, &x, &mut a); a },
-            || { let mut a = a0.clone(); upper_inclusive_rev_seq(n, &x, &mut a); a });
+        check(
+            "triangular::lower",
+            MustEqual,
+            |nt| {
+                let mut a = a0.clone();
+                lower(nt, n, &x, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                lower_seq(n, &x, &mut a);
+                a
+            },
+        );
+        check(
+            "triangular::upper_inclusive_rev",
+            MustEqual,
+            |nt| {
+                let mut a = a0.clone();
+                upper_inclusive_rev(nt, n, &x, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                upper_inclusive_rev_seq(n, &x, &mut a);
+                a
+            },
+        );
         let s0 = vf(&mut r, 2 * n * n);
-        check("triangular::stepped", MustEqual,
-            |nt| { let mut a = s0.clone(); stepped(nt, n, &mut a); a },
-            || { let mut a = s0.clone(); stepped_seq(n, &mut a); a });
+        check(
+            "triangular::stepped",
+            MustEqual,
+            |nt| {
+                let mut a = s0.clone();
+                stepped(nt, n, &mut a);
+                a
+            },
+            || {
+                let mut a = s0.clone();
+                stepped_seq(n, &mut a);
+                a
+            },
+        );
     }
 
     /// `0..i - 1` underflows at `i = 0`: debug builds panic on the subtraction, release builds wrap to an endless
@@ -4209,9 +4928,20 @@ mod triangular {
         let mut r = rng();
         let n = r.gen_range(1..40);
         let a0 = vf(&mut r, n * n);
-        check("triangular::below_zero", PanicOrEqual,
-            |nt| { let mut a = a0.clone(); below_zero(nt, n, &mut a); a },
-            || { let mut a = a0.clone(); below_zero_seq(n, &mut a); a });
+        check(
+            "triangular::below_zero",
+            PanicOrEqual,
+            |nt| {
+                let mut a = a0.clone();
+                below_zero(nt, n, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                below_zero_seq(n, &mut a);
+                a
+            },
+        );
     }
 
     #[test]
@@ -4221,19 +4951,52 @@ mod triangular {
         let w = n + 1;
         // j < i + 2 stays below w = n + 1 for every i < n: the rows are disjoint.
         let a0 = vf(&mut r, n * w + 4);
-        check("triangular::reach_inside", MustEqual,
-            |nt| { let mut a = a0.clone(); reach(nt, n, w, 2, &mut a); a },
-            || { let mut a = a0.clone(); reach_seq(n, w, 2, &mut a); a });
+        check(
+            "triangular::reach_inside",
+            MustEqual,
+            |nt| {
+                let mut a = a0.clone();
+                reach(nt, n, w, 2, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                reach_seq(n, w, 2, &mut a);
+                a
+            },
+        );
         // j < i + 4: row n - 2 writes the first element of row n - 1, a race.
-        check("triangular::reach_overlaps", MustPanic,
-            |nt| { let mut a = a0.clone(); reach(nt, n, w, 4, &mut a); a },
-            || { let mut a = a0.clone(); reach_seq(n, w, 4, &mut a); a });
+        check(
+            "triangular::reach_overlaps",
+            MustPanic,
+            |nt| {
+                let mut a = a0.clone();
+                reach(nt, n, w, 4, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                reach_seq(n, w, 4, &mut a);
+                a
+            },
+        );
         // j < i + 3: only the last row, which has no successor, reaches w. The ownership of every row is the hull of
         // the widened range 0..n + 2, which overlaps the next row's block, so the check may refuse a loop whose rows
         // never meet: conservative, never a race.
-        check("triangular::reach_last_row_only", PanicOrEqual,
-            |nt| { let mut a = a0.clone(); reach(nt, n, w, 3, &mut a); a },
-            || { let mut a = a0.clone(); reach_seq(n, w, 3, &mut a); a });
+        check(
+            "triangular::reach_last_row_only",
+            PanicOrEqual,
+            |nt| {
+                let mut a = a0.clone();
+                reach(nt, n, w, 3, &mut a);
+                a
+            },
+            || {
+                let mut a = a0.clone();
+                reach_seq(n, w, 3, &mut a);
+                a
+            },
+        );
     }
 }
 
@@ -4342,27 +5105,80 @@ mod fields {
         let mut r = rng();
         let n = r.gen_range(3..3000);
         let s0 = stream(&mut r, n);
-        check("fields::triad", MustEqual,
-            |nt| { let mut s = s0.clone(); s.triad(nt); s },
-            || { let mut s = s0.clone(); s.triad_seq(); s });
-        check("fields::smooth", MustEqual,
-            |nt| { let mut s = s0.clone(); s.smooth(nt); s },
-            || { let mut s = s0.clone(); s.smooth_seq(); s });
+        check(
+            "fields::triad",
+            MustEqual,
+            |nt| {
+                let mut s = s0.clone();
+                s.triad(nt);
+                s
+            },
+            || {
+                let mut s = s0.clone();
+                s.triad_seq();
+                s
+            },
+        );
+        check(
+            "fields::smooth",
+            MustEqual,
+            |nt| {
+                let mut s = s0.clone();
+                s.smooth(nt);
+                s
+            },
+            || {
+                let mut s = s0.clone();
+                s.smooth_seq();
+                s
+            },
+        );
         let k = r.gen_range(-3.0..3.0);
-        check("fields::scale", MustEqual,
-            |nt| { let mut s = s0.clone(); scale(nt, &mut s, k); s },
-            || { let mut s = s0.clone(); for i in 0..s.c.len() { s.c[i] = k * s.b[i]; } s });
-        check("fields::dot", MustEqual,
-            |nt| Approx(vec![s0.dot(nt)]),
-            || Approx(vec![s0.a.iter().zip(&s0.b).map(|(a, b)| a * b).sum()]));
+        check(
+            "fields::scale",
+            MustEqual,
+            |nt| {
+                let mut s = s0.clone();
+                scale(nt, &mut s, k);
+                s
+            },
+            || {
+                let mut s = s0.clone();
+                for i in 0..s.c.len() {
+                    s.c[i] = k * s.b[i];
+                }
+                s
+            },
+        );
+        check("fields::dot", MustEqual, |nt| Approx(vec![s0.dot(nt)]), || Approx(vec![s0.a.iter().zip(&s0.b).map(|(a, b)| a * b).sum()]));
         let (rows, cols) = (n / 3, 3);
-        check("fields::blocks", MustEqual,
-            |nt| { let mut s = s0.clone(); s.blocks(nt, rows, cols); s },
-            || { let mut s = s0.clone(); for k in 0..rows * cols { s.c[k] = s.a[k] * s.scalar + 0.5; } s });
+        check(
+            "fields::blocks",
+            MustEqual,
+            |nt| {
+                let mut s = s0.clone();
+                s.blocks(nt, rows, cols);
+                s
+            },
+            || {
+                let mut s = s0.clone();
+                for k in 0..rows * cols {
+                    s.c[k] = s.a[k] * s.scalar + 0.5;
+                }
+                s
+            },
+        );
         let t0 = vf(&mut r, n);
-        check("fields::rebound_root", MustEqual,
-            |nt| { let mut t = t0.clone(); rebound_root(nt, &s0, &mut t); t },
-            || (0..n).map(|i| i as f64 + 1.0).collect::<Vec<_>>());
+        check(
+            "fields::rebound_root",
+            MustEqual,
+            |nt| {
+                let mut t = t0.clone();
+                rebound_root(nt, &s0, &mut t);
+                t
+            },
+            || (0..n).map(|i| i as f64 + 1.0).collect::<Vec<_>>(),
+        );
     }
 }
 
@@ -4414,24 +5230,63 @@ mod escape_hatch {
         let mut r = rng();
         let (n, h, nrows) = (r.gen_range(1..40), r.gen_range(1..4), r.gen_range(1..50));
         let u0 = vf(&mut r, nrows * (n + 2 * h));
-        check("escape_hatch::halo", MustEqual,
-            |nt| { let mut u = u0.clone(); halo(nt, n, h, nrows, &mut u); u },
-            || { let mut u = u0.clone(); halo_seq(n, h, nrows, &mut u); u });
+        check(
+            "escape_hatch::halo",
+            MustEqual,
+            |nt| {
+                let mut u = u0.clone();
+                halo(nt, n, h, nrows, &mut u);
+                u
+            },
+            || {
+                let mut u = u0.clone();
+                halo_seq(n, h, nrows, &mut u);
+                u
+            },
+        );
         let m = r.gen_range(1..30);
         let x = vf(&mut r, m);
         let c0: Vec<Vec<f64>> = (0..r.gen_range(1..30)).map(|_| vf(&mut r, m)).collect();
-        check("escape_hatch::rows", MustEqual,
-            |nt| { let mut c = c0.clone(); rows(nt, &x, &mut c); c },
-            || { let mut c = c0.clone(); for i in 0..c.len() { for j in 0..m { c[i][j] += x[j] * i as f64; } } c });
+        check(
+            "escape_hatch::rows",
+            MustEqual,
+            |nt| {
+                let mut c = c0.clone();
+                rows(nt, &x, &mut c);
+                c
+            },
+            || {
+                let mut c = c0.clone();
+                for i in 0..c.len() {
+                    for j in 0..m {
+                        c[i][j] += x[j] * i as f64;
+                    }
+                }
+                c
+            },
+        );
         let len = r.gen_range(1..2000);
         let mut p: Vec<usize> = (0..len).collect();
         for i in (1..len).rev() {
             p.swap(i, r.gen_range(0..=i));
         }
         let xs = vf(&mut r, len);
-        check("escape_hatch::scatter", MustEqual,
-            |nt| { let mut y = vec![0.0; len]; scatter(nt, &p, &xs, &mut y); y },
-            || { let mut y = vec![0.0; len]; for i in 0..len { y[p[i]] = 2.0 * xs[i]; } y });
+        check(
+            "escape_hatch::scatter",
+            MustEqual,
+            |nt| {
+                let mut y = vec![0.0; len];
+                scatter(nt, &p, &xs, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; len];
+                for i in 0..len {
+                    y[p[i]] = 2.0 * xs[i];
+                }
+                y
+            },
+        );
     }
 
     #[test]
@@ -4441,8 +5296,21 @@ mod escape_hatch {
         let mut p: Vec<usize> = (0..len).collect();
         p[r.gen_range(0..len)] = len + r.gen_range(0..3);
         let xs = vf(&mut r, len);
-        check("escape_hatch::scatter_out_of_bounds", MustPanic,
-            |nt| { let mut y = vec![0.0; len]; scatter(nt, &p, &xs, &mut y); y },
-            || { let mut y = vec![0.0; len]; for i in 0..len { y[p[i]] = 2.0 * xs[i]; } y });
+        check(
+            "escape_hatch::scatter_out_of_bounds",
+            MustPanic,
+            |nt| {
+                let mut y = vec![0.0; len];
+                scatter(nt, &p, &xs, &mut y);
+                y
+            },
+            || {
+                let mut y = vec![0.0; len];
+                for i in 0..len {
+                    y[p[i]] = 2.0 * xs[i];
+                }
+                y
+            },
+        );
     }
 }

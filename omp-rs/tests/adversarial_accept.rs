@@ -59,7 +59,15 @@ fn labelled_break_to_inner_label() {
     let (n, k) = (r.gen_range(0..300), r.gen_range(1..10));
     let a: Vec<i32> = (0..n * k).map(|_| r.gen_range(-1..6)).collect();
     let want: Vec<usize> = (0..n).map(|i| a[i * k..(i + 1) * k].iter().position(|v| *v < 0).map_or(k, |p| p + 1)).collect();
-    must_equal("accept::labelled_break_to_inner_label", |nt| { let mut y = vec![0; n]; scan(nt, k, &a, &mut y); y }, want);
+    must_equal(
+        "accept::labelled_break_to_inner_label",
+        |nt| {
+            let mut y = vec![0; n];
+            scan(nt, k, &a, &mut y);
+            y
+        },
+        want,
+    );
 }
 
 // ---- case: labelled_continue_inner — `continue 'rows` of a loop inside the body -------------------------------------
@@ -85,7 +93,15 @@ fn labelled_continue_inner() {
     let (n, k) = (r.gen_range(0..300), r.gen_range(1..10));
     let a: Vec<i32> = (0..n * k).map(|_| r.gen_range(0..6)).collect();
     let want: Vec<usize> = (0..n).map(|i| (0..3).filter(|rv| !a[i * k..(i + 1) * k].contains(rv)).count()).collect();
-    must_equal("accept::labelled_continue_inner", |nt| { let mut y = vec![0; n]; count_rows(nt, k, &a, &mut y); y }, want);
+    must_equal(
+        "accept::labelled_continue_inner",
+        |nt| {
+            let mut y = vec![0; n];
+            count_rows(nt, k, &a, &mut y);
+            y
+        },
+        want,
+    );
 }
 
 // ---- case: return_and_question_mark_inside_closure — they leave the closure, not the parallel loop ----------------------
@@ -107,9 +123,29 @@ fn parse_all(nt: usize, s: &[String], y: &mut [f64]) {
 fn return_and_question_mark_inside_closure() {
     let mut r = rng();
     let n = r.gen_range(0..300);
-    let s: Vec<String> = (0..n).map(|k| match k % 3 { 0 => String::new(), 1 => format!(" {} ", k), _ => "x".into() }).collect();
-    let want: Vec<f64> = (0..n).map(|k| match k % 3 { 0 => 0.0, 1 => 2.0 * k as f64, _ => -1.0 }).collect();
-    must_equal("accept::return_and_question_mark_inside_closure", |nt| { let mut y = vec![0.0; n]; parse_all(nt, &s, &mut y); y }, want);
+    let s: Vec<String> = (0..n)
+        .map(|k| match k % 3 {
+            0 => String::new(),
+            1 => format!(" {} ", k),
+            _ => "x".into(),
+        })
+        .collect();
+    let want: Vec<f64> = (0..n)
+        .map(|k| match k % 3 {
+            0 => 0.0,
+            1 => 2.0 * k as f64,
+            _ => -1.0,
+        })
+        .collect();
+    must_equal(
+        "accept::return_and_question_mark_inside_closure",
+        |nt| {
+            let mut y = vec![0.0; n];
+            parse_all(nt, &s, &mut y);
+            y
+        },
+        want,
+    );
 }
 
 // ---- case: atomic_max_form — `#[omp::atomic] m = m.max(v)` (documented update form) -------------------------------
@@ -149,7 +185,15 @@ fn braces_in_a_string_value() {
     let mut r = rng();
     let n = r.gen_range(0..300);
     let want: Vec<usize> = (0..n).map(|i| format!("{}{}", "{y}", i).len()).collect();
-    must_equal("accept::braces_in_a_string_value", |nt| { let mut y = vec![0; n]; brace_value(nt, &mut y); y }, want);
+    must_equal(
+        "accept::braces_in_a_string_value",
+        |nt| {
+            let mut y = vec![0; n];
+            brace_value(nt, &mut y);
+            y
+        },
+        want,
+    );
 }
 
 // ---- case: user_names_like_hidden_ones — user variables named like an expansion's internals -------------------------
@@ -169,7 +213,15 @@ fn user_names_like_hidden_ones() {
     let n = r.gen_range(0..300);
     let x = vf(&mut r, n);
     let want = (n as f64, x.iter().map(|v| v * 3.0).collect::<Vec<f64>>());
-    must_equal("accept::user_names_like_hidden_ones", |nt| { let mut y = vec![0.0; n]; let s = hidden_names(nt, &x, 3.0, &mut y); (s, y) }, want);
+    must_equal(
+        "accept::user_names_like_hidden_ones",
+        |nt| {
+            let mut y = vec![0.0; n];
+            let s = hidden_names(nt, &x, 3.0, &mut y);
+            (s, y)
+        },
+        want,
+    );
 }
 
 // ---- case: mapped_name_shadowed_inside_target_data — a new local `a` inside the block is not the mapped `a` ------------
@@ -194,7 +246,15 @@ fn mapped_name_shadowed_inside_target_data() {
     let n = r.gen_range(1..300);
     let a0 = vf(&mut r, n);
     let want = (5.0, a0.iter().map(|v| v + 1.0).collect::<Vec<f64>>());
-    must_equal("accept::mapped_name_shadowed_inside_target_data", |_| { let mut a = a0.clone(); let o = shadow_in_data(&mut a); (o, a) }, want);
+    must_equal(
+        "accept::mapped_name_shadowed_inside_target_data",
+        |_| {
+            let mut a = a0.clone();
+            let o = shadow_in_data(&mut a);
+            (o, a)
+        },
+        want,
+    );
 }
 
 // ---- case: same_index_spelled_differently — `y[i + 1]` and `y[1 + i]`, `y[(i)]`, `y[i * c + j]` and `y[j + c * i]` ----
@@ -221,7 +281,11 @@ fn same_index_spelled_differently() {
     let want = (vec![3.0; rows * c], wz);
     must_equal(
         "accept::same_index_spelled_differently",
-        |nt| { let (mut y, mut z) = (vec![0.0; rows * c], vec![0.0; rows * c + 1]); spelled(nt, rows, c, &mut y, &mut z); (y, z) },
+        |nt| {
+            let (mut y, mut z) = (vec![0.0; rows * c], vec![0.0; rows * c + 1]);
+            spelled(nt, rows, c, &mut y, &mut z);
+            (y, z)
+        },
         want,
     );
 }
@@ -245,7 +309,15 @@ fn read_only_array_after_written_one_in_fn() {
     let n = r.gen_range(1..300);
     let x = vf(&mut r, n);
     let want: Vec<f64> = (0..n).map(|i| x[(i + 1) % n] * 2.0 - x[i] * 2.0).collect();
-    must_equal("accept::read_only_array_after_written_one_in_fn", |nt| { let (mut y, mut z) = (vec![0.0; n], vec![0.0; n]); two_phase(nt, &x, &mut y, &mut z); z }, want);
+    must_equal(
+        "accept::read_only_array_after_written_one_in_fn",
+        |nt| {
+            let (mut y, mut z) = (vec![0.0; n], vec![0.0; n]);
+            two_phase(nt, &x, &mut y, &mut z);
+            z
+        },
+        want,
+    );
 }
 
 // ---- case: i8_loop_with_i16_cast — `(i as i16 + 128) as usize`: a widening cast of a signed loop variable -------------
@@ -259,7 +331,15 @@ fn i8_i16(nt: usize, y: &mut [i32]) {
 #[test]
 fn i8_loop_with_i16_cast() {
     let want: Vec<i32> = (-128..=127).map(|v| v * 3).collect();
-    must_equal("accept::i8_loop_with_i16_cast", |nt| { let mut y = vec![0; 256]; i8_i16(nt, &mut y); y }, want);
+    must_equal(
+        "accept::i8_loop_with_i16_cast",
+        |nt| {
+            let mut y = vec![0; 256];
+            i8_i16(nt, &mut y);
+            y
+        },
+        want,
+    );
 }
 
 // ---- case: max_reduction_if_form — `if x[i] > m { m = x[i] }` under `reduction(max: m)` (the pre-3.1 C idiom) ----------

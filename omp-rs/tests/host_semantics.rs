@@ -8,31 +8,36 @@ use proptest::prelude::*;
 #[omp::directives]
 fn axpy_sched(kind: u8, a: f64, x: &[f64], y: &mut [f64], nt: usize, chunk: usize) {
     match kind {
-        0 => {
+        0 =>
+        {
             #[omp::parallel_for(num_threads(nt), schedule(static))]
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
         }
-        1 => {
+        1 =>
+        {
             #[omp::parallel_for(num_threads(nt), schedule(static, chunk))]
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
         }
-        2 => {
+        2 =>
+        {
             #[omp::parallel_for(num_threads(nt), schedule(dynamic, chunk))]
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
         }
-        3 => {
+        3 =>
+        {
             #[omp::parallel_for(num_threads(nt), schedule(guided, chunk))]
             for i in 0..y.len() {
                 y[i] += a * x[i];
             }
         }
-        _ => {
+        _ =>
+        {
             #[omp::parallel_for(num_threads(nt), schedule(runtime))]
             for i in 0..y.len() {
                 y[i] += a * x[i];
@@ -510,9 +515,13 @@ fn stencil3(n: usize, lo: usize, hi: usize, a: &[f64], b: &mut [f64], nt: usize)
         for j in 1..n - 1 {
             for k in lo..=hi {
                 let c = a[k + n * (j + n * i)];
-                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))] + a[k + n * (j + n * (i - 1))]
-                    + a[k + n * (j + 1 + n * i)] + a[k + n * (j - 1 + n * i)]
-                    + a[k + 1 + n * (j + n * i)] + a[k - 1 + n * (j + n * i)] - 6.0 * c
+                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))]
+                    + a[k + n * (j + n * (i - 1))]
+                    + a[k + n * (j + 1 + n * i)]
+                    + a[k + n * (j - 1 + n * i)]
+                    + a[k + 1 + n * (j + n * i)]
+                    + a[k - 1 + n * (j + n * i)]
+                    - 6.0 * c
                     + a[(n - 1 - k) + n * (j + n * i)];
             }
         }
@@ -524,9 +533,13 @@ fn stencil3_seq(n: usize, lo: usize, hi: usize, a: &[f64], b: &mut [f64]) {
         for j in 1..n - 1 {
             for k in lo..=hi {
                 let c = a[k + n * (j + n * i)];
-                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))] + a[k + n * (j + n * (i - 1))]
-                    + a[k + n * (j + 1 + n * i)] + a[k + n * (j - 1 + n * i)]
-                    + a[k + 1 + n * (j + n * i)] + a[k - 1 + n * (j + n * i)] - 6.0 * c
+                b[k + n * (j + n * i)] = a[k + n * (j + n * (i + 1))]
+                    + a[k + n * (j + n * (i - 1))]
+                    + a[k + n * (j + 1 + n * i)]
+                    + a[k + n * (j - 1 + n * i)]
+                    + a[k + 1 + n * (j + n * i)]
+                    + a[k - 1 + n * (j + n * i)]
+                    - 6.0 * c
                     + a[(n - 1 - k) + n * (j + n * i)];
             }
         }

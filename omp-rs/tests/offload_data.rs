@@ -6,8 +6,8 @@ mod common;
 
 use common::{kernel, random_f64, rng, set_policy};
 use omp::__private::offload::{
-    enter_data, exit_data_from, exit_data_release, launch, should_offload, update_from, update_to, ArgPack, DataRegion, Decision,
-    Device, Geometry, KernelRef,
+    enter_data, exit_data_from, exit_data_release, launch, should_offload, update_from, update_to, ArgPack, DataRegion, Decision, Device,
+    Geometry, KernelRef,
 };
 use omp::__private::{as_slice, as_slice_mut};
 use omp::offload::{target_enter_data_raw, target_exit_data_raw, ExitKind, MapKind, Modifiers};
@@ -261,5 +261,8 @@ fn empty_sections_map_nothing_and_launch() {
         let yt = scope.map_mut(&mut y, .., MapKind::ToFrom, plain(), "y").unwrap();
         assert_eq!((xt.len(), yt.len()), (0, 0));
     }
-    launch(k, d, ArgPack::new().scalar(1.0f64).to(&x).tofrom(&mut y).dim(0, 0, 1), Geometry::for_iterations(0)).unwrap().ran().expect("ran");
+    launch(k, d, ArgPack::new().scalar(1.0f64).to(&x).tofrom(&mut y).dim(0, 0, 1), Geometry::for_iterations(0))
+        .unwrap()
+        .ran()
+        .expect("ran");
 }

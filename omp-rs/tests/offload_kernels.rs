@@ -151,7 +151,9 @@ fn bad_geometry_is_an_error_not_an_abort() {
     let k = kernel("omp_saxpy_0_fixture");
     let d = device(k);
     let x = vec![1.0; 8];
-    for (teams, threads) in [(None, Some(0)), (None, Some(2048)), (None, Some(-1)), (Some(0), None), (Some(-5), Some(64)), (Some(1i64 << 31), None)] {
+    for (teams, threads) in
+        [(None, Some(0)), (None, Some(2048)), (None, Some(-1)), (Some(0), None), (Some(-5), Some(64)), (Some(1i64 << 31), None)]
+    {
         let mut y = vec![0.0; 8];
         let g = Geometry { num_teams: teams, thread_limit: threads, iterations: 8 };
         match launch(k, d, ArgPack::new().scalar(1.0f64).to(&x).tofrom(&mut y).dim(0, 8, 1), g) {
@@ -231,8 +233,18 @@ fn nowait_launches_complete_and_report_errors_at_scope_end() {
     let w1: Vec<f64> = x.iter().zip(&y1).map(|(a, b)| 2.0 * a + b).collect();
     let w2: Vec<f64> = x.iter().zip(&y2).map(|(a, b)| -1.0 * a + b).collect();
     let done = scope(|s| {
-        let p1 = s.launch_nowait(k, d, ArgPack::new().scalar(2.0f64).to(&x).tofrom(&mut y1).dim(0, n as u64, 1), Geometry::for_iterations(n as u64));
-        let p2 = s.launch_nowait(k, d, ArgPack::new().scalar(-1.0f64).to(&x).tofrom(&mut y2).dim(0, n as u64, 1), Geometry::for_iterations(n as u64));
+        let p1 = s.launch_nowait(
+            k,
+            d,
+            ArgPack::new().scalar(2.0f64).to(&x).tofrom(&mut y1).dim(0, n as u64, 1),
+            Geometry::for_iterations(n as u64),
+        );
+        let p2 = s.launch_nowait(
+            k,
+            d,
+            ArgPack::new().scalar(-1.0f64).to(&x).tofrom(&mut y2).dim(0, n as u64, 1),
+            Geometry::for_iterations(n as u64),
+        );
         (p1.wait().map(|o| o.ran().is_some()), p2.wait().map(|o| o.ran().is_some()))
     })
     .unwrap();

@@ -5,9 +5,9 @@ mod common;
 
 use std::process::Command;
 
+use omp::__private::as_slice_mut;
 use omp::__private::offload::{should_offload, Decision, HostReason, Image, ImageKind, ImageSet, KernelRef};
 use omp::__private::offload::{update_from, DataRegion, MapKind, Modifiers};
-use omp::__private::as_slice_mut;
 use omp::{DeviceBuffer, Error};
 
 /// What a macro expansion would emit: a static image set and one static KernelRef per region.
@@ -37,7 +37,8 @@ static FAKE_CUBIN: [u8; 84] = {
     }
     b
 };
-static CUBIN_ONLY: ImageSet = ImageSet::new(&[Image { kind: ImageKind::Cubin, arch: "sm_90", bytes: &FAKE_CUBIN }], &["omp_k_0_00000000"], &[]);
+static CUBIN_ONLY: ImageSet =
+    ImageSet::new(&[Image { kind: ImageKind::Cubin, arch: "sm_90", bytes: &FAKE_CUBIN }], &["omp_k_0_00000000"], &[]);
 static K_CUBIN: KernelRef = KernelRef::new(&CUBIN_ONLY, "omp_k_0_00000000");
 
 const MARK: &str = "OMP-RS-CHILD-PASSED";
@@ -45,7 +46,14 @@ const MARK: &str = "OMP-RS-CHILD-PASSED";
 fn run_child(case: &str, env: &[(&str, &str)]) -> (String, String) {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
     cmd.args(["child", "--exact", "--ignored", "--nocapture", "--test-threads=1"]);
-    for v in ["OMP_TARGET_OFFLOAD", "OMP_DEFAULT_DEVICE", "OMP_RS_LOG", "OMP_RS_LIBOMPTARGET", "OMP_RS_LIBOMPTARGET_NO_SEARCH", "OMP_RS_HOST_PLUGIN"] {
+    for v in [
+        "OMP_TARGET_OFFLOAD",
+        "OMP_DEFAULT_DEVICE",
+        "OMP_RS_LOG",
+        "OMP_RS_LIBOMPTARGET",
+        "OMP_RS_LIBOMPTARGET_NO_SEARCH",
+        "OMP_RS_HOST_PLUGIN",
+    ] {
         cmd.env_remove(v);
     }
     cmd.env("OMP_RS_CHILD", case).envs(env.iter().copied());
@@ -146,7 +154,10 @@ fn child() {
                 other => panic!("expected LibraryNotFound, got {other:?}"),
             }
             let msg = e.to_string();
-            assert!(msg.contains("/nonexistent/libomptarget.so.22.1") && msg.contains("OMP_RS_LIBOMPTARGET") && msg.contains("DISABLED"), "{msg}");
+            assert!(
+                msg.contains("/nonexistent/libomptarget.so.22.1") && msg.contains("OMP_RS_LIBOMPTARGET") && msg.contains("DISABLED"),
+                "{msg}"
+            );
             assert!(matches!(DataRegion::begin(None, true, None), Err(Error::LibraryNotFound { .. })));
             assert!(matches!(DeviceBuffer::<f64>::alloc(4, None), Err(Error::LibraryNotFound { .. })));
             assert_eq!(omp::get_num_devices(), 0);
@@ -210,7 +221,9 @@ fn child() {
             );
             let k: &'static KernelRef = Box::leak(Box::new(KernelRef::new(set, "omp_saxpy_0_fixture")));
             match should_offload(k, None, true).unwrap_err() {
-                Error::KernelMissing { kernel, image } => assert_eq!((kernel.as_str(), image.as_str()), ("omp_not_there_0_fixture", "host-x86_64")),
+                Error::KernelMissing { kernel, image } => {
+                    assert_eq!((kernel.as_str(), image.as_str()), ("omp_not_there_0_fixture", "host-x86_64"))
+                }
                 other => panic!("expected KernelMissing, got {other:?}"),
             }
         }
@@ -247,10 +260,15 @@ fn child() {
         "mixed_with_opt_in" => {
             let k: &'static KernelRef = Box::leak(Box::new(KernelRef::new(mixed_set("omp_empty_0_fixture"), "omp_empty_0_fixture")));
             let Decision::Offload(d) = should_offload(k, None, true).unwrap() else { panic!("expected offload") };
-            omp::__private::offload::launch(k, d, omp::__private::offload::ArgPack::new(), omp::__private::offload::Geometry::for_iterations(1))
-                .unwrap()
-                .ran()
-                .expect("ran on the host plugin");
+            omp::__private::offload::launch(
+                k,
+                d,
+                omp::__private::offload::ArgPack::new(),
+                omp::__private::offload::Geometry::for_iterations(1),
+            )
+            .unwrap()
+            .ran()
+            .expect("ran on the host plugin");
         }
         other => panic!("unknown case {other}"),
     }

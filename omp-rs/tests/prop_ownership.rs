@@ -94,7 +94,16 @@ type Kernel = fn(usize, (usize, usize, usize), usize, usize, &mut [u32]);
 type Sequential = fn((usize, usize, usize), usize, usize, &mut [u32]);
 
 #[allow(clippy::too_many_arguments)]
-fn run(par: Kernel, seq: Sequential, nt: usize, abc: (usize, usize, usize), rows: usize, cols: usize, len: usize, race: bool) -> Result<(), TestCaseError> {
+fn run(
+    par: Kernel,
+    seq: Sequential,
+    nt: usize,
+    abc: (usize, usize, usize),
+    rows: usize,
+    cols: usize,
+    len: usize,
+    race: bool,
+) -> Result<(), TestCaseError> {
     quiet();
     let p = catch_unwind(AssertUnwindSafe(|| {
         let mut y = vec![0u32; len];

@@ -38,4 +38,3 @@ fn sweeping_num_threads_keeps_threads_bounded() {
     // 8 kept sizes of at most 44 workers each (the first eight: 29 + … + 36 = 260 threads).
     assert!(added <= 8 * 45, "{added} threads added by 16 team sizes");
 }
-

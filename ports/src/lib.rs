@@ -48,7 +48,6 @@ pub struct GlibcRand {
     k: usize,
 }
 
-
 impl GlibcRand {
     pub fn new(seed: u32) -> GlibcRand {
         let mut s = [0i32; 344];

@@ -40,9 +40,7 @@ impl Size {
             "default" => Ok(Size::Default),
             "small" => Ok(Size::Small),
             _ => {
-                let v: f64 = s
-                    .parse()
-                    .map_err(|_| format!("--size takes small, default or a number, not {s:?}"))?;
+                let v: f64 = s.parse().map_err(|_| format!("--size takes small, default or a number, not {s:?}"))?;
                 if !(v >= 1.0 && v.fract() == 0.0 && v <= 1e12) {
                     return Err(format!("--size must be a whole number >= 1, not {s}"));
                 }
@@ -83,15 +81,9 @@ pub struct Skipped {
 /// Runs the plan; returns a record per supported kernel variant and the unsupported ones.
 pub fn run(plan: &Plan) -> (Vec<Record>, Vec<Skipped>) {
     let steps = (plan.kernels.len() * plan.variants.len()) as u64;
-    let bar = if plan.progress {
-        ProgressBar::new(steps)
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = if plan.progress { ProgressBar::new(steps) } else { ProgressBar::hidden() };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}").expect("valid template").progress_chars("=> "),
     );
     let mut records = Vec::new();
     let mut skipped = Vec::new();
@@ -100,10 +92,7 @@ pub fn run(plan: &Plan) -> (Vec<Record>, Vec<Skipped>) {
             bar.set_message(format!("{} {}", k.name, v.name()));
             match run_one(plan, k, v) {
                 Some(r) => records.push(r),
-                None => skipped.push(Skipped {
-                    kernel: k.name,
-                    variant: v.name(),
-                }),
+                None => skipped.push(Skipped { kernel: k.name, variant: v.name() }),
             }
             bar.inc(1);
         }
@@ -126,9 +115,7 @@ pub fn run_one(plan: &Plan, k: &KernelDef, v: &dyn Variant) -> Option<Record> {
     for _ in 0..plan.repeats.max(1) {
         let mut timer = Timer::new();
         let out = (k.run)(v, &spec, &mut timer).ok()?;
-        let t = timer
-            .elapsed()
-            .unwrap_or_else(|| panic!("variant {} did not time {}", v.name(), k.name));
+        let t = timer.elapsed().unwrap_or_else(|| panic!("variant {} did not time {}", v.name(), k.name));
         times.push(t.as_secs_f64());
         first.get_or_insert(out);
     }
@@ -168,16 +155,10 @@ pub fn select_kernels(all: &[KernelDef], names: &[String]) -> Result<Vec<KernelD
     }
     let mut out: Vec<KernelDef> = Vec::new();
     for name in names {
-        let hits: Vec<&KernelDef> = all
-            .iter()
-            .filter(|k| k.name == name || k.group.name() == name)
-            .collect();
+        let hits: Vec<&KernelDef> = all.iter().filter(|k| k.name == name || k.group.name() == name).collect();
         if hits.is_empty() {
             let known: Vec<&str> = all.iter().map(|k| k.name).collect();
-            return Err(format!(
-                "unknown kernel or group {name:?}; known kernels: {}",
-                known.join(", ")
-            ));
+            return Err(format!("unknown kernel or group {name:?}; known kernels: {}", known.join(", ")));
         }
         for k in hits {
             if !out.iter().any(|o| o.name == k.name) {

@@ -24,32 +24,17 @@ fn kernels_select_by_name_and_group_without_duplicates() {
     let all = kernels::all();
     let names = |v: Vec<KernelDef>| v.iter().map(|k| k.name).collect::<Vec<_>>();
     let sel = select_kernels(&all, &["Stream".to_owned(), "Stream_DOT".to_owned()]).unwrap();
-    assert_eq!(
-        names(sel),
-        [
-            "Stream_ADD",
-            "Stream_COPY",
-            "Stream_DOT",
-            "Stream_MUL",
-            "Stream_TRIAD"
-        ]
-    );
+    assert_eq!(names(sel), ["Stream_ADD", "Stream_COPY", "Stream_DOT", "Stream_MUL", "Stream_TRIAD"]);
     let sel = select_kernels(&all, &["Apps_FIR".to_owned()]).unwrap();
     assert_eq!(names(sel), ["Apps_FIR"]);
     assert_eq!(select_kernels(&all, &[]).unwrap().len(), all.len());
-    assert!(select_kernels(&all, &["Stream_NOPE".to_owned()])
-        .unwrap_err()
-        .contains("unknown"));
+    assert!(select_kernels(&all, &["Stream_NOPE".to_owned()]).unwrap_err().contains("unknown"));
 }
 
 #[test]
 fn run_records_every_repeat_and_the_tolerance() {
     let plan = Plan {
-        kernels: select_kernels(
-            &kernels::all(),
-            &["Stream_DOT".to_owned(), "Basic_DAXPY".to_owned()],
-        )
-        .unwrap(),
+        kernels: select_kernels(&kernels::all(), &["Stream_DOT".to_owned(), "Basic_DAXPY".to_owned()]).unwrap(),
         variants: vec![&Seq, &Rayon],
         size: Size::Target(1000),
         reps: Some(2),

@@ -171,10 +171,8 @@ fn target_library(spelling: Spelling) -> Result<&'static TargetLibrary, Unsuppor
     static LIBS: [OnceLock<Result<TargetLibrary, String>>; 2] = [OnceLock::new(), OnceLock::new()];
     let lib = LIBS[spelling as usize].get_or_init(|| {
         let candidates = spelling.candidates();
-        let path = candidates
-            .iter()
-            .find(|p| p.is_file())
-            .ok_or_else(|| format!("{} not found (looked at {candidates:?})", spelling.file()))?;
+        let path =
+            candidates.iter().find(|p| p.is_file()).ok_or_else(|| format!("{} not found (looked at {candidates:?})", spelling.file()))?;
         // SAFETY: the library's initialisers are libgomp's offload-image registration, which runs once.
         let lib = unsafe { libloading::Library::new(&path) }.map_err(|e| format!("{}: {e}", path.display()))?;
         let fns = CFns::load(&lib).map_err(|e| format!("{}: {e}", path.display()))?;

@@ -39,10 +39,7 @@ pub(crate) const RAYON_CHUNK: usize = 1 << 13;
 /// Length for a C kernel call: all arrays must have the same length.
 pub(crate) fn c_len(lens: &[usize]) -> i64 {
     let n = lens[0];
-    assert!(
-        lens.iter().all(|&l| l == n),
-        "C kernel arrays differ in length: {lens:?}"
-    );
+    assert!(lens.iter().all(|&l| l == n), "C kernel arrays differ in length: {lens:?}");
     i64::try_from(n).expect("length fits in i64")
 }
 

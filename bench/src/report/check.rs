@@ -41,15 +41,9 @@ pub struct Check {
 fn tolerance_of(r: &Record) -> (f64, String) {
     if let Some(k) = kernels::all().into_iter().find(|k| k.name == r.kernel) {
         let tol: Tolerance = k.tolerance;
-        return (
-            tol.rel_bound(r.problem_size as usize, r.reps as usize),
-            tol.label().to_owned(),
-        );
+        return (tol.rel_bound(r.problem_size as usize, r.reps as usize), tol.label().to_owned());
     }
-    let rule = r
-        .tolerance
-        .clone()
-        .unwrap_or_else(|| "deterministic".to_owned());
+    let rule = r.tolerance.clone().unwrap_or_else(|| "deterministic".to_owned());
     (r.rel_tol.unwrap_or(DETERMINISTIC_REL_TOL), rule)
 }
 
@@ -59,21 +53,12 @@ pub fn check(records: &[Record], reference: &str) -> Vec<Check> {
         .iter()
         .map(|r| {
             let (bound, rule) = tolerance_of(r);
-            let mut c = Check {
-                kernel: r.kernel.clone(),
-                variant: r.variant.clone(),
-                rel_diff: None,
-                bound,
-                rule,
-                status: CheckStatus::Reference,
-            };
+            let mut c =
+                Check { kernel: r.kernel.clone(), variant: r.variant.clone(), rel_diff: None, bound, rule, status: CheckStatus::Reference };
             if r.variant == reference {
                 return c;
             }
-            let Some(base) = records
-                .iter()
-                .find(|b| b.kernel == r.kernel && b.variant == reference)
-            else {
+            let Some(base) = records.iter().find(|b| b.kernel == r.kernel && b.variant == reference) else {
                 c.status = CheckStatus::NotCompared(format!("no {reference} record"));
                 return c;
             };
@@ -84,18 +69,11 @@ pub fn check(records: &[Record], reference: &str) -> Vec<Check> {
                 ));
                 return c;
             }
-            match (
-                r.checksum.parse::<Checksum>(),
-                base.checksum.parse::<Checksum>(),
-            ) {
+            match (r.checksum.parse::<Checksum>(), base.checksum.parse::<Checksum>()) {
                 (Ok(a), Ok(b)) => {
                     let d = a.rel_diff(&b);
                     c.rel_diff = Some(d);
-                    c.status = if d <= bound {
-                        CheckStatus::Pass
-                    } else {
-                        CheckStatus::Fail
-                    };
+                    c.status = if d <= bound { CheckStatus::Pass } else { CheckStatus::Fail };
                 }
                 _ => c.status = CheckStatus::NotCompared("unparsable checksum".to_owned()),
             }

@@ -1,20 +1,14 @@
 //! Markdown tables: times with ratios to the baseline, bandwidth, checksum checks.
 
-use super::{
-    geomean_ratio, kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile,
-};
+use super::{geomean_ratio, kernels_of, variants_of, Ceiling, Check, CheckStatus, Record, ResultFile};
 use std::fmt::Write;
 
 fn find<'a>(records: &'a [Record], kernel: &str, variant: &str) -> Option<&'a Record> {
-    records
-        .iter()
-        .find(|r| r.kernel == kernel && r.variant == variant)
+    records.iter().find(|r| r.kernel == kernel && r.variant == variant)
 }
 
 fn ceiling_for<'a>(ceilings: &'a [Ceiling], variant: &str) -> Option<&'a Ceiling> {
-    ceilings
-        .iter()
-        .find(|c| c.variants.iter().any(|v| v == variant))
+    ceilings.iter().find(|c| c.variants.iter().any(|v| v == variant))
 }
 
 /// Formats seconds with a unit that keeps 3-4 significant digits.
@@ -35,16 +29,9 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
     let kernels = kernels_of(records);
     let mut md = String::new();
     let _ = writeln!(md, "# omp-bench results\n");
-    let _ = writeln!(
-        md,
-        "Device: {}. Size: {}. Source: {}.\n",
-        file.device, file.size, file.source
-    );
+    let _ = writeln!(md, "Device: {}. Size: {}. Source: {}.\n", file.device, file.size, file.source);
 
-    let _ = writeln!(
-        md,
-        "## Time of the rep loop (median of repeats); in parentheses time / {baseline} time\n"
-    );
+    let _ = writeln!(md, "## Time of the rep loop (median of repeats); in parentheses time / {baseline} time\n");
     let _ = write!(md, "| Kernel | N | Reps |");
     for v in &variants {
         let _ = write!(md, " {v} |");
@@ -55,10 +42,7 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
     }
     md.push('\n');
     for k in &kernels {
-        let any = records
-            .iter()
-            .find(|r| &r.kernel == k)
-            .expect("kernel has a record");
+        let any = records.iter().find(|r| &r.kernel == k).expect("kernel has a record");
         let _ = write!(md, "| {k} | {} | {} |", any.problem_size, any.reps);
         let base = find(records, k, baseline);
         for v in &variants {
@@ -87,18 +71,9 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
     }
     md.push('\n');
 
-    let _ = writeln!(
-        md,
-        "\n## Achieved bandwidth, GB/s (in parentheses % of the variant's ceiling)\n"
-    );
+    let _ = writeln!(md, "\n## Achieved bandwidth, GB/s (in parentheses % of the variant's ceiling)\n");
     for c in &file.ceilings {
-        let _ = writeln!(
-            md,
-            "- Ceiling {:.1} GB/s: {} (variants: {})",
-            c.gbs,
-            c.label,
-            c.variants.join(", ")
-        );
+        let _ = writeln!(md, "- Ceiling {:.1} GB/s: {} (variants: {})", c.gbs, c.label, c.variants.join(", "));
     }
     if !file.ceilings.is_empty() {
         md.push('\n');
@@ -113,10 +88,7 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
     }
     md.push('\n');
     for k in &kernels {
-        let any = records
-            .iter()
-            .find(|r| &r.kernel == k)
-            .expect("kernel has a record");
+        let any = records.iter().find(|r| &r.kernel == k).expect("kernel has a record");
         if any.bytes_per_rep <= 0.0 {
             continue;
         }
@@ -124,9 +96,7 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
         for v in &variants {
             match find(records, k, v).and_then(|r| r.gbs()) {
                 Some(g) => {
-                    let pct = ceiling_for(&file.ceilings, v)
-                        .map(|c| format!(" ({:.0}%)", 100.0 * g / c.gbs))
-                        .unwrap_or_default();
+                    let pct = ceiling_for(&file.ceilings, v).map(|c| format!(" ({:.0}%)", 100.0 * g / c.gbs)).unwrap_or_default();
                     let _ = write!(md, " {g:.1}{pct} |");
                 }
                 None => md.push_str(" n/a |"),
@@ -141,28 +111,18 @@ pub fn render(file: &ResultFile, checks: &[Check], baseline: &str, reference: &s
         "Tolerance (relative): `deterministic` kernels 1e-10 (RAJAPerf's threshold); `reordered-sum` \
          kernels (reductions whose order a variant may change) 2(n + reps)u with u = 2^-53, at least 1e-10.\n"
     );
-    let _ = writeln!(
-        md,
-        "| Kernel | Variant | Checksum | Rel. diff | Bound | Rule | Check |"
-    );
+    let _ = writeln!(md, "| Kernel | Variant | Checksum | Rel. diff | Bound | Rule | Check |");
     let _ = writeln!(md, "|---|---|---:|---:|---:|---|---|");
     for c in checks {
         let r = find(records, &c.kernel, &c.variant).expect("check has a record");
-        let diff = c
-            .rel_diff
-            .map(|d| format!("{d:.1e}"))
-            .unwrap_or_else(|| "-".to_owned());
+        let diff = c.rel_diff.map(|d| format!("{d:.1e}")).unwrap_or_else(|| "-".to_owned());
         let status = match &c.status {
             CheckStatus::Reference => "reference".to_owned(),
             CheckStatus::Pass => "ok".to_owned(),
             CheckStatus::Fail => "**MISMATCH**".to_owned(),
             CheckStatus::NotCompared(why) => format!("not compared: {why}"),
         };
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {diff} | {:.1e} | {} | {status} |",
-            c.kernel, c.variant, r.checksum, c.bound, c.rule
-        );
+        let _ = writeln!(md, "| {} | {} | {} | {diff} | {:.1e} | {} | {status} |", c.kernel, c.variant, r.checksum, c.bound, c.rule);
     }
     md
 }

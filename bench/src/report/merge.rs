@@ -21,15 +21,8 @@ pub fn merge(files: Vec<ResultFile>) -> (ResultFile, Vec<String>) {
         sizes.push(f.size);
         out.ceilings.extend(f.ceilings);
         for r in f.results {
-            if let Some(old) = out
-                .results
-                .iter_mut()
-                .find(|o| o.kernel == r.kernel && o.variant == r.variant)
-            {
-                notes.push(format!(
-                    "{} {}: later file replaces earlier record",
-                    r.kernel, r.variant
-                ));
+            if let Some(old) = out.results.iter_mut().find(|o| o.kernel == r.kernel && o.variant == r.variant) {
+                notes.push(format!("{} {}: later file replaces earlier record", r.kernel, r.variant));
                 *old = r;
             } else {
                 out.results.push(r);

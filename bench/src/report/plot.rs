@@ -102,10 +102,7 @@ fn draw(path: &Path, bars: &Bars) -> Result<(), String> {
 }
 
 fn value(records: &[Record], kernel: &str, variant: &str) -> Option<Record> {
-    records
-        .iter()
-        .find(|r| r.kernel == kernel && r.variant == variant)
-        .cloned()
+    records.iter().find(|r| r.kernel == kernel && r.variant == variant).cloned()
 }
 
 /// Writes `time_ratio.svg` and `bandwidth.svg` into `dir`; returns the paths.
@@ -144,35 +141,16 @@ pub fn write_plots(file: &ResultFile, baseline: &str, dir: &Path) -> Result<Vec<
     )?;
     written.push(path);
 
-    let bw_kernels: Vec<String> = kernels
-        .iter()
-        .filter(|k| {
-            records
-                .iter()
-                .any(|r| &r.kernel == *k && r.bytes_per_rep > 0.0)
-        })
-        .cloned()
-        .collect();
+    let bw_kernels: Vec<String> =
+        kernels.iter().filter(|k| records.iter().any(|r| &r.kernel == *k && r.bytes_per_rep > 0.0)).cloned().collect();
     let bw_series = variants
         .iter()
         .map(|v| {
-            let vals = bw_kernels
-                .iter()
-                .map(|k| value(records, k, v).and_then(|r| r.gbs()))
-                .collect();
+            let vals = bw_kernels.iter().map(|k| value(records, k, v).and_then(|r| r.gbs())).collect();
             (v.clone(), vals)
         })
         .collect();
-    let refs = file
-        .ceilings
-        .iter()
-        .map(|c| {
-            (
-                c.gbs,
-                format!("ceiling {:.0} GB/s ({})", c.gbs, c.variants.join(",")),
-            )
-        })
-        .collect();
+    let refs = file.ceilings.iter().map(|c| (c.gbs, format!("ceiling {:.0} GB/s ({})", c.gbs, c.variants.join(",")))).collect();
     let path = dir.join("bandwidth.svg");
     draw(
         &path,

@@ -38,8 +38,7 @@ pub struct Record {
 impl Record {
     /// Achieved bandwidth at the median time, GB/s (None for kernels without arrays).
     pub fn gbs(&self) -> Option<f64> {
-        (self.bytes_per_rep > 0.0 && self.time_median_s > 0.0)
-            .then(|| self.bytes_per_rep * self.reps as f64 / self.time_median_s / 1e9)
+        (self.bytes_per_rep > 0.0 && self.time_median_s > 0.0).then(|| self.bytes_per_rep * self.reps as f64 / self.time_median_s / 1e9)
     }
 }
 
@@ -76,14 +75,9 @@ impl ResultFile {
     /// Reads and checks a result file.
     pub fn read(path: &Path) -> Result<ResultFile, String> {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let file: ResultFile = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not a result file: {e}", path.display()))?;
+        let file: ResultFile = serde_json::from_str(&text).map_err(|e| format!("{}: not a result file: {e}", path.display()))?;
         if file.schema != SCHEMA {
-            return Err(format!(
-                "{}: schema {:?}, expected {SCHEMA:?}",
-                path.display(),
-                file.schema
-            ));
+            return Err(format!("{}: schema {:?}, expected {SCHEMA:?}", path.display(), file.schema));
         }
         Ok(file)
     }

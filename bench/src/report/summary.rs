@@ -8,18 +8,11 @@ pub fn geomean_ratio(records: &[Record], variant: &str, baseline: &str) -> Optio
         .iter()
         .filter(|r| r.variant == variant && r.time_median_s > 0.0)
         .filter_map(|r| {
-            let b = records
-                .iter()
-                .find(|b| b.kernel == r.kernel && b.variant == baseline)?;
+            let b = records.iter().find(|b| b.kernel == r.kernel && b.variant == baseline)?;
             (b.time_median_s > 0.0).then(|| (r.time_median_s / b.time_median_s).ln())
         })
         .collect();
-    (!logs.is_empty()).then(|| {
-        (
-            (logs.iter().sum::<f64>() / logs.len() as f64).exp(),
-            logs.len(),
-        )
-    })
+    (!logs.is_empty()).then(|| ((logs.iter().sum::<f64>() / logs.len() as f64).exp(), logs.len()))
 }
 
 /// Variants in first-appearance order.

@@ -32,10 +32,7 @@ fn check_flags_deterministic_mismatch_beyond_1e_10() {
 
 #[test]
 fn reductions_get_the_reordering_bound() {
-    let rs = vec![
-        rec("Stream_DOT", "seq", "2.0", 1.0),
-        rec("Stream_DOT", "rayon", "2.0000000000002", 1.0),
-    ];
+    let rs = vec![rec("Stream_DOT", "seq", "2.0", 1.0), rec("Stream_DOT", "rayon", "2.0000000000002", 1.0)];
     let c = check(&rs, "seq");
     assert_eq!(c[1].rule, "reordered-sum");
     assert_eq!(c[1].status, CheckStatus::Pass);
@@ -46,10 +43,7 @@ fn different_sizes_are_not_compared() {
     let mut other = rec("Stream_ADD", "cuda", "1.0", 1.0);
     other.problem_size = 5;
     let rs = vec![rec("Stream_ADD", "seq", "1.0", 1.0), other];
-    assert!(matches!(
-        check(&rs, "seq")[1].status,
-        CheckStatus::NotCompared(_)
-    ));
+    assert!(matches!(check(&rs, "seq")[1].status, CheckStatus::NotCompared(_)));
 }
 
 #[test]
@@ -60,17 +54,11 @@ fn merge_keeps_order_and_replaces_duplicates() {
         device: "cpu".to_owned(),
         size: "small".to_owned(),
         ceilings: vec![],
-        results: vec![
-            rec("Stream_ADD", "seq", "1.0", 1.0),
-            rec("Stream_COPY", "seq", "2.0", 1.0),
-        ],
+        results: vec![rec("Stream_ADD", "seq", "1.0", 1.0), rec("Stream_COPY", "seq", "2.0", 1.0)],
     };
     let mut b = a.clone();
     b.device = "gpu".to_owned();
-    b.results = vec![
-        rec("Stream_ADD", "cuda", "1.0", 0.1),
-        rec("Stream_COPY", "seq", "3.0", 1.0),
-    ];
+    b.results = vec![rec("Stream_ADD", "cuda", "1.0", 0.1), rec("Stream_COPY", "seq", "3.0", 1.0)];
     let (m, notes) = merge(vec![a, b]);
     assert_eq!(m.results.len(), 3);
     assert_eq!(m.results[1].checksum, "3.0");
@@ -86,11 +74,7 @@ fn json_round_trips_and_rejects_other_schemas() {
         source: "omp-bench".to_owned(),
         device: "cpu".to_owned(),
         size: "small".to_owned(),
-        ceilings: vec![Ceiling {
-            label: "copy".to_owned(),
-            gbs: 10.0,
-            variants: vec!["seq".to_owned()],
-        }],
+        ceilings: vec![Ceiling { label: "copy".to_owned(), gbs: 10.0, variants: vec!["seq".to_owned()] }],
         results: vec![rec("Stream_ADD", "seq", "1.25", 1.0)],
     };
     let dir = std::env::temp_dir().join(format!("omp-bench-test-{}", std::process::id()));
@@ -98,18 +82,12 @@ fn json_round_trips_and_rejects_other_schemas() {
     let p = dir.join("r.json");
     f.write(&p).unwrap();
     assert_eq!(ResultFile::read(&p).unwrap(), f);
-    std::fs::write(
-        &p,
-        r#"{"schema":"x","source":"","device":"","size":"","results":[]}"#,
-    )
-    .unwrap();
+    std::fs::write(&p, r#"{"schema":"x","source":"","device":"","size":"","results":[]}"#).unwrap();
     assert!(ResultFile::read(&p).is_err());
     let md = markdown::render(&f, &check(&f.results, "seq"), "seq", "seq");
     assert!(md.contains("| Stream_ADD |"));
     let plots = plot::write_plots(&f, "seq", &dir).unwrap();
-    assert!(plots
-        .iter()
-        .all(|p| std::fs::read_to_string(p).unwrap().contains("<svg")));
+    assert!(plots.iter().all(|p| std::fs::read_to_string(p).unwrap().contains("<svg")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

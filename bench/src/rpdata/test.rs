@@ -4,10 +4,7 @@ use super::*;
 fn rand_matches_glibc_sequence_from_doc() {
     let mut st = RandState::new(RAND_SEED);
     let first: Vec<i32> = (0..5).map(|_| st.next_value()).collect();
-    assert_eq!(
-        first,
-        [409947506, 1819792417, 1214619971, 1612387690, 581787817]
-    );
+    assert_eq!(first, [409947506, 1819792417, 1214619971, 1612387690, 581787817]);
 }
 
 #[test]
@@ -96,12 +93,7 @@ fn checksum_is_the_weighted_sum() {
     let a = [1.0, 2.0, -3.0, 0.5];
     let mut c = Checksum::zero();
     c.add_array(&a, 2.0);
-    let expect: f64 = a
-        .iter()
-        .enumerate()
-        .map(|(j, v)| weight(j) * v)
-        .sum::<f64>()
-        * 2.0;
+    let expect: f64 = a.iter().enumerate().map(|(j, v)| weight(j) * v).sum::<f64>() * 2.0;
     assert!((c.to_f64() - expect).abs() < 1e-14 * expect.abs());
     let mut ci = Checksum::zero();
     ci.add_int_array(&[1, 2, -3], 1.0);
@@ -162,10 +154,7 @@ fn adomain_default_sizes_match_the_doc() {
     assert_eq!(d3.fpz(), 104 * 104 + 104 + 1);
     assert_eq!(d3.lpz(), 102 * 104 * 104 + 102 * 104 + 102);
     let d2 = ADomain::for_target(1_000_000, 2);
-    assert_eq!(
-        (d2.jp(), d2.nnalls(), d2.n_real_zones()),
-        (1004, 1_008_016, 1_000_000)
-    );
+    assert_eq!((d2.jp(), d2.nnalls(), d2.n_real_zones()), (1004, 1_008_016, 1_000_000));
 }
 
 #[test]

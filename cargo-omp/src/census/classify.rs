@@ -164,7 +164,12 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
         }
         "for" | "for simd" => out.push("standalone `for` worksharing".into()),
         // OpenMP's split form: fused into the combined construct when it is the whole body of its `target`.
-        "teams distribute parallel for" | "teams distribute parallel for simd" | "teams distribute" | "teams distribute simd" | "teams loop" | "teams"
+        "teams distribute parallel for"
+        | "teams distribute parallel for simd"
+        | "teams distribute"
+        | "teams distribute simd"
+        | "teams loop"
+        | "teams"
             if in_target && !whole_body_of_target(d, enclosing, source) =>
         {
             out.push("`teams` inside a `target` whose body holds more than that one directive".into());
@@ -230,10 +235,7 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
 /// Whether `d` is the whole body of the `target` directly enclosing it (only blanks between them, and its statement
 /// ends the target's).
 fn whole_body_of_target(d: &Directive, enclosing: &[&Directive], source: &str) -> bool {
-    let target = enclosing
-        .iter()
-        .filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target"))
-        .max_by_key(|e| e.extent.start);
+    let target = enclosing.iter().filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target")).max_by_key(|e| e.extent.start);
     target.is_some_and(|t| {
         let before = source.get(t.extent.start..d.at).unwrap_or("x");
         let after = source.get(d.extent.end..t.extent.end).unwrap_or("x");
@@ -265,7 +267,10 @@ mod test {
 
     #[test]
     fn names_and_clauses() {
-        assert_eq!(split("target teams distribute parallel for map(to: a[0:n]) reduction(+: s)").map(|p| p.0), Some("target teams distribute parallel for"));
+        assert_eq!(
+            split("target teams distribute parallel for map(to: a[0:n]) reduction(+: s)").map(|p| p.0),
+            Some("target teams distribute parallel for")
+        );
         assert_eq!(split("target teams distribute parallel do collapse(2)").map(|p| p.0), Some("target teams distribute parallel for"));
         assert_eq!(split("parallel").map(|p| p.0), Some("parallel"));
         let c = clauses("map(to: a[0:n], b) nowait reduction(max: m)");

@@ -159,10 +159,30 @@ fn scan_c(text: &str, file: &str) -> Source {
 /// Directives that stand alone (no statement after them belongs to them).
 fn is_standalone(text: &str) -> bool {
     const STANDALONE: &[&str] = &[
-        "target update", "target enter data", "target exit data", "barrier", "taskwait", "taskyield", "flush",
-        "threadprivate", "declare target", "end declare target", "begin declare target", "declare reduction",
-        "declare simd", "declare mapper", "declare variant", "requires", "scan", "cancel", "cancellation point",
-        "section", "allocate", "error", "nothing", "depobj",
+        "target update",
+        "target enter data",
+        "target exit data",
+        "barrier",
+        "taskwait",
+        "taskyield",
+        "flush",
+        "threadprivate",
+        "declare target",
+        "end declare target",
+        "begin declare target",
+        "declare reduction",
+        "declare simd",
+        "declare mapper",
+        "declare variant",
+        "requires",
+        "scan",
+        "cancel",
+        "cancellation point",
+        "section",
+        "allocate",
+        "error",
+        "nothing",
+        "depobj",
     ];
     STANDALONE.iter().any(|s| text == *s || text.starts_with(&format!("{s} ")) || text.starts_with(&format!("{s}(")))
 }
@@ -312,11 +332,14 @@ fn scan_fortran(text: &str, file: &str) -> Source {
         directives.push(Directive { file: file.into(), line: first + 1, text, extent: start..start, at });
     }
     // Extents: each `end X` closes the latest open `X`; a loop directive without an `end` covers the next do loop.
-    let code_lines: Vec<(usize, &str)> = blanked.split_inclusive('\n').scan(0usize, |o, l| {
-        let r = (*o, l);
-        *o += l.len();
-        Some(r)
-    }).collect();
+    let code_lines: Vec<(usize, &str)> = blanked
+        .split_inclusive('\n')
+        .scan(0usize, |o, l| {
+            let r = (*o, l);
+            *o += l.len();
+            Some(r)
+        })
+        .collect();
     let mut open: Vec<usize> = Vec::new();
     for idx in 0..directives.len() {
         let t = directives[idx].text.clone();
@@ -371,7 +394,10 @@ mod test {
         let src = "int f() {\n  /* #pragma omp parallel */\n  #pragma omp target teams \\\n      map(to: a[0:n])\n  {\n    #pragma omp parallel\n    { x(); }\n  }\n  #pragma omp target update from(a[0:n])\n  #pragma omp target teams distribute parallel for\n  for (i = 0; i < n; i++) a[i] = 1;\n  y();\n}\n";
         let s = scan(src, "f.c", Language::C);
         let texts: Vec<&str> = s.directives.iter().map(|d| d.text.as_str()).collect();
-        assert_eq!(texts, ["target teams map(to: a[0:n])", "parallel", "target update from(a[0:n])", "target teams distribute parallel for"]);
+        assert_eq!(
+            texts,
+            ["target teams map(to: a[0:n])", "parallel", "target update from(a[0:n])", "target teams distribute parallel for"]
+        );
         let (outer, inner) = (&s.directives[0], &s.directives[1]);
         assert!(outer.extent.contains(&inner.at), "the parallel block is inside the target region");
         assert!(s.directives[2].extent.is_empty(), "update is standalone");

@@ -129,8 +129,7 @@ pub(crate) fn newest(target_dir: &Path, profile: &str, package: Option<&str>) ->
 
 /// Other packages with a manifest (for a hint under the listing).
 pub(crate) fn other_packages(target_dir: &Path, profile: &str, chosen: &str) -> Vec<String> {
-    let mut v: Vec<String> =
-        all(target_dir, profile).into_iter().map(|f| f.package).filter(|p| !same_package(p, chosen)).collect();
+    let mut v: Vec<String> = all(target_dir, profile).into_iter().map(|f| f.package).filter(|p| !same_package(p, chosen)).collect();
     v.sort();
     v.dedup();
     v

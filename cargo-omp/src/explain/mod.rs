@@ -206,7 +206,9 @@ fn list(found: &Found, m: &Manifest, others: &[String]) -> String {
 /// text), or the message explaining its absence.
 fn kernel_source(dir: &Path, k: &KernelEntry) -> std::result::Result<(PathBuf, usize, String), String> {
     let Some(src) = &k.source else {
-        return Err("this manifest records no outlined source for the kernel (written by an older omp-rs-build): rebuild the package".into());
+        return Err(
+            "this manifest records no outlined source for the kernel (written by an older omp-rs-build): rebuild the package".into()
+        );
     };
     let path = dir.join(&src.file);
     std::fs::read_to_string(&path)
@@ -220,7 +222,11 @@ fn resources_text(image: &ImageEntry, r: &KernelResources) -> String {
         r.registers, r.stack_frame_bytes, r.spill_store_bytes, r.spill_load_bytes, r.smem_bytes, r.barriers
     );
     if let Some(sunk) = r.sunk_registers {
-        let _ = writeln!(s, "  compiled without LLVM's machine sinking: {} registers where the default placement needed {sunk} (more teams fit per SM)", r.registers);
+        let _ = writeln!(
+            s,
+            "  compiled without LLVM's machine sinking: {} registers where the default placement needed {sunk} (more teams fit per SM)",
+            r.registers
+        );
     }
     if let Some((w, max)) = omp_build::register_occupancy(&image.arch, r.registers) {
         let _ = writeln!(s, "  registers allow {w} of {max} warps per SM ({}% occupancy before block-size and smem limits)", w * 100 / max);
@@ -229,7 +235,8 @@ fn resources_text(image: &ImageEntry, r: &KernelResources) -> String {
         let _ = writeln!(s, "  spills go to local memory (slow): fewer live values per iteration, or a larger register budget, avoid them");
     }
     if r.stack_frame_bytes > 0 && r.spill_store_bytes == 0 {
-        let _ = writeln!(s, "  the stack frame is local memory, typically a libdevice slow path (e.g. trig range reduction) or a local array");
+        let _ =
+            writeln!(s, "  the stack frame is local memory, typically a libdevice slow path (e.g. trig range reduction) or a local array");
     }
     s
 }
@@ -285,18 +292,27 @@ fn explain_kernel(found: &Found, m: &Manifest, k: &KernelEntry, image: Option<&I
         match image {
             Some(i) if i.kind == ImageKind::Cubin => match i.resources.iter().find(|r| r.name == k.name) {
                 Some(r) => {
-                    let _ = writeln!(s, "  {} (ptxas -v; log: {})", i.arch, dir.join(Path::new(&i.file).with_extension("ptxas.log")).display());
+                    let _ =
+                        writeln!(s, "  {} (ptxas -v; log: {})", i.arch, dir.join(Path::new(&i.file).with_extension("ptxas.log")).display());
                     s.push_str(&resources_text(i, r));
                 }
                 None => {
-                    let _ = writeln!(s, "  {}: ptxas reported nothing for this kernel (see {})", i.arch, dir.join(Path::new(&i.file).with_extension("ptxas.log")).display());
+                    let _ = writeln!(
+                        s,
+                        "  {}: ptxas reported nothing for this kernel (see {})",
+                        i.arch,
+                        dir.join(Path::new(&i.file).with_extension("ptxas.log")).display()
+                    );
                 }
             },
             Some(i) => {
                 let _ = writeln!(s, "  {}: register and spill counts come from ptxas, so only sm_XX images have them", i.arch);
             }
             None => {
-                let _ = writeln!(s, "  no NVIDIA image in this build: register and spill counts come from ptxas (build with OMP_RS_OFFLOAD_ARCH=sm_90)");
+                let _ = writeln!(
+                    s,
+                    "  no NVIDIA image in this build: register and spill counts come from ptxas (build with OMP_RS_OFFLOAD_ARCH=sm_90)"
+                );
             }
         }
     }
@@ -325,7 +341,9 @@ fn ptx_text(dir: &Path, image: &ImageEntry, name: &str) -> String {
     let path = dir.join(Path::new(&image.file).with_extension("ptx"));
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
-        Err(e) => return format!("  cannot read {} ({e}): rebuild the package (omp-rs-build keeps the PTX next to the cubin)\n", path.display()),
+        Err(e) => {
+            return format!("  cannot read {} ({e}): rebuild the package (omp-rs-build keeps the PTX next to the cubin)\n", path.display())
+        }
     };
     match ptx::find_entry(&text, name) {
         Some(e) => {
@@ -355,9 +373,24 @@ mod test {
 
     fn manifest() -> Manifest {
         let mut m = Manifest::new();
-        let k = |name: &str, f: &str, region| KernelEntry { name: name.into(), function: f.into(), region, slots: vec![Int], maps: vec![], location: None, fields: vec![], source: None, checks: vec![] };
+        let k = |name: &str, f: &str, region| KernelEntry {
+            name: name.into(),
+            function: f.into(),
+            region,
+            slots: vec![Int],
+            maps: vec![],
+            location: None,
+            fields: vec![],
+            source: None,
+            checks: vec![],
+        };
         m.kernels = vec![k("omp_f_0_aaaaaaaa", "f", 0), k("omp_f_1_aaaaaaaa", "f", 1), k("omp_g_0_bbbbbbbb", "g", 0)];
-        m.images.push(ImageEntry { arch: "host-x86_64".into(), file: "k.host-x86_64.so".into(), kind: ImageKind::HostSo, resources: vec![] });
+        m.images.push(ImageEntry {
+            arch: "host-x86_64".into(),
+            file: "k.host-x86_64.so".into(),
+            kind: ImageKind::HostSo,
+            resources: vec![],
+        });
         m
     }
 

@@ -257,9 +257,20 @@ fn main() {
     println!("| launch path (OMP_RS_LAUNCH) | {} |", std::env::var("OMP_RS_LAUNCH").unwrap_or_else(|_| "openmp (default)".into()));
     println!("| first launch of a region (image load + mapping) | {:.1} µs |", first_launch * 1e6);
     println!("| minimal target region, data resident, host clock around it (launch + wait; median of 2000) | {:.2} µs |", t_min * 1e6);
-    println!("| minimal `nowait` region, data resident, back to back (mean of {launches}, one taskwait) | {:.2} µs |", t_nowait_regions * 1e6);
-    println!("| triad n={tn} in target_data, `nowait` back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |", triad_rep * 1e6, triad_launch * 1e6);
-    println!("| BabelStream triad n={bn}, host clock around each region (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_babel * 1e6, 24.0 * bn as f64 / t_babel / 1e9);
+    println!(
+        "| minimal `nowait` region, data resident, back to back (mean of {launches}, one taskwait) | {:.2} µs |",
+        t_nowait_regions * 1e6
+    );
+    println!(
+        "| triad n={tn} in target_data, `nowait` back to back (mean of 2000 reps, one wait) | {:.2} µs per rep (launches alone {:.2} µs) |",
+        triad_rep * 1e6,
+        triad_launch * 1e6
+    );
+    println!(
+        "| BabelStream triad n={bn}, host clock around each region (median of {reps}) | {:.1} µs = {:.0} GB/s |",
+        t_babel * 1e6,
+        24.0 * bn as f64 / t_babel / 1e9
+    );
     println!("| saxpy n={n}, implicit mapping inside target_data (median of {reps}) | {:.1} µs = {:.0} GB/s |", t_imp * 1e6, gbs(t_imp));
     println!("| saxpy n={n}, explicit staging (DeviceBuffer + is_device_ptr) | {:.1} µs = {:.0} GB/s |", t_exp * 1e6, gbs(t_exp));
     println!("| implicit / explicit | {:.3} |", t_imp / t_exp);

@@ -67,14 +67,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
             .arg(w.join("kernels.o")),
     )?
     .1;
-    t.finish = run_timed(
-        Command::new(&llvm.lld)
-            .args(["-shared", "--no-undefined"])
-            .arg(w.join("kernels.o"))
-            .arg("-o")
-            .arg(job.image),
-    )?
-    .1;
+    t.finish = run_timed(Command::new(&llvm.lld).args(["-shared", "--no-undefined"]).arg(w.join("kernels.o")).arg("-o").arg(job.image))?.1;
     Ok(Image {
         arch: job.arch.clone(),
         kind: job.arch.image_kind(),

@@ -57,11 +57,7 @@ pub(super) fn teams_per_sm(registers: u32, team_size: u32, max_warps: u32) -> u3
 /// Kernels that could fit more teams with fewer registers on an SM of `max_warps` warps: worth compiling the other way.
 pub(super) fn candidates(resources: &[KernelResources], max_warps: u32) -> Vec<String> {
     let most = teams_per_sm(1, DEFAULT_TEAM_SIZE, max_warps);
-    resources
-        .iter()
-        .filter(|k| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE, max_warps) < most)
-        .map(|k| k.name.clone())
-        .collect()
+    resources.iter().filter(|k| teams_per_sm(k.registers, DEFAULT_TEAM_SIZE, max_warps) < most).map(|k| k.name.clone()).collect()
 }
 
 /// Whether `unsunk` (compiled without machine sinking) fits more teams than `sunk` on an SM of `max_warps` warps,

@@ -180,11 +180,7 @@ impl Poly {
 
     /// A canonical text: two indices with the same key address the same element in every iteration.
     pub fn key(&self) -> String {
-        self.terms
-            .iter()
-            .map(|((v, atoms), c)| format!("{}·{}·{:?}", c.lit, atoms, v))
-            .collect::<Vec<_>>()
-            .join(" + ")
+        self.terms.iter().map(|((v, atoms), c)| format!("{}·{}·{:?}", c.lit, atoms, v)).collect::<Vec<_>>().join(" + ")
     }
 
     /// The parallel dimensions the index depends on.
@@ -255,7 +251,6 @@ impl Poly {
     pub fn constant_terms(&self) -> Vec<&Coeff> {
         self.terms.iter().filter_map(|((v, _), c)| v.is_none().then_some(c)).collect()
     }
-
 }
 
 /// Converts an index expression to an affine form, or says why it is not one. `env`: the bindings of the body
@@ -296,10 +291,9 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         // ndarray's per-axis check (`ndarrays`): its value is its index, or it panics.
         Expr::Call(c) if crate::ndarrays::is_below(&c.func) && c.args.len() == 2 => affine(&c.args[0], env, unreliable),
         Expr::Call(_) => Err(NotAffine("it calls a function (its value may change from one iteration to the next)".into())),
-        Expr::MethodCall(m) => Err(NotAffine(format!(
-            "it calls `.{}()` (compute the value before the loop, e.g. `let n = x.len();`)",
-            m.method
-        ))),
+        Expr::MethodCall(m) => {
+            Err(NotAffine(format!("it calls `.{}()` (compute the value before the loop, e.g. `let n = x.len();`)", m.method)))
+        }
         Expr::Macro(_) => Err(NotAffine("it expands a macro, whose value omp-rs cannot see".into())),
         Expr::Field(_) => Err(NotAffine("it reads a field (copy it into a local before the loop)".into())),
         _ => Err(NotAffine("it is not a sum of loop variables times loop-invariant values".into())),
@@ -478,11 +472,7 @@ fn corners(bound: &Expr, env: &Env, unreliable: &Unreliable) -> Option<Vec<Expr>
     let mut dims = form.parallel_dims();
     dims.dedup();
     // The names that stand for those dimensions where the bound is written.
-    let names: Vec<(String, usize)> = env
-        .parallel_names()
-        .into_iter()
-        .filter(|(_, d)| dims.contains(d))
-        .collect();
+    let names: Vec<(String, usize)> = env.parallel_names().into_iter().filter(|(_, d)| dims.contains(d)).collect();
     let mut out = Vec::new();
     for corner in 0..(1u32 << dims.len()) {
         let mut e = bound.clone();
@@ -519,11 +509,7 @@ impl syn::visit_mut::VisitMut for Substitute<'_> {
                 if let Some((_, d)) = self.names.iter().find(|(n, _)| id == n) {
                     let bit = self.dims.iter().position(|x| x == d).unwrap_or(0);
                     let dim = crate::lower::names::dim(*d);
-                    *e = if self.corner & (1 << bit) == 0 {
-                        syn::parse_quote!((#dim.first()))
-                    } else {
-                        syn::parse_quote!((#dim.last()))
-                    };
+                    *e = if self.corner & (1 << bit) == 0 { syn::parse_quote!((#dim.first())) } else { syn::parse_quote!((#dim.last())) };
                     return;
                 }
             }
@@ -540,7 +526,9 @@ pub fn invariant(e: &Expr, env: &Env, unreliable: &Unreliable) -> bool {
 
 fn widening_cast(ty: &Type) -> bool {
     match ty {
-        Type::Path(p) => p.path.get_ident().is_some_and(|i| ["usize", "isize", "u64", "i64", "u128", "i128"].contains(&i.to_string().as_str())),
+        Type::Path(p) => {
+            p.path.get_ident().is_some_and(|i| ["usize", "isize", "u64", "i64", "u128", "i128"].contains(&i.to_string().as_str()))
+        }
         Type::Paren(p) => widening_cast(&p.elem),
         Type::Group(g) => widening_cast(&g.elem),
         _ => false,
@@ -668,15 +656,15 @@ mod test {
         }
 
         fn expr() -> impl Strategy<Value = E> {
-            let leaf = prop_oneof![
-                proptest::sample::select(vec!["i", "j", "n", "m"]).prop_map(E::Var),
-                (-1000i64..1000).prop_map(E::Lit),
-            ];
+            let leaf = prop_oneof![proptest::sample::select(vec!["i", "j", "n", "m"]).prop_map(E::Var), (-1000i64..1000).prop_map(E::Lit),];
             leaf.prop_recursive(5, 40, 2, |inner| {
                 prop_oneof![
                     inner.clone().prop_map(|e| E::Neg(Box::new(e))),
-                    (inner.clone(), proptest::sample::select(vec!['+', '-', '*']), inner)
-                        .prop_map(|(a, op, b)| E::Bin(Box::new(a), op, Box::new(b))),
+                    (inner.clone(), proptest::sample::select(vec!['+', '-', '*']), inner).prop_map(|(a, op, b)| E::Bin(
+                        Box::new(a),
+                        op,
+                        Box::new(b)
+                    )),
                 ]
             })
         }

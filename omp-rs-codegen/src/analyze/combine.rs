@@ -261,8 +261,10 @@ fn inert(e: &Expr, dims: &[crate::loops::LoopDim]) -> bool {
         Expr::Group(g) => me(&g.expr),
         Expr::Unary(u) => matches!(u.op, syn::UnOp::Not(_)) && me(&u.expr),
         Expr::Binary(b) => {
-            matches!(b.op, BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::And(_) | BinOp::Or(_))
-                && me(&b.left)
+            matches!(
+                b.op,
+                BinOp::Eq(_) | BinOp::Ne(_) | BinOp::Lt(_) | BinOp::Le(_) | BinOp::Gt(_) | BinOp::Ge(_) | BinOp::And(_) | BinOp::Or(_)
+            ) && me(&b.left)
                 && me(&b.right)
         }
         Expr::Cast(c) => me(&c.expr),
@@ -309,33 +311,134 @@ mod test {
 
     #[test]
     fn the_body_s_form_decides_the_combination() {
-        assert_eq!(form(syn::parse_quote!({ m = m.max(x[i]); }), ReductionOp::Max, Some("f64")), Ok("op".into()));
         assert_eq!(
-            form(syn::parse_quote!({ if x[i] > m { m = x[i]; } }), ReductionOp::Max, Some("f64")),
+            form(
+                syn::parse_quote!({
+                    m = m.max(x[i]);
+                }),
+                ReductionOp::Max,
+                Some("f64")
+            ),
+            Ok("op".into())
+        );
+        assert_eq!(
+            form(
+                syn::parse_quote!({
+                    if x[i] > m {
+                        m = x[i];
+                    }
+                }),
+                ReductionOp::Max,
+                Some("f64")
+            ),
             Ok("| __omp_acc , __omp_v | if __omp_v > __omp_acc { __omp_v } else { __omp_acc }".into())
         );
         assert_eq!(
-            form(syn::parse_quote!({ if m > x[i] { m = x[i]; } }), ReductionOp::Min, None),
+            form(
+                syn::parse_quote!({
+                    if m > x[i] {
+                        m = x[i];
+                    }
+                }),
+                ReductionOp::Min,
+                None
+            ),
             Ok("| __omp_acc , __omp_v | if __omp_acc > __omp_v { __omp_v } else { __omp_acc }".into())
         );
-        assert!(form(syn::parse_quote!({ m = if x[i] > m { x[i] } else { m }; }), ReductionOp::Max, None).is_ok_and(|f| f != "op"));
+        assert!(form(
+            syn::parse_quote!({
+                m = if x[i] > m { x[i] } else { m };
+            }),
+            ReductionOp::Max,
+            None
+        )
+        .is_ok_and(|f| f != "op"));
         // Integers have no NaN: every form combines with the operator.
-        assert_eq!(form(syn::parse_quote!({ if x[i] > m { m = x[i]; } }), ReductionOp::Max, Some("i64")), Ok("op".into()));
-        assert_eq!(form(syn::parse_quote!({ if !(x[i] <= m) { m = x[i]; } }), ReductionOp::Max, Some("u32")), Ok("op".into()));
+        assert_eq!(
+            form(
+                syn::parse_quote!({
+                    if x[i] > m {
+                        m = x[i];
+                    }
+                }),
+                ReductionOp::Max,
+                Some("i64")
+            ),
+            Ok("op".into())
+        );
+        assert_eq!(
+            form(
+                syn::parse_quote!({
+                    if !(x[i] <= m) {
+                        m = x[i];
+                    }
+                }),
+                ReductionOp::Max,
+                Some("u32")
+            ),
+            Ok("op".into())
+        );
         // A float form whose NaN behaviour the combination cannot follow, or a mix.
-        assert!(form(syn::parse_quote!({ if !(x[i] <= m) { m = x[i]; } }), ReductionOp::Max, Some("f64")).is_err());
-        assert!(form(syn::parse_quote!({ m = m.max(y[i]); if x[i] > m { m = x[i]; } }), ReductionOp::Max, None).is_err());
+        assert!(form(
+            syn::parse_quote!({
+                if !(x[i] <= m) {
+                    m = x[i];
+                }
+            }),
+            ReductionOp::Max,
+            Some("f64")
+        )
+        .is_err());
+        assert!(form(
+            syn::parse_quote!({
+                m = m.max(y[i]);
+                if x[i] > m {
+                    m = x[i];
+                }
+            }),
+            ReductionOp::Max,
+            None
+        )
+        .is_err());
     }
 
     #[test]
     fn short_circuits_that_could_run_what_the_sequential_loop_skips_are_refused() {
         let and = |b: syn::Block| form(b, ReductionOp::LogAnd, Some("bool"));
-        assert!(and(syn::parse_quote!({ m = m && x[i + 1] > 0.0; })).is_err());
-        assert!(and(syn::parse_quote!({ m = m && y[i] > 0.0; })).is_err(), "y may be shorter than x");
-        assert!(and(syn::parse_quote!({ m = m && x[i] > 0.0; })).is_ok(), "for i in 0..x.len(): x[i] is there");
-        assert!(and(syn::parse_quote!({ m = m && check(i); })).is_err());
-        assert!(and(syn::parse_quote!({ m = x[i] > 0.0 && m; })).is_ok());
-        assert!(and(syn::parse_quote!({ let t = x[i] > 0.0; m = m && t; })).is_ok());
-        assert!(and(syn::parse_quote!({ m = m && (a < b || !flag); })).is_ok());
+        assert!(and(syn::parse_quote!({
+            m = m && x[i + 1] > 0.0;
+        }))
+        .is_err());
+        assert!(
+            and(syn::parse_quote!({
+                m = m && y[i] > 0.0;
+            }))
+            .is_err(),
+            "y may be shorter than x"
+        );
+        assert!(
+            and(syn::parse_quote!({
+                m = m && x[i] > 0.0;
+            }))
+            .is_ok(),
+            "for i in 0..x.len(): x[i] is there"
+        );
+        assert!(and(syn::parse_quote!({
+            m = m && check(i);
+        }))
+        .is_err());
+        assert!(and(syn::parse_quote!({
+            m = x[i] > 0.0 && m;
+        }))
+        .is_ok());
+        assert!(and(syn::parse_quote!({
+            let t = x[i] > 0.0;
+            m = m && t;
+        }))
+        .is_ok());
+        assert!(and(syn::parse_quote!({
+            m = m && (a < b || !flag);
+        }))
+        .is_ok());
     }
 }

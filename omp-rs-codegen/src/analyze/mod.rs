@@ -190,8 +190,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
     }
     let privates: Vec<String> = d.settings.private.iter().map(|i| i.to_string()).collect();
     let firstprivates: Vec<String> = d.settings.firstprivate.iter().map(|i| i.to_string()).collect();
-    let unchecked: BTreeMap<String, syn::token::Unsafe> =
-        d.settings.disjoint.iter().map(|(t, v)| (v.to_string(), *t)).collect();
+    let unchecked: BTreeMap<String, syn::token::Unsafe> = d.settings.disjoint.iter().map(|(t, v)| (v.to_string(), *t)).collect();
 
     // Group uses by variable, in order of first use.
     let mut order: Vec<String> = Vec::new();
@@ -279,14 +278,13 @@ fn unchecked_uses(name: &str, uses: &[Use], cx: &Ctxt) {
         let what = match &u.access {
             Access::IndexRead(_) | Access::IndexWrite(_) | Access::Len => continue,
             Access::Write { .. } => "this writes the variable as a whole",
-            Access::Read | Access::Method(_) | Access::Reduction => "this uses the variable as a whole (only `u[..]` and `u.len()` reach its elements)",
+            Access::Read | Access::Method(_) | Access::Reduction => {
+                "this uses the variable as a whole (only `u[..]` and `u.len()` reach its elements)"
+            }
             Access::Atomic { .. } => "`#[omp::atomic]` on it is not needed: the clause already asserts the accesses do not conflict",
             Access::InMacro => "it is named inside a macro, whose use of it omp-rs cannot see",
         };
-        cx.error_spanned_by(
-            &u.ident,
-            format!("`{name}` is listed in `unsafe(disjoint(..))`, which covers its elements: {what}"),
-        );
+        cx.error_spanned_by(&u.ident, format!("`{name}` is listed in `unsafe(disjoint(..))`, which covers its elements: {what}"));
     }
 }
 
@@ -606,10 +604,7 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
                  include `{v}` in the index or reduce `collapse`",
                 index.to_token_stream()
             ),
-            (None, _) => format!(
-                "iterations of the `_` loop write the same element `{name}[{}]` (a data race)",
-                index.to_token_stream()
-            ),
+            (None, _) => format!("iterations of the `_` loop write the same element `{name}[{}]` (a data race)", index.to_token_stream()),
         };
         cx.error_spanned_by(&index, msg);
         return None;

@@ -11,8 +11,8 @@ use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
 
 use crate::body::{self, BodyDirective};
-use crate::place::{is_compound_assign, place_root, Root};
 use crate::model::{AtomicKind, ReductionOp};
+use crate::place::{is_compound_assign, place_root, Root};
 
 /// What an induction or local variable is, for the index analysis.
 #[derive(Debug, Clone)]
@@ -431,7 +431,8 @@ impl Walker {
             BodyDirective::Critical(c) => {
                 let name = c.name.clone().unwrap_or_default();
                 if self.critical_names.contains(&name) {
-                    let shown = if name.is_empty() { "the unnamed critical section".to_string() } else { format!("critical section `{name}`") };
+                    let shown =
+                        if name.is_empty() { "the unnamed critical section".to_string() } else { format!("critical section `{name}`") };
                     self.out.errors.push(syn::Error::new(
                         c.block.brace_token.span.join(),
                         format!(
@@ -454,10 +455,44 @@ impl Walker {
 /// Methods of `Vec`, slices, `String` and the collections that take `&mut self`: called on an element
 /// (`v[i].push(x)`), they write it.
 pub(crate) const MUTATING_METHODS: &[&str] = &[
-    "push", "push_str", "push_back", "push_front", "pop", "pop_back", "pop_front", "insert", "remove", "swap_remove", "clear",
-    "extend", "extend_from_slice", "truncate", "resize", "retain", "dedup", "drain", "append", "sort", "sort_unstable",
-    "sort_by", "sort_by_key", "sort_unstable_by", "reverse", "fill", "swap", "iter_mut", "get_mut", "first_mut", "last_mut",
-    "as_mut_slice", "copy_from_slice", "clone_from_slice", "rotate_left", "rotate_right", "reserve", "shrink_to_fit",
+    "push",
+    "push_str",
+    "push_back",
+    "push_front",
+    "pop",
+    "pop_back",
+    "pop_front",
+    "insert",
+    "remove",
+    "swap_remove",
+    "clear",
+    "extend",
+    "extend_from_slice",
+    "truncate",
+    "resize",
+    "retain",
+    "dedup",
+    "drain",
+    "append",
+    "sort",
+    "sort_unstable",
+    "sort_by",
+    "sort_by_key",
+    "sort_unstable_by",
+    "reverse",
+    "fill",
+    "swap",
+    "iter_mut",
+    "get_mut",
+    "first_mut",
+    "last_mut",
+    "as_mut_slice",
+    "copy_from_slice",
+    "clone_from_slice",
+    "rotate_left",
+    "rotate_right",
+    "reserve",
+    "shrink_to_fit",
 ];
 
 impl<'ast> Visit<'ast> for Walker {
@@ -498,9 +533,7 @@ impl<'ast> Visit<'ast> for Walker {
                     _ => None,
                 };
                 match (plain, &local.init) {
-                    (Some((id, ty)), Some(init)) if init.diverge.is_none() => {
-                        self.bind(id, Binding::Let((*init.expr).clone(), ty))
-                    }
+                    (Some((id, ty)), Some(init)) if init.diverge.is_none() => self.bind(id, Binding::Let((*init.expr).clone(), ty)),
                     _ => self.bind_pat(&local.pat),
                 }
             }
@@ -728,8 +761,24 @@ fn inline_format_args(s: &str) -> Vec<String> {
 
 /// Standard macros whose arguments are expressions they only read (formatting, assertions).
 const FORMAT_MACROS: &[&str] = &[
-    "println", "print", "eprintln", "eprint", "format", "format_args", "write", "writeln", "panic", "assert", "assert_eq",
-    "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "unreachable", "todo", "unimplemented",
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "format",
+    "format_args",
+    "write",
+    "writeln",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "debug_assert",
+    "debug_assert_eq",
+    "debug_assert_ne",
+    "unreachable",
+    "todo",
+    "unimplemented",
 ];
 
 /// Which argument of a [`FORMAT_MACROS`] macro is its format string.
@@ -743,9 +792,36 @@ fn format_string_position(name: &str) -> usize {
 
 /// Standard macros that introduce no binding visible after them (their arguments may not be expressions).
 const NON_BINDING_MACROS: &[&str] = &[
-    "vec", "matches", "dbg", "concat", "stringify", "line", "column", "file", "module_path", "cfg", "env", "option_env",
-    "include_str", "include_bytes", "debug_assert", "assert", "assert_eq", "assert_ne", "format", "println", "print",
-    "eprintln", "eprint", "write", "writeln", "panic", "unreachable", "todo", "unimplemented", "format_args",
+    "vec",
+    "matches",
+    "dbg",
+    "concat",
+    "stringify",
+    "line",
+    "column",
+    "file",
+    "module_path",
+    "cfg",
+    "env",
+    "option_env",
+    "include_str",
+    "include_bytes",
+    "debug_assert",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "format",
+    "println",
+    "print",
+    "eprintln",
+    "eprint",
+    "write",
+    "writeln",
+    "panic",
+    "unreachable",
+    "todo",
+    "unimplemented",
+    "format_args",
 ];
 
 fn strip(e: &Expr) -> &Expr {
@@ -804,8 +880,39 @@ fn item_ident(item: &syn::Item) -> Option<&Ident> {
 fn is_keyword(i: &Ident) -> bool {
     matches!(
         i.to_string().as_str(),
-        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false" | "fn" | "for" | "if" | "impl"
-            | "in" | "let" | "loop" | "match" | "mod" | "move" | "mut" | "pub" | "ref" | "return" | "self" | "Self"
-            | "static" | "struct" | "super" | "trait" | "true" | "type" | "unsafe" | "use" | "where" | "while"
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "Self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
     )
 }

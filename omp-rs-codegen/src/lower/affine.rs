@@ -236,16 +236,8 @@ fn affine(e: &Expr, k: &Ident, bound: &HashSet<String>) -> Option<Affine> {
             let (l0, l1, r0, r1) = (&l.c0, &l.c1, &r.c0, &r.c1);
             let f = quote!(omp_device::affine);
             match b.op {
-                BinOp::Add(_) => Some(Affine {
-                    c0: quote!(#f::wadd(#l0, #r0)),
-                    c1: quote!(#f::wadd(#l1, #r1)),
-                    has_k: l.has_k || r.has_k,
-                }),
-                BinOp::Sub(_) => Some(Affine {
-                    c0: quote!(#f::wsub(#l0, #r0)),
-                    c1: quote!(#f::wsub(#l1, #r1)),
-                    has_k: l.has_k || r.has_k,
-                }),
+                BinOp::Add(_) => Some(Affine { c0: quote!(#f::wadd(#l0, #r0)), c1: quote!(#f::wadd(#l1, #r1)), has_k: l.has_k || r.has_k }),
+                BinOp::Sub(_) => Some(Affine { c0: quote!(#f::wsub(#l0, #r0)), c1: quote!(#f::wsub(#l1, #r1)), has_k: l.has_k || r.has_k }),
                 BinOp::Mul(_) if !(l.has_k && r.has_k) => {
                     // (l0 + k l1)(r0 + k r1) with l1 = 0 or r1 = 0.
                     let c1 = if l.has_k { quote!(#f::wmul(#l1, #r0)) } else { quote!(#f::wmul(#l0, #r1)) };

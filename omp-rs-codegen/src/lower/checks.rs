@@ -81,7 +81,8 @@ pub fn host_checks(checks: &[HostCheck], body: &TokenStream, at: Span) -> TokenS
 /// `const _: () = assert!(expr == { items; name })`, comparing bit patterns for floats and element by element for
 /// arrays (every type `resolve::kernel` lets through is a primitive or an array of one).
 fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream, at: Span) -> TokenStream {
-    let (Ok(e), Ok(t), Ok(items)) = (syn::parse_str::<syn::Expr>(expr), syn::parse_str::<syn::Type>(ty), items.parse::<TokenStream>()) else {
+    let (Ok(e), Ok(t), Ok(items)) = (syn::parse_str::<syn::Expr>(expr), syn::parse_str::<syn::Type>(ty), items.parse::<TokenStream>())
+    else {
         return TokenStream::new();
     };
     let n = format_ident!("{}", name);
@@ -127,7 +128,12 @@ fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream
 /// their device copies), `after` (once the device run is complete) re-runs `host`, the region's host lowering, on the
 /// snapshots and compares with the device's results. `None` for regions on device memory (`is_device_ptr`), which the
 /// host cannot read.
-pub fn differential(plan: &crate::target::KernelPlan, host: &TokenStream, types: &crate::types::CaptureTypes, kernel: &str) -> Option<(TokenStream, TokenStream)> {
+pub fn differential(
+    plan: &crate::target::KernelPlan,
+    host: &TokenStream,
+    types: &crate::types::CaptureTypes,
+    kernel: &str,
+) -> Option<(TokenStream, TokenStream)> {
     use crate::target::{ArrayUse, KernelArg};
     let diff = quote!(::omp::__private::check::differential);
     let slice = quote!(::omp::__private::as_slice);
@@ -136,9 +142,11 @@ pub fn differential(plan: &crate::target::KernelPlan, host: &TokenStream, types:
     }
     // A captured atomic value depends on the order in which threads reach the atomic (tickets drawn from one
     // counter): two correct runs differ, so such a region is not compared.
-    let captures = plan.analysis.directives.iter().any(|d| {
-        matches!(d, crate::body::BodyDirective::Atomic(a) if matches!(a.kind, crate::model::AtomicKind::Capture))
-    });
+    let captures = plan
+        .analysis
+        .directives
+        .iter()
+        .any(|d| matches!(d, crate::body::BodyDirective::Atomic(a) if matches!(a.kind, crate::model::AtomicKind::Capture)));
     if captures {
         return None;
     }

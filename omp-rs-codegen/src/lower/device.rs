@@ -98,7 +98,9 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let (b, n) = (base(name), len(name));
                 if let KernelArg::Array { private_len: Some(len), .. } = arg {
                     // Each iteration's own copy of the private array (the host passes an array of this very type).
-                    per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name: [#elem; #len] = core::array::from_fn(|__omp_k| #name[__omp_k]);));
+                    per_iteration.extend(
+                        quote!(#[allow(unused_mut)] let mut #name: [#elem; #len] = core::array::from_fn(|__omp_k| #name[__omp_k]);),
+                    );
                 }
                 if let KernelArg::Array { by_value: Some(changed), .. } = arg {
                     // The value is the one element the host mapped; a body that changes it changes its own copy.
@@ -129,7 +131,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         params.extend(strides.iter().map(|s| quote!(#s: u64)));
                         let inner: Vec<(Ident, Ident)> = (0..shape.inner).map(|k| (slot("is", k), slot("ic", k))).collect();
                         params.extend(inner.iter().flat_map(|(s, c)| [quote!(#s: u64), quote!(#c: u64)]));
-                        let plain = matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. });
+                        let plain =
+                            matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. });
                         if serial && plain {
                             // One iteration, so one thread: the whole array as a plain slice, without the per-access
                             // ownership test (the ownership slots stay: the kernel ABI is the same).
@@ -292,9 +295,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // Read-only captures are plain slices in the kernel (private arrays are per-iteration copies, not slices).
     let read_only = plan.args.iter().filter_map(|a| match a {
         KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, by_value: None, .. }
-        | KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => {
-            Some(fresh(name).to_string())
-        }
+        | KernelArg::DeviceBuffer { name, usage: ArrayUse::Read, .. } => Some(fresh(name).to_string()),
         _ => None,
     });
     super::affine::AffineReads::new(read_only).visit_block_mut(&mut body);

@@ -190,7 +190,13 @@ pub fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
 /// [`super::window`]; `&mut` references are reborrowed).
 /// `kernel_dims`: for a target region, the integer type its kernel counts each loop dimension in
 /// (`target::dim_types`); rustc asserts that the loop variable here has that type.
-pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types: &CaptureTypes, kernel_dims: Option<&[String]>) -> TokenStream {
+pub fn parallel_loop(
+    d: &Directive,
+    nest: &LoopNest,
+    analysis: &Analysis,
+    types: &CaptureTypes,
+    kernel_dims: Option<&[String]>,
+) -> TokenStream {
     let rt = rt();
     let depth = nest.dims.len();
     let config = region_config(d);
@@ -199,14 +205,19 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
         let name = names::dim(k);
         let e = dim_expr(dim);
         // Spanned at the loop: a kernel of another loop type is a compile error there.
-        let check = kernel_dims.and_then(|t| syn::parse_str::<syn::Type>(t.get(k)?).ok()).map(|t| {
-            quote_spanned!(dim.span=> #rt::check::kernel_loop_type::<#t, _>(&#name);)
-        });
+        let check = kernel_dims
+            .and_then(|t| syn::parse_str::<syn::Type>(t.get(k)?).ok())
+            .map(|t| quote_spanned!(dim.span=> #rt::check::kernel_loop_type::<#t, _>(&#name);));
         quote!(let #name = #e; #check)
     });
     let dim_names: Vec<Ident> = (0..depth).map(names::dim).collect();
-    let (chunk, red, views, parts, part) =
-        (names::hidden("__omp_chunk"), names::hidden("__omp_red"), names::hidden("__omp_views"), names::hidden("__omp_parts"), names::hidden("__omp_part"));
+    let (chunk, red, views, parts, part) = (
+        names::hidden("__omp_chunk"),
+        names::hidden("__omp_red"),
+        names::hidden("__omp_views"),
+        names::hidden("__omp_parts"),
+        names::hidden("__omp_part"),
+    );
 
     let mut setup = TokenStream::new();
     let mut per_thread = TokenStream::new();
@@ -307,10 +318,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
     let (red_in, red_out) = if red_vars.is_empty() {
         (quote!(), quote!())
     } else {
-        (
-            quote!(#[allow(unused_mut)] let (#(mut #red_vars,)*) = *#red;),
-            quote!(*#red = (#(#red_vars,)*);),
-        )
+        (quote!(#[allow(unused_mut)] let (#(mut #red_vars,)*) = *#red;), quote!(*#red = (#(#red_vars,)*);))
     };
     let combine = red_vars.iter().enumerate().map(|(i, v)| {
         let op = &red_ops[i];
@@ -318,11 +326,7 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
         let f = analysis.combine_of(&v.to_string()).function(quote!(<#op as #rt::reduce::Reducer<_>>::combine));
         quote!(#v = (#f)(#v, #part.#idx);)
     });
-    let combine_loop = if red_vars.is_empty() {
-        quote!(let _ = #parts;)
-    } else {
-        quote!(for #part in #parts { #(#combine)* })
-    };
+    let combine_loop = if red_vars.is_empty() { quote!(let _ = #parts;) } else { quote!(for #part in #parts { #(#combine)* }) };
     let span = nest.dims[0].span;
     let body = quote_spanned! {span=>
         #[allow(unused_imports)]
@@ -359,7 +363,12 @@ pub fn parallel_loop(d: &Directive, nest: &LoopNest, analysis: &Analysis, types:
 /// The loops over one chunk. The innermost dimension is a plain `for v in a..b` when its step is 1 (so it compiles
 /// like the sequential loop and vectorises, with row windows when the body has affine accesses), else
 /// `for k in ks { let v = dim.at(k); ... }`; outer dimensions of a collapsed nest come from the chunk's rows.
-fn iteration(nest: &LoopNest, windows: &std::collections::BTreeMap<String, super::window::Kind>, body: &syn::Block, chunk: &Ident) -> TokenStream {
+fn iteration(
+    nest: &LoopNest,
+    windows: &std::collections::BTreeMap<String, super::window::Kind>,
+    body: &syn::Block,
+    chunk: &Ident,
+) -> TokenStream {
     let depth = nest.dims.len();
     let last = depth - 1;
     let stmts = &body.stmts;

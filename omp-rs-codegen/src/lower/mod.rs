@@ -5,7 +5,7 @@ pub mod affine;
 pub mod checks;
 pub mod device;
 pub mod host;
+pub mod names;
 pub mod offload;
 pub mod print;
-pub mod names;
 pub mod window;

@@ -6,9 +6,9 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Ident;
 
+use crate::analyze::Class;
 use crate::manifest::{self, ManifestView};
 use crate::model::{Directive, MapItem, MapKind};
-use crate::analyze::Class;
 use crate::target::{ArrayUse, KernelArg, KernelPlan};
 use crate::types::CaptureTypes;
 
@@ -442,7 +442,9 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                         quote!(.shaped(&#shape)),
                     )
                 }
-                None => (super::host::writable(var, types), quote!(::omp::__private::as_slice(&#var)), TokenStream::new(), TokenStream::new()),
+                None => {
+                    (super::host::writable(var, types), quote!(::omp::__private::as_slice(&#var)), TokenStream::new(), TokenStream::new())
+                }
             };
             let token = if exclusive {
                 quote!(#scope.map_mut(#elems_mut, #range, #off::MapKind::#kind, #mods, #name))

@@ -383,7 +383,8 @@ impl InnerWalk {
 
 /// The accesses of `body` that move with `var` (and, for written arrays, at most one loop nested in it), by array.
 fn find(arrays: &BTreeMap<String, Kind>, env: &Env, var: &Ident, depth: usize, body: &syn::Block) -> BTreeMap<String, Vec<Found>> {
-    let mut f = Finder { arrays, env: env.clone(), var, depth, bound: Vec::new(), nested: Vec::new(), loops: 0, closures: 0, out: BTreeMap::new() };
+    let mut f =
+        Finder { arrays, env: env.clone(), var, depth, bound: Vec::new(), nested: Vec::new(), loops: 0, closures: 0, out: BTreeMap::new() };
     f.visit_block(body);
     f.out
 }
@@ -880,7 +881,13 @@ impl VisitMut for Nested<'_> {
                 };
                 let (Some(var), Some(inclusive)) = (plain, inclusive) else {
                     // Not windowable itself; its nested loops may be.
-                    let mut inner = Nested { arrays: self.arrays, env: self.env.clone(), depth: self.depth + 1, counted: self.counted.clone(), parents: self.parents };
+                    let mut inner = Nested {
+                        arrays: self.arrays,
+                        env: self.env.clone(),
+                        depth: self.depth + 1,
+                        counted: self.counted.clone(),
+                        parents: self.parents,
+                    };
                     let mut ids = Vec::new();
                     pat_idents(&f.pat, &mut ids);
                     for id in &ids {
@@ -901,7 +908,8 @@ impl VisitMut for Nested<'_> {
                 }
                 let mut env = self.env.clone();
                 env.bind_inner_loop(&var, &syn::parse_quote!(0..1));
-                let mut inner = Nested { arrays: self.arrays, env, depth: self.depth + 1, counted: self.counted.clone(), parents: self.parents };
+                let mut inner =
+                    Nested { arrays: self.arrays, env, depth: self.depth + 1, counted: self.counted.clone(), parents: self.parents };
                 inner.visit_block_mut(&mut f.body);
                 if let Some(fixes) = self.counted.get(&var.to_string()) {
                     // An enclosing lattice window predicts its accesses from this loop's counter.

@@ -9,18 +9,12 @@ use syn::{Expr, Ident, LitInt, Token};
 
 use super::{clause_at, did_you_mean, map, reduction};
 use crate::keyword;
-use crate::model::{
-    AtomicKind, Clause, ClauseName, ClauseValue, Construct, DefaultKind, DependKind, Schedule, ScheduleKind,
-};
+use crate::model::{AtomicKind, Clause, ClauseName, ClauseValue, Construct, DefaultKind, DependKind, Schedule, ScheduleKind};
 
 /// Parses the next clause. `Ok(None)` never happens today but keeps room for clauses that are accepted and dropped.
 pub(super) fn parse_one(input: ParseStream, construct: &Construct) -> syn::Result<Option<Clause>> {
     if !input.peek(Ident::peek_any) {
-        return Err(input.error(format!(
-            "expected a clause name; clauses allowed on `{}`: {}",
-            construct.name,
-            construct.allowed_list()
-        )));
+        return Err(input.error(format!("expected a clause name; clauses allowed on `{}`: {}", construct.name, construct.allowed_list())));
     }
     let ident = Ident::parse_any(input)?;
     let text = ident.to_string();
@@ -28,7 +22,11 @@ pub(super) fn parse_one(input: ParseStream, construct: &Construct) -> syn::Resul
         if keyword::UNSUPPORTED_CLAUSES.contains(&text.as_str()) {
             return Err(syn::Error::new(
                 ident.span(),
-                format!("the OpenMP clause `{text}` is not supported by omp-rs yet; clauses allowed on `{}`: {}", construct.name, construct.allowed_list()),
+                format!(
+                    "the OpenMP clause `{text}` is not supported by omp-rs yet; clauses allowed on `{}`: {}",
+                    construct.name,
+                    construct.allowed_list()
+                ),
             ));
         }
         let names = construct.allowed_clauses();

@@ -83,9 +83,7 @@ pub fn parse_map_items(input: ParseStream) -> syn::Result<Vec<MapItem>> {
             None
         };
         if input.peek(Token![.]) {
-            return Err(input.error(
-                "map a variable, not a field or method result: bind it first (`let xs = &s.xs;`) and map `xs`",
-            ));
+            return Err(input.error("map a variable, not a field or method result: bind it first (`let xs = &s.xs;`) and map `xs`"));
         }
         items.push(MapItem { var, section });
         if input.is_empty() {
@@ -111,14 +109,9 @@ fn parse_section(content: ParseStream, var: &Ident, span: proc_macro2::Span) -> 
     }
     let expr: Expr = syn::parse2(tokens).map_err(|_| syn::Error::new(span, "expected a range such as `a..b`, `..n` or `..`"))?;
     match expr {
-        Expr::Range(r) => Ok(Section {
-            start: r.start.map(|e| *e),
-            end: r.end.map(|e| *e),
-            inclusive: matches!(r.limits, RangeLimits::Closed(_)),
-        }),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!("an array section is a range: `{var}[a..b]`, `{var}[..n]` or `{var}[..]`"),
-        )),
+        Expr::Range(r) => {
+            Ok(Section { start: r.start.map(|e| *e), end: r.end.map(|e| *e), inclusive: matches!(r.limits, RangeLimits::Closed(_)) })
+        }
+        other => Err(syn::Error::new_spanned(other, format!("an array section is a range: `{var}[a..b]`, `{var}[..n]` or `{var}[..]`"))),
     }
 }

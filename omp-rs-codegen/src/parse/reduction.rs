@@ -10,7 +10,9 @@ use crate::model::{Reduction, ReductionOp};
 
 pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
     let op = parse_op(input)?;
-    input.parse::<Token![:]>().map_err(|e| syn::Error::new(e.span(), "expected `:` after the reduction operator, e.g. `reduction(+: sum)`"))?;
+    input
+        .parse::<Token![:]>()
+        .map_err(|e| syn::Error::new(e.span(), "expected `:` after the reduction operator, e.g. `reduction(+: sum)`"))?;
     let vars = Punctuated::<Ident, Token![,]>::parse_terminated(input)?;
     if vars.is_empty() {
         return Err(input.error("expected the reduced variables after `:`"));

@@ -70,7 +70,19 @@ impl CfgSet {
         set.values.insert("feature".into(), features);
         set.known_keys.insert("feature".into());
         // Keys of the target that cargo lists whenever they are set; a missing one is false, not unknown.
-        for key in ["target_feature", "target_has_atomic", "target_os", "target_family", "target_arch", "target_env", "target_vendor", "target_abi", "panic", "target_endian", "target_pointer_width"] {
+        for key in [
+            "target_feature",
+            "target_has_atomic",
+            "target_os",
+            "target_family",
+            "target_arch",
+            "target_env",
+            "target_vendor",
+            "target_abi",
+            "panic",
+            "target_endian",
+            "target_pointer_width",
+        ] {
             set.known_keys.insert(key.into());
         }
         set
@@ -249,7 +261,9 @@ impl<'a> Resolver<'a> {
         let tokens: Vec<TokenTree> = ts.into_iter().collect();
         let mut i = 0;
         while i < tokens.len() {
-            if let (TokenTree::Ident(id), Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) = (&tokens[i], tokens.get(i + 1), tokens.get(i + 2)) {
+            if let (TokenTree::Ident(id), Some(TokenTree::Punct(p)), Some(TokenTree::Group(g))) =
+                (&tokens[i], tokens.get(i + 1), tokens.get(i + 2))
+            {
                 if id == "cfg" && p.as_char() == '!' {
                     let value = match syn::parse2::<syn::Meta>(g.stream()) {
                         Ok(m) => self.eval_meta(&m),
@@ -411,7 +425,9 @@ mod test {
         assert_eq!(text, "{ let a = 1.0 ; let d = true ; assert ! (false || a > 0.0) ; }");
         assert_eq!(r.evaluated.len(), 4, "{:?}", r.evaluated);
         assert!(r.unknown.is_empty());
-        let mut b: syn::Block = syn::parse_quote!({ let t = cfg!(test); });
+        let mut b: syn::Block = syn::parse_quote!({
+            let t = cfg!(test);
+        });
         r.block(&mut b);
         assert_eq!(r.unknown, ["test"]);
     }

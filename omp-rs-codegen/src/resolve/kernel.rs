@@ -162,7 +162,11 @@ impl Work {
             ),
             // An item of a block sees that block and the ones around it, not the function's generics.
             Ctx::Block(level) => modules.lookup_in_region(
-                RegionScope { blocks: &self.plan_scopes[..=level.min(self.plan_scopes.len().saturating_sub(1))], const_generics: &[], module: self.module },
+                RegionScope {
+                    blocks: &self.plan_scopes[..=level.min(self.plan_scopes.len().saturating_sub(1))],
+                    const_generics: &[],
+                    module: self.module,
+                },
                 name,
                 cfg,
             ),
@@ -366,7 +370,10 @@ impl Work {
                 Some(p) => self.rewrites.push((path.to_vec(), p.join("::"))),
                 None if first => self.refuse(
                     first_seg,
-                    format!("the target region uses `{}`, which the device (it has `core`, not `std`) does not have: {FIX_PASS_VALUE}", path.join("::")),
+                    format!(
+                        "the target region uses `{}`, which the device (it has `core`, not `std`) does not have: {FIX_PASS_VALUE}",
+                        path.join("::")
+                    ),
                 ),
                 None => {}
             }
@@ -424,8 +431,35 @@ const FIX_PASS_VALUE: &str = "compute what the region needs before it and pass t
 
 /// Modules of `std` that are `core`'s (re-exported as they are), which the device crate has.
 const CORE_MODULES: &[&str] = &[
-    "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "cmp", "mem",
-    "ops", "num", "convert", "iter", "option", "result", "hint", "array", "char", "primitive", "marker", "default", "clone",
+    "f32",
+    "f64",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "cmp",
+    "mem",
+    "ops",
+    "num",
+    "convert",
+    "iter",
+    "option",
+    "result",
+    "hint",
+    "array",
+    "char",
+    "primitive",
+    "marker",
+    "default",
+    "clone",
 ];
 
 /// `core`'s spelling of a std path the device can use (`std::f64::consts::PI` -> `core::f64::consts::PI`).

@@ -160,7 +160,12 @@ impl Modules {
         let module = &self.modules[m];
         match declared(&module.items, name, cfg) {
             Ok(Some(item)) => {
-                return Found::Item { home: Home::Module(m), item: item.clone(), via: Some(vec!["self".into(), name.into()]), unverified: false };
+                return Found::Item {
+                    home: Home::Module(m),
+                    item: item.clone(),
+                    via: Some(vec!["self".into(), name.into()]),
+                    unverified: false,
+                };
             }
             Ok(None) => {}
             Err(why) => return Found::Undecidable(why),
@@ -186,7 +191,11 @@ impl Modules {
             match cfg.keep(attrs) {
                 Some(true) => {}
                 Some(false) => continue,
-                None => return Found::Undecidable(format!("a `use ...::*` that may import `{name}` is under a `#[cfg]` the build script cannot evaluate")),
+                None => {
+                    return Found::Undecidable(format!(
+                        "a `use ...::*` that may import `{name}` is under a `#[cfg]` the build script cannot evaluate"
+                    ))
+                }
             }
             match self.module_at(m, path, cfg, depth + 1) {
                 Some(ModRef::Local(g)) if g != m => match self.lookup_at(g, name, cfg, depth + 1) {
@@ -338,10 +347,39 @@ impl BlockScope {
 /// Macros that never declare items: the std macros of expressions, and omp's own statements.
 fn is_plain_macro(path: &syn::Path) -> bool {
     const PLAIN: &[&str] = &[
-        "assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq", "debug_assert_ne", "println", "print",
-        "eprintln", "eprint", "panic", "todo", "unimplemented", "unreachable", "write", "writeln", "format", "vec",
-        "dbg", "matches", "cfg", "env", "concat", "stringify", "line", "file", "column", "include_str", "include_bytes",
-        "target_update", "target_enter_data", "target_exit_data", "taskwait",
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "println",
+        "print",
+        "eprintln",
+        "eprint",
+        "panic",
+        "todo",
+        "unimplemented",
+        "unreachable",
+        "write",
+        "writeln",
+        "format",
+        "vec",
+        "dbg",
+        "matches",
+        "cfg",
+        "env",
+        "concat",
+        "stringify",
+        "line",
+        "file",
+        "column",
+        "include_str",
+        "include_bytes",
+        "target_update",
+        "target_enter_data",
+        "target_exit_data",
+        "taskwait",
     ];
     let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     match segs.as_slice() {
@@ -595,7 +633,12 @@ mod test {
                     syn::Item::Const(c) => quote::ToTokens::to_token_stream(&c.expr).to_string(),
                     _ => String::new(),
                 };
-                format!("{}::{} = {value} via {}", m.modules[*i].path.join("::"), item_name(item).unwrap_or_default(), via.as_ref().map(|v| v.join("::")).unwrap_or_default())
+                format!(
+                    "{}::{} = {value} via {}",
+                    m.modules[*i].path.join("::"),
+                    item_name(item).unwrap_or_default(),
+                    via.as_ref().map(|v| v.join("::")).unwrap_or_default()
+                )
             }
             Found::Item { home: Home::Block(l), .. } => format!("block {l}"),
             Found::Extern(p) => format!("extern {}", p.join("::")),
@@ -641,7 +684,11 @@ mod test {
     #[test]
     fn block_items_anywhere_in_the_block_and_const_generics_come_first() {
         let m = modules(syn::parse_quote! { const LATE: f64 = 1.0; const W: usize = 2; });
-        let body: syn::Block = syn::parse_quote!({ let y = LATE; const LATE: f64 = 4.0; mystery!(); });
+        let body: syn::Block = syn::parse_quote!({
+            let y = LATE;
+            const LATE: f64 = 4.0;
+            mystery!();
+        });
         let blocks = [BlockScope::of(&body.stmts)];
         assert!(blocks[0].opaque);
         let scope = RegionScope { blocks: &blocks, const_generics: &["W".to_string()], module: 0 };

@@ -12,24 +12,24 @@ mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
 pub(crate) mod storage;
-pub(crate) mod unchecked; // the escape hatch `unsafe(disjoint(..))`, an audited unsafe module
 mod team; // its few unsafe blocks (the erased job pointer) allow themselves, each with its SAFETY argument
+pub(crate) mod unchecked; // the escape hatch `unsafe(disjoint(..))`, an audited unsafe module
 mod window;
 
 pub use dim::{Dim, LoopIndex};
-pub use unchecked::UncheckedSlice;
 pub use local::{CopyValue, Probe, RefLocal, RefValue, SliceLocal};
 pub use ownership::{form_product, form_sum, Affine, Ownership};
 pub use storage::{as_slice, as_slice_mut, slice_len, SliceStorage, SliceStorageMut};
+pub use unchecked::UncheckedSlice;
 pub use window::{
-    range_count, range_count_inclusive, range_nth, range_nth_inclusive, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice,
-    RefRows, RowWindow, RowsWindow, SliceRows, WindowIndex,
+    range_count, range_count_inclusive, range_nth, range_nth_inclusive, row_span, wrapping, NotSlice, Pick, PickAny, PickSlice, RefRows,
+    RowWindow, RowsWindow, SliceRows, WindowIndex,
 };
 
 pub use schedule::Schedule;
 pub use sharing::{
-    critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, ChunkView, CriticalCell, CriticalGuard, DisjointArrays,
-    DisjointMut, LatticeMut, OmpAt, OmpAtMut, WindowMut, WindowsMut,
+    critical_lock, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, ChunkView, CriticalCell, CriticalGuard, DisjointArrays, DisjointMut,
+    LatticeMut, OmpAt, OmpAtMut, WindowMut, WindowsMut,
 };
 
 pub(crate) use team::position;

@@ -714,7 +714,9 @@ mod test {
         // y[i * 4 + k], k in 0..4: iteration i owns [4i, 4i + 3].
         let o = Affine::new(Some(0), [5]).term(0, Some(4), &dim(0, 5)).inner(Some(1), &dim(0, 4)).check("y", "i * 4 + k");
         assert_eq!(o.interval(1, 3), Some((4, 11)));
-        let r = std::panic::catch_unwind(|| Affine::new(Some(0), [5]).term(0, Some(4), &dim(0, 5)).inner(Some(1), &dim(0, 5)).check("y", "i*4+k"));
+        let r = std::panic::catch_unwind(|| {
+            Affine::new(Some(0), [5]).term(0, Some(4), &dim(0, 5)).inner(Some(1), &dim(0, 5)).check("y", "i*4+k")
+        });
         assert!(r.is_err(), "rows of 5 overlap at stride 4");
     }
 
@@ -771,7 +773,9 @@ mod test {
     fn narrow_arithmetic_must_fit_its_type() {
         let d = Dim::from(0u8..=255);
         // (2 * i) as usize with i: u8 wraps at i = 128.
-        let r = std::panic::catch_unwind(|| Affine::new(Some(0), [256]).term(0, Some(2), &d).check_type(u8::bounds(), "y", "(2 * i) as usize", "2 * i"));
+        let r = std::panic::catch_unwind(|| {
+            Affine::new(Some(0), [256]).term(0, Some(2), &d).check_type(u8::bounds(), "y", "(2 * i) as usize", "2 * i")
+        });
         assert!(r.is_err());
         Affine::new(Some(0), [128]).term(0, Some(2), &Dim::from(0u8..128)).check_type(u8::bounds(), "y", "(2 * i) as usize", "2 * i");
     }

@@ -811,5 +811,3 @@ impl<T> std::ops::DerefMut for CriticalGuard<'_, T> {
         &mut self.value
     }
 }
-
-

@@ -211,16 +211,17 @@ impl Team {
     fn worker(&self, thread_num: usize) {
         let mut seen = 0;
         loop {
-            wait_until(self.spin, || self.epoch.load(SeqCst) != seen, || {
-                let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-                self.sleepers.fetch_add(1, SeqCst);
-                let guard = self
-                    .wake_workers
-                    .wait_while(guard, |_| self.epoch.load(SeqCst) == seen)
-                    .unwrap_or_else(|e| e.into_inner());
-                self.sleepers.fetch_sub(1, SeqCst);
-                drop(guard);
-            });
+            wait_until(
+                self.spin,
+                || self.epoch.load(SeqCst) != seen,
+                || {
+                    let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+                    self.sleepers.fetch_add(1, SeqCst);
+                    let guard = self.wake_workers.wait_while(guard, |_| self.epoch.load(SeqCst) == seen).unwrap_or_else(|e| e.into_inner());
+                    self.sleepers.fetch_sub(1, SeqCst);
+                    drop(guard);
+                },
+            );
             seen = self.epoch.load(SeqCst);
             // SAFETY: see `impl Sync for Team`: the job of epoch `seen` stays valid until we count ourselves.
             #[allow(unsafe_code)]

@@ -23,7 +23,16 @@ use crate::Error;
 /// # Safety
 /// `addr..addr+bytes` stays valid and unmoved until the matching exit.
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn enter_raw(rt: Rt, loc: &'static Ident, device: i32, addr: usize, bytes: usize, kind: MapKind, mods: Modifiers, var: &str) -> Result<(), Error> {
+pub(crate) unsafe fn enter_raw(
+    rt: Rt,
+    loc: &'static Ident,
+    device: i32,
+    addr: usize,
+    bytes: usize,
+    kind: MapKind,
+    mods: Modifiers,
+    var: &str,
+) -> Result<(), Error> {
     if bytes == 0 {
         return Ok(());
     }

@@ -160,9 +160,8 @@ impl DataRegion {
 /// `x[section]`, or an error naming the variable.
 fn section_of<'x, T, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(x: &'x [T], section: R, var: &str) -> Result<&'x [T], Error> {
     let what = format!("{section:?}");
-    x.get(section).ok_or_else(|| Error::InvalidAccess {
-        detail: format!("the section `{var}[{what}]` is outside its {} elements", x.len()),
-    })
+    x.get(section)
+        .ok_or_else(|| Error::InvalidAccess { detail: format!("the section `{var}[{what}]` is outside its {} elements", x.len()) })
 }
 
 /// A variable mapped `to`/`alloc` by an enclosing `target_data` block (the expansion gives it the variable's

@@ -101,10 +101,7 @@ pub(crate) fn resolve(device: Option<i64>, if_cond: bool) -> Result<Decision, Er
         return Ok(Decision::Host(HostReason::InitialDevice));
     }
     if n == 0 {
-        let reason = format!(
-            "0 offload devices ({}; a device counts once an image for it is registered)",
-            rtm.devices_text()
-        );
+        let reason = format!("0 offload devices ({}; a device counts once an image for it is registered)", rtm.devices_text());
         return if pol == Policy::Mandatory {
             Err(Error::NoDevice { policy: pol, reason })
         } else {

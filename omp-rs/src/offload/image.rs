@@ -57,11 +57,7 @@ pub struct ImageSet {
 
 impl ImageSet {
     /// An image set over `&'static` data (for a `static` in generated code).
-    pub const fn new(
-        images: &'static [Image],
-        kernels: &'static [&'static str],
-        globals: &'static [DeviceGlobal],
-    ) -> ImageSet {
+    pub const fn new(images: &'static [Image], kernels: &'static [&'static str], globals: &'static [DeviceGlobal]) -> ImageSet {
         ImageSet { images, kernels, globals, state: OnceLock::new(), canonical: OnceLock::new() }
     }
 
@@ -70,11 +66,7 @@ impl ImageSet {
     pub fn leak(images: Vec<(ImageKind, String, Vec<u8>)>, kernels: Vec<String>, globals: Vec<(String, usize)>) -> &'static ImageSet {
         let images: Vec<Image> = images
             .into_iter()
-            .map(|(kind, arch, bytes)| Image {
-                kind,
-                arch: Box::leak(arch.into_boxed_str()),
-                bytes: Box::leak(bytes.into_boxed_slice()),
-            })
+            .map(|(kind, arch, bytes)| Image { kind, arch: Box::leak(arch.into_boxed_str()), bytes: Box::leak(bytes.into_boxed_slice()) })
             .collect();
         let kernels: Vec<&'static str> = kernels.into_iter().map(|k| &*Box::leak(k.into_boxed_str())).collect();
         let globals: Vec<DeviceGlobal> =
@@ -126,12 +118,7 @@ pub(crate) fn elf_header(b: &[u8]) -> Option<ElfHeader> {
         return None;
     }
     let u16_at = |o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
-    Some(ElfHeader {
-        abi_version: b[8],
-        e_type: u16_at(16),
-        machine: u16_at(18),
-        flags: u32::from_le_bytes([b[48], b[49], b[50], b[51]]),
-    })
+    Some(ElfHeader { abi_version: b[8], e_type: u16_at(16), machine: u16_at(18), flags: u32::from_le_bytes([b[48], b[49], b[50], b[51]]) })
 }
 
 /// The SM number (`90` for sm_90) a cubin was built for, read as LLVM's CUDA plugin reads it: the low byte of
@@ -229,7 +216,8 @@ mod test {
     fn kind_check_rejects_wrong_machine_and_non_elf() {
         let img = Image { kind: ImageKind::Cubin, arch: "sm_90", bytes: Box::leak(elf(EM_X86_64, 3, 0, 0).into_boxed_slice()) };
         assert!(check_kind(&img).unwrap_err().contains("ELF machine"));
-        let img = Image { kind: ImageKind::HostSo, arch: "host", bytes: b"not an elf file at all, just some text padding it to 64 bytes......" };
+        let img =
+            Image { kind: ImageKind::HostSo, arch: "host", bytes: b"not an elf file at all, just some text padding it to 64 bytes......" };
         assert!(check_kind(&img).is_err());
         let ok = Image { kind: ImageKind::Cubin, arch: "sm_90", bytes: Box::leak(elf(EM_CUDA, 2, 7, 0x5a055a).into_boxed_slice()) };
         assert!(check_kind(&ok).is_ok());

@@ -19,10 +19,10 @@ use omp_rs_abi::SlotKind;
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
-use super::profile::{self, Phase};
 use super::image::ImageSet;
 use super::map::{self, MapKind, Section, VarName};
 use super::policy::{self, log, Policy};
+use super::profile::{self, Phase};
 use super::queue::{self, LaunchMode, QueuedLaunch, Target};
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::repr::{Pod, Scalar};
@@ -248,8 +248,22 @@ impl PackBuffers {
     /// Emptied, they become the thread's spare buffers.
     fn give_back(mut self: Box<Self>) {
         let PackBuffers {
-            args, kinds, secs, sec_args, values, owners, reductions, buffers, walk, last_named, last_mapped, deferred, nowait,
-            team_adds, slots, footprint,
+            args,
+            kinds,
+            secs,
+            sec_args,
+            values,
+            owners,
+            reductions,
+            buffers,
+            walk,
+            last_named,
+            last_mapped,
+            deferred,
+            nowait,
+            team_adds,
+            slots,
+            footprint,
         } = &mut *self;
         *nowait = false;
         *team_adds = false;
@@ -583,7 +597,11 @@ impl Geometry {
         let threads = match self.thread_limit {
             None => 256,
             Some(t) if (1..=1024).contains(&t) => t as u32,
-            Some(t) => return Err(bad(format!("thread_limit({t}) is outside 1..=1024 threads per team; pick a value in range (256 is a good default)"))),
+            Some(t) => {
+                return Err(bad(format!(
+                    "thread_limit({t}) is outside 1..=1024 threads per team; pick a value in range (256 is a good default)"
+                )))
+            }
         };
         let tiles = shape.tile_inner.map_or_else(Tiles::default, |inner| tiles(threads, self.iterations, inner));
         let teams = match self.num_teams {
@@ -699,9 +717,7 @@ impl Ran {
             detail: format!("the launch has {} reduction(s); index {i} is out of range", self.reds.len()),
         })?;
         if slot.elem != TypeId::of::<T>() {
-            return Err(Error::InvalidAccess {
-                detail: format!("reduction {i} holds {}, not {}", slot.elem_name, type_name::<T>()),
-            });
+            return Err(Error::InvalidAccess { detail: format!("reduction {i} holds {}, not {}", slot.elem_name, type_name::<T>()) });
         }
         // SAFETY: the buffer holds at least `partial_count` elements of `T` (allocated for `teams`, aligned by
         // the pinned allocator's page alignment), written by the kernel before the synchronous launch returned;
@@ -924,7 +940,7 @@ pub(crate) fn launch_impl(
         map::check_sections(rt, device.0, &pack.bufs.secs)?;
     }
     let _exclusive = changing; // held until the launch has returned
-    // Earlier queued regions finish (and report) before a synchronous launch.
+                               // Earlier queued regions finish (and report) before a synchronous launch.
     queue::sync(device.0)?;
     let mut ka = pack.bufs.args.kernel_args(teams, threads);
     profile::passed(Phase::Checks);
@@ -1043,10 +1059,24 @@ mod tests {
     fn a_pack_records_its_slot_kinds_and_a_wrong_layout_is_refused() {
         use SlotKind::*;
         let (x, mut y, p) = (vec![1.0f64; 4], vec![0.0f32; 4], [3u8; 2]);
-        let pack = ArgPack::new().to(&x).tofrom(&mut y).var("y").scalar(2.5f64).scalar(7i32).scalars(&p).dim(0, 4, 1).walk(4).reduction::<f64>();
+        let pack =
+            ArgPack::new().to(&x).tofrom(&mut y).var("y").scalar(2.5f64).scalar(7i32).scalars(&p).dim(0, 4, 1).walk(4).reduction::<f64>();
         let want = [
-            ArrayBase, ArrayLen, ArrayBase, ArrayLen, Float64, Int, Int, Int, LoopFirst, LoopTrips, LoopStep, WalkTileRows,
-            WalkTilesPerRow, WalkTiles, ReductionPartials,
+            ArrayBase,
+            ArrayLen,
+            ArrayBase,
+            ArrayLen,
+            Float64,
+            Int,
+            Int,
+            Int,
+            LoopFirst,
+            LoopTrips,
+            LoopStep,
+            WalkTileRows,
+            WalkTilesPerRow,
+            WalkTiles,
+            ReductionPartials,
         ];
         assert_eq!(pack.bufs.kinds, want);
         assert_eq!(pack.slots(), want.len());
@@ -1069,7 +1099,8 @@ mod tests {
             Err(Error::KernelLayout { kernel, detail }) => assert!(kernel == "omp_k_layout" && detail.contains("slot 2"), "{detail}"),
             other => panic!("expected a layout error, got {other:?}"),
         }
-        static RIGHT: KernelRef = KernelRef::with_layout(&SET, "omp_k_layout", None, Some(&[ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]));
+        static RIGHT: KernelRef =
+            KernelRef::with_layout(&SET, "omp_k_layout", None, Some(&[ArrayBase, ArrayLen, LoopFirst, LoopTrips, LoopStep]));
         assert_eq!(RIGHT.check_layout(&pack.bufs.kinds), Ok(()));
     }
 
@@ -1147,4 +1178,3 @@ mod tests {
         assert!(msg.downcast_ref::<String>().is_some_and(|m| m.contains("unit-step loop got step 2")));
     }
 }
-

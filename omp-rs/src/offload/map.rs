@@ -211,9 +211,8 @@ thread_local! {
 fn presence(rt: Rt, device: i32, s: &Section) -> Result<Presence, Error> {
     // Read before the lookups: a mapping ended after this point bumps the epoch, so what is cached below expires.
     let epoch = MAPPINGS_EPOCH.load(Ordering::Acquire);
-    let hit = RECENTLY_PRESENT.with(|c| {
-        c.borrow().0.iter().find(|e| e.0 == epoch && e.1 == device && e.2 == s.addr && e.3 == s.bytes).map(|e| e.4)
-    });
+    let hit = RECENTLY_PRESENT
+        .with(|c| c.borrow().0.iter().find(|e| e.0 == epoch && e.1 == device && e.2 == s.addr && e.3 == s.bytes).map(|e| e.4));
     if let Some(dev) = hit {
         return Ok(Presence::Present(dev));
     }

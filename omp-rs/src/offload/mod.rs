@@ -43,11 +43,11 @@ mod launch;
 mod map;
 #[allow(unsafe_code)]
 mod nowait;
+#[allow(unsafe_code)]
+mod pinned;
 pub(crate) mod policy;
 #[doc(hidden)]
 pub mod private;
-#[allow(unsafe_code)]
-mod pinned;
 #[allow(unsafe_code)]
 mod profile;
 #[allow(unsafe_code)]
@@ -59,13 +59,13 @@ mod repr;
 #[allow(unsafe_code)]
 mod result;
 
-pub use buffer::DeviceBuffer;
 pub(crate) use buffer::device_copy;
+pub use buffer::DeviceBuffer;
 pub use data::{target_enter_data_raw, target_exit_data_raw};
 pub use data_region::{MappedMut, MappedRef};
 pub use device::{
-    device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present,
-    Decision, Device, HostReason,
+    device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present, Decision,
+    Device, HostReason,
 };
 pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
 pub use map::{ExitKind, MapKind, Modifiers};

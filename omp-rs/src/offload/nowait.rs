@@ -124,7 +124,13 @@ impl Pending<'_> {
 impl<'scope, 'env> Scope<'scope, 'env> {
     /// Queue `kernel` on `device`'s worker and return at once. Launches on one device run in queue order.
     #[track_caller]
-    pub fn launch_nowait(&'scope self, kernel: &'static KernelRef, device: Device, pack: ArgPack<'scope>, geometry: Geometry) -> Pending<'scope> {
+    pub fn launch_nowait(
+        &'scope self,
+        kernel: &'static KernelRef,
+        device: Device,
+        pack: ArgPack<'scope>,
+        geometry: Geometry,
+    ) -> Pending<'scope> {
         let ident = Ident::at(Location::caller(), kernel.name());
         let slot = Arc::new(Slot::default());
         // SAFETY: only the lifetime changes. The borrows in `pack` live for 'scope, and `scope` waits for this

@@ -9,18 +9,18 @@
 //!    [`LaunchOutcome::NotOffloaded`] or [`Decision::Host`] → run the host loop (omp-rs's thread team);
 //! 4. reductions: `ran.reduce::<T>(i, original, op)`.
 
+pub use super::data_region::{
+    enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataRegion, HostAccess,
+    MappedMut, MappedRef,
+};
 pub use super::device::{Decision, Device, HostReason};
+pub use super::early::start_early;
 pub use super::image::{DeviceGlobal, Image, ImageKind, ImageSet};
 pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, LaunchOutcome, Ran};
-pub use omp_rs_abi::SlotKind;
-pub use super::nowait::{scope, Pending, Scope};
 pub use super::map::{ExitKind, MapKind, Modifiers};
+pub use super::nowait::{scope, Pending, Scope};
 pub use super::repr::{Pod, Scalar};
-pub use super::early::start_early;
-pub use super::data_region::{
-    enter_data, exit_data_from, exit_data_release, region_without_image, register_images, update_from, update_to, DataRegion,
-    HostAccess, MappedMut, MappedRef,
-};
+pub use omp_rs_abi::SlotKind;
 
 /// Kernel ABI version these entry points implement (`omp_rs_abi::ABI_VERSION`; ARCHITECTURE.md "Kernel ABI").
 pub const ABI_VERSION: u32 = omp_rs_abi::ABI_VERSION;

@@ -69,7 +69,9 @@ fn enabled() -> bool {
                     "1" | "on" => true,
                     "" | "0" | "off" => false,
                     other => {
-                        eprintln!("omp-rs: warning: OMP_RS_PROFILE={other:?} is not valid; accepted values are 1 and 0; profiling stays off");
+                        eprintln!(
+                            "omp-rs: warning: OMP_RS_PROFILE={other:?} is not valid; accepted values are 1 and 0; profiling stays off"
+                        );
                         false
                     }
                 },

@@ -354,9 +354,7 @@ impl Target {
                 // SAFETY: handles from this library for this device; `args` is the packed parameter buffer (8-byte
                 // slots in parameter order), copied by the library before the call returns; the rest is the
                 // caller's contract.
-                let r = unsafe {
-                    (q.lib.launch_kernel)(lane.0, q.device.0, kernel.0, args.as_ptr().cast(), args.len() * 8, &sizes)
-                };
+                let r = unsafe { (q.lib.launch_kernel)(lane.0, q.device.0, kernel.0, args.as_ptr().cast(), args.len() * 8, &sizes) };
                 // SAFETY: `r` came from the library.
                 if let Some(e) = unsafe { ol::error_text(r) } {
                     return Err(failed(e));
@@ -561,11 +559,7 @@ impl OffloadQueue {
         let host = all.iter().find(|(b, _)| *b == ol::backend::HOST).map(|(_, d)| *d).ok_or("liboffload has no host device")?;
         // libomptarget numbers the devices of its GPU plugin in the plugin's order, which liboffload's devices of
         // the same back end follow (one GPU family per process, see registry::Family).
-        let gpus: Vec<Handle> = all
-            .iter()
-            .filter(|(b, _)| *b == ol::backend::CUDA || *b == ol::backend::AMDGPU)
-            .map(|(_, d)| *d)
-            .collect();
+        let gpus: Vec<Handle> = all.iter().filter(|(b, _)| *b == ol::backend::CUDA || *b == ol::backend::AMDGPU).map(|(_, d)| *d).collect();
         let dev = *gpus
             .get(device.0 as usize)
             .ok_or_else(|| format!("liboffload sees {} GPU(s), libomptarget device {} has no counterpart", gpus.len(), device.0))?;
@@ -645,7 +639,9 @@ impl OffloadQueue {
         let mut handle = None;
         for (img, bytes) in reg.images() {
             let fits = match img.kind {
-                ImageKind::Cubin => image::check_kind(img).ok().is_some_and(|h| cc.is_some_and(|cc| image::cubin_fits(image::cubin_sm(&h), cc))),
+                ImageKind::Cubin => {
+                    image::check_kind(img).ok().is_some_and(|h| cc.is_some_and(|cc| image::cubin_fits(image::cubin_sm(&h), cc)))
+                }
                 ImageKind::AmdCodeObject => true,
                 ImageKind::HostSo => false,
             };

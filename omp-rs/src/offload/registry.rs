@@ -50,11 +50,8 @@ pub(crate) fn runtime() -> Result<&'static Runtime, Error> {
             }
             let rt = Rt::init()?;
             log(|| {
-                let devs: Vec<String> = cuda
-                    .devices
-                    .iter()
-                    .map(|d| format!("cuda:{} sm_{}{} sched={:?}", d.ordinal, d.cc.0, d.cc.1, d.sched))
-                    .collect();
+                let devs: Vec<String> =
+                    cuda.devices.iter().map(|d| format!("cuda:{} sm_{}{} sched={:?}", d.ordinal, d.cc.0, d.cc.1, d.sched)).collect();
                 format!("libomptarget {} loaded; CUDA devices [{}]", rt.lib().path().display(), devs.join(", "))
             });
             Ok(Runtime { rt, cuda, family: Mutex::new(None), twin_lock: Mutex::new(()) })
@@ -74,8 +71,7 @@ impl Runtime {
     }
 
     pub(crate) fn devices_text(&self) -> String {
-        let mut v: Vec<String> =
-            self.cuda.devices.iter().map(|d| format!("cuda:{} sm_{}{}", d.ordinal, d.cc.0, d.cc.1)).collect();
+        let mut v: Vec<String> = self.cuda.devices.iter().map(|d| format!("cuda:{} sm_{}{}", d.ordinal, d.cc.0, d.cc.1)).collect();
         if std::path::Path::new("/dev/kfd").exists() {
             v.push("amdgpu (/dev/kfd)".into());
         }
@@ -293,8 +289,7 @@ fn register(set: &'static ImageSet) -> Result<Registered, Error> {
             // device). Registration keeps an aligned copy for the life of the process.
             let words: &'static mut [u64] = Box::leak(vec![0u64; i.bytes.len().div_ceil(8)].into_boxed_slice());
             // SAFETY: `words` spans at least `i.bytes.len()` bytes; u64 has no invalid bit patterns.
-            let aligned: &'static mut [u8] =
-                unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), i.bytes.len()) };
+            let aligned: &'static mut [u8] = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), i.bytes.len()) };
             aligned.copy_from_slice(i.bytes);
             let r = aligned.as_ptr_range();
             copies.push((*i, &*aligned));

@@ -44,12 +44,7 @@ pub(crate) struct MapArgs {
 
 impl MapArgs {
     pub(crate) fn with_capacity(n: usize) -> MapArgs {
-        MapArgs {
-            base: Vec::with_capacity(n),
-            begin: Vec::with_capacity(n),
-            sizes: Vec::with_capacity(n),
-            types: Vec::with_capacity(n),
-        }
+        MapArgs { base: Vec::with_capacity(n), begin: Vec::with_capacity(n), sizes: Vec::with_capacity(n), types: Vec::with_capacity(n) }
     }
 
     pub(crate) fn push(&mut self, base: *mut c_void, begin: *mut c_void, size: i64, ty: i64) {
@@ -94,7 +89,6 @@ impl MapArgs {
     pub(crate) fn set_type(&mut self, i: usize, ty: i64) {
         self.types[i] = ty;
     }
-
 }
 
 /// An interned `ident_t` naming a Rust source location (`";file;function;line;column;;"`). libomptarget prints it
@@ -114,19 +108,18 @@ impl Ident {
         static TABLE: OnceLock<Mutex<HashMap<Key, &'static Ident>>> = OnceLock::new();
         let key = (loc.file(), loc.line(), loc.column(), what.to_owned());
         let mut t = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|p| p.into_inner());
-        t.entry(key)
-            .or_insert_with(|| {
-                let s = format!(";{};{};{};{};;", loc.file(), what, loc.line(), loc.column()).replace('\0', "?");
-                let len = s.len();
-                let c = Box::leak(std::ffi::CString::new(s).unwrap_or_default().into_boxed_c_str());
-                Box::leak(Box::new(Ident(sys::ident_t {
-                    reserved_1: 0,
-                    flags: sys::KMP_IDENT_KMPC,
-                    reserved_2: 0,
-                    reserved_3: i32::try_from(len).unwrap_or(i32::MAX),
-                    psource: c.as_ptr(),
-                })))
-            })
+        t.entry(key).or_insert_with(|| {
+            let s = format!(";{};{};{};{};;", loc.file(), what, loc.line(), loc.column()).replace('\0', "?");
+            let len = s.len();
+            let c = Box::leak(std::ffi::CString::new(s).unwrap_or_default().into_boxed_c_str());
+            Box::leak(Box::new(Ident(sys::ident_t {
+                reserved_1: 0,
+                flags: sys::KMP_IDENT_KMPC,
+                reserved_2: 0,
+                reserved_3: i32::try_from(len).unwrap_or(i32::MAX),
+                psource: c.as_ptr(),
+            })))
+        })
     }
 
     fn as_ptr(&'static self) -> *mut sys::ident_t {
@@ -224,13 +217,7 @@ impl Rt {
     ///
     /// # Safety
     /// `dst` is valid for `bytes` writes; `src..src+bytes` is device memory of `device`.
-    pub(crate) unsafe fn memcpy_from_device(
-        self,
-        dst: *mut u8,
-        src: *const c_void,
-        bytes: usize,
-        device: i32,
-    ) -> Result<(), Error> {
+    pub(crate) unsafe fn memcpy_from_device(self, dst: *mut u8, src: *const c_void, bytes: usize, device: i32) -> Result<(), Error> {
         super::queue::sync(device)?;
         // SAFETY: guaranteed by the caller.
         unsafe { self.memcpy_from_settled_device(dst, src, bytes, device) }
@@ -265,13 +252,7 @@ impl Rt {
     ///
     /// # Safety
     /// `src` is valid for `bytes` reads; `dst..dst+bytes` is device memory of `device` that nothing else uses.
-    pub(crate) unsafe fn memcpy_to_device(
-        self,
-        dst: *mut c_void,
-        src: *const u8,
-        bytes: usize,
-        device: i32,
-    ) -> Result<(), Error> {
+    pub(crate) unsafe fn memcpy_to_device(self, dst: *mut c_void, src: *const u8, bytes: usize, device: i32) -> Result<(), Error> {
         if bytes == 0 {
             return Ok(());
         }

@@ -31,8 +31,8 @@
 //! panel-args: 12 2
 //! device-args: 25 2
 
-use std::time::Instant;
 use omp_ports::GlibcRand;
+use std::time::Instant;
 
 /// `ParallelBitonicSort`: the array stays on the device for all n(n+1)/2 launches.
 #[omp::directives]

@@ -52,7 +52,7 @@ const ERROR_FUNCT_TINY: f32 = 0.000000000000000000001f32; // QL_EPSILON
 const ERROR_FUNCT_ONE: f32 = 1.00000000000000000000e+00f32;
 // c = (float)0.84506291151
 const ERROR_FUNCT_ERX: f32 = 8.45062911510467529297e-01f32; // 0x3FEB0AC1, 0x60000000
-// Coefficients for approximation to  erf on [0,0.84375]
+                                                            // Coefficients for approximation to  erf on [0,0.84375]
 const ERROR_FUNCT_EFX: f32 = 1.28379167095512586316e-01f32; // 0x3FC06EBA, 0x8214DB69
 const ERROR_FUNCT_EFX8: f32 = 1.02703333676410069053e+00f32; // 0x3FF06EBA, 0x8214DB69
 const ERROR_FUNCT_PP0: f32 = 1.28379167095512558561e-01f32; // 0x3FC06EBA, 0x8214DB68
@@ -65,7 +65,7 @@ const ERROR_FUNCT_QQ2: f32 = 6.50222499887672944485e-02f32; // 0x3FB0A54C, 0x553
 const ERROR_FUNCT_QQ3: f32 = 5.08130628187576562776e-03f32; // 0x3F74D022, 0xC4D36B0F
 const ERROR_FUNCT_QQ4: f32 = 1.32494738004321644526e-04f32; // 0x3F215DC9, 0x221C1A10
 const ERROR_FUNCT_QQ5: f32 = -3.96022827877536812320e-06f32; // 0xBED09C43, 0x42A26120
-// Coefficients for approximation to  erf  in [0.84375,1.25]
+                                                             // Coefficients for approximation to  erf  in [0.84375,1.25]
 const ERROR_FUNCT_PA0: f32 = -2.36211856075265944077e-03f32; // 0xBF6359B8, 0xBEF77538
 const ERROR_FUNCT_PA1: f32 = 4.14856118683748331666e-01f32; // 0x3FDA8D00, 0xAD92B34D
 const ERROR_FUNCT_PA2: f32 = -3.72207876035701323847e-01f32; // 0xBFD7D240, 0xFBB8C3F1
@@ -79,7 +79,7 @@ const ERROR_FUNCT_QA3: f32 = 7.18286544141962662868e-02f32; // 0x3FB2635C, 0xD99
 const ERROR_FUNCT_QA4: f32 = 1.26171219808761642112e-01f32; // 0x3FC02660, 0xE763351F
 const ERROR_FUNCT_QA5: f32 = 1.36370839120290507362e-02f32; // 0x3F8BEDC2, 0x6B51DD1C
 const ERROR_FUNCT_QA6: f32 = 1.19844998467991074170e-02f32; // 0x3F888B54, 0x5735151D
-// Coefficients for approximation to  erfc in [1.25,1/0.35]
+                                                            // Coefficients for approximation to  erfc in [1.25,1/0.35]
 const ERROR_FUNCT_RA0: f32 = -9.86494403484714822705e-03f32; // 0xBF843412, 0x600D6435
 const ERROR_FUNCT_RA1: f32 = -6.93858572707181764372e-01f32; // 0xBFE63416, 0xE4BA7360
 const ERROR_FUNCT_RA2: f32 = -1.05586262253232909814e+01f32; // 0xC0251E04, 0x41B0E726
@@ -96,7 +96,7 @@ const ERROR_FUNCT_SA5: f32 = 4.29008140027567833386e+02f32; // 0x407AD021, 0x577
 const ERROR_FUNCT_SA6: f32 = 1.08635005541779435134e+02f32; // 0x405B28A3, 0xEE48AE2C
 const ERROR_FUNCT_SA7: f32 = 6.57024977031928170135e+00f32; // 0x401A47EF, 0x8E484A93
 const ERROR_FUNCT_SA8: f32 = -6.04244152148580987438e-02f32; // 0xBFAEEFF2, 0xEE749A62
-// Coefficients for approximation to  erfc in [1/.35,28]
+                                                             // Coefficients for approximation to  erfc in [1/.35,28]
 const ERROR_FUNCT_RB0: f32 = -9.86494292470009928597e-03f32; // 0xBF843412, 0x39E86F4A
 const ERROR_FUNCT_RB1: f32 = -7.99283237680523006574e-01f32; // 0xBFE993BA, 0x70C285DE
 const ERROR_FUNCT_RB2: f32 = -1.77579549177547519889e+01f32; // 0xC031C209, 0x555F995A
@@ -293,7 +293,8 @@ fn error_funct(_norm_dist: NormalDistStruct, x: f32) -> f32 {
             + s * (ERROR_FUNCT_SA1
                 + s * (ERROR_FUNCT_SA2
                     + s * (ERROR_FUNCT_SA3
-                        + s * (ERROR_FUNCT_SA4 + s * (ERROR_FUNCT_SA5 + s * (ERROR_FUNCT_SA6 + s * (ERROR_FUNCT_SA7 + s * ERROR_FUNCT_SA8)))))));
+                        + s * (ERROR_FUNCT_SA4
+                            + s * (ERROR_FUNCT_SA5 + s * (ERROR_FUNCT_SA6 + s * (ERROR_FUNCT_SA7 + s * ERROR_FUNCT_SA8)))))));
     } else {
         /* |x| >= 1/0.35 */
         R = ERROR_FUNCT_RB0
@@ -392,7 +393,13 @@ fn init_black_calc_vars(black_calculator: &mut BlackCalcStruct, payoff: PayoffSt
 }
 
 /// device function to initialize the black calculator
-fn init_black_calculator(black_calc: &mut BlackCalcStruct, payoff: PayoffStruct, forward_price: f32, std_dev: f32, risk_free_discount: f32) {
+fn init_black_calculator(
+    black_calc: &mut BlackCalcStruct,
+    payoff: PayoffStruct,
+    forward_price: f32,
+    std_dev: f32,
+    risk_free_discount: f32,
+) {
     black_calc.strike = payoff.strike;
     black_calc.forward = forward_price;
     black_calc.std_dev = std_dev;

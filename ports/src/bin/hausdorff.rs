@@ -42,8 +42,8 @@
 //! device-args: 100000 100000 100
 
 use omp::MappedRef;
-use std::time::Instant;
 use omp_ports::GlibcRand;
+use std::time::Instant;
 
 /// The original's `float2`.
 #[omp::declare_target]

@@ -25,8 +25,8 @@
 //! device-args: 2048 2048 1000
 
 use omp::{MappedMut, MappedRef};
-use std::time::Instant;
 use omp_ports::g6;
+use std::time::Instant;
 
 /// `DT`, `DXY`, `HALF_LENGTH` (iso2dfd.h).
 const DT: f32 = 0.002;
@@ -96,10 +96,7 @@ fn within_epsilon(output: &[f32], reference: &[f32], dimx: usize, dimy: usize, r
                 norm2 += f64::from(difference * difference);
                 if difference > delta {
                     error = true;
-                    eprintln!(
-                        " ERROR: ({ix},{iy})\t{:e} instead of {:e} (|e|={:e})",
-                        output[p], reference[p], difference
-                    );
+                    eprintln!(" ERROR: ({ix},{iy})\t{:e} instead of {:e} (|e|={:e})", output[p], reference[p], difference);
                 }
             }
             p += 1;
@@ -155,9 +152,7 @@ fn iso_2dfd_kernel(
             let gid = gid_row * n_cols + gid_col;
             // Computation to solve wave equation in 2D
             // First check if gid is inside the effective grid (not in halo)
-            if (gid_col >= HALF_LENGTH && gid_col < n_cols - HALF_LENGTH)
-                && (gid_row >= HALF_LENGTH && gid_row < n_rows - HALF_LENGTH)
-            {
+            if (gid_col >= HALF_LENGTH && gid_col < n_cols - HALF_LENGTH) && (gid_row >= HALF_LENGTH && gid_row < n_rows - HALF_LENGTH) {
                 // Stencil code to update grid point at position given by global id (gid). New time step for grid
                 // point is computed based on the values of the the immediate neighbors in both the horizontal and
                 // vertical directions, as well as the value of grid point at a previous time step
@@ -189,11 +184,8 @@ fn device_wavefield(
         // Iterate over time steps
         for k in 0..n_iterations {
             // alternating the 'next' and 'prev' parameters which effectively swaps their content at every iteration.
-            let (next, prev) = if k % 2 == 1 {
-                (&mut prev_base, next_base.as_mapped_ref())
-            } else {
-                (&mut next_base, prev_base.as_mapped_ref())
-            };
+            let (next, prev) =
+                if k % 2 == 1 { (&mut prev_base, next_base.as_mapped_ref()) } else { (&mut next_base, prev_base.as_mapped_ref()) };
             iso_2dfd_kernel(next, &prev, &vel_base, dt_div_dxy, n_rows, n_cols);
         }
         seconds = omp_ports::seconds_since(kstart);
@@ -207,13 +199,8 @@ fn device_wavefield(
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     // Read parameters
-    let parsed = (|| {
-        Some((
-            args.get(1)?.parse::<usize>().ok()?,
-            args.get(2)?.parse::<usize>().ok()?,
-            args.get(3)?.parse::<usize>().ok()?,
-        ))
-    })();
+    let parsed =
+        (|| Some((args.get(1)?.parse::<usize>().ok()?, args.get(2)?.parse::<usize>().ok()?, args.get(3)?.parse::<usize>().ok()?)))();
     let Some((n_rows, n_cols, n_iterations)) = parsed else {
         usage(&args[0]);
         std::process::exit(1);

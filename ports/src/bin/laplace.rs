@@ -180,8 +180,7 @@ fn solve(
     temp_black: &mut [f32],
     bl_norm_l2: &mut [f32],
 ) -> f64 {
-    let (a_p, a_w, a_e, a_s, a_n, b): (&[f32], &[f32], &[f32], &[f32], &[f32], &[f32]) =
-        (&c.a_p, &c.a_w, &c.a_e, &c.a_s, &c.a_n, &c.b);
+    let (a_p, a_w, a_e, a_s, a_n, b): (&[f32], &[f32], &[f32], &[f32], &[f32], &[f32]) = (&c.a_p, &c.a_w, &c.a_e, &c.a_s, &c.a_n, &c.b);
     let nr: usize = (num >> 1) + 2;
     let half: usize = num / 2;
     let size_norm: usize = bl_norm_l2.len();
@@ -291,9 +290,7 @@ fn main() {
         a_n: vec![0.0; size],
         b: vec![0.0; size],
     };
-    fill_coeffs(
-        num, num, th_cond, dx, dy, width, tn, &mut c.a_p, &mut c.a_w, &mut c.a_e, &mut c.a_s, &mut c.a_n, &mut c.b,
-    );
+    fill_coeffs(num, num, th_cond, dx, dy, width, tn, &mut c.a_p, &mut c.a_w, &mut c.a_e, &mut c.a_s, &mut c.a_n, &mut c.b);
 
     let mut temp_red: Vec<f32> = vec![0.0; size_temp];
     let mut temp_black: Vec<f32> = vec![0.0; size_temp];

@@ -42,8 +42,8 @@
 //! panel-args: 2 216 384
 //! device-args: 1000
 
-use std::time::Instant;
 use omp_ports::g6;
+use std::time::Instant;
 
 const ROW_SIZE: i32 = 1080;
 const COL_SIZE: i32 = 1920;

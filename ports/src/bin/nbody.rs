@@ -49,8 +49,8 @@
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 
-use std::time::Instant;
 use omp_ports::g6;
+use std::time::Instant;
 
 /// `Particle` of `Particle.hpp` (`RealType` is `float`).
 #[omp::declare_target]
@@ -131,7 +131,16 @@ impl GSimulation {
     fn new() -> GSimulation {
         println!("===============================");
         println!(" Initialize Gravity Simulation");
-        GSimulation { particles: Vec::new(), npart: 16000, nsteps: 10, tstep: 0.1, sfreq: 1, kenergy: 0.0, ref_kenergy: 0.0, total_time: 0.0 }
+        GSimulation {
+            particles: Vec::new(),
+            npart: 16000,
+            nsteps: 10,
+            tstep: 0.1,
+            sfreq: 1,
+            kenergy: 0.0,
+            ref_kenergy: 0.0,
+            total_time: 0.0,
+        }
     }
 
     /// `InitPos`, `InitVel`, `InitAcc`, `InitMass`: each with its own `mt19937(42)`.

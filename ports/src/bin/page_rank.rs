@@ -43,8 +43,8 @@
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 
-use std::time::Instant;
 use omp_ports::GlibcRand;
+use std::time::Instant;
 
 const D_FACTOR: f32 = 0.85;
 /// `BLOCK_SIZE`: the kernels' `thread_limit` (or `n` when smaller).

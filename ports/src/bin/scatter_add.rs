@@ -40,8 +40,8 @@
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 
-use std::time::Instant;
 use omp_ports::GlibcRand;
+use std::time::Instant;
 
 /// `MAX_THREADS_PER_BLOCK` of `kernels.h`: the kernels' `num_threads`.
 const MAX_THREADS_PER_BLOCK: usize = 512;

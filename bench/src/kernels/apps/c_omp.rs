@@ -1,8 +1,8 @@
 //! Apps kernels, C OpenMP (`csrc/omp/apps.c`).
 
 use super::{AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d};
-use crate::kernels::{c_i64, c_len};
 use crate::kernels::c_side::CSide;
+use crate::kernels::{c_i64, c_len};
 use crate::timer::Timer;
 use crate::variant::Outcome;
 
@@ -102,9 +102,7 @@ crate::kernels::c_side::c_fns! {
 
 /// Every zone index must keep all its neighbours inside an array of `len`.
 fn check_zones(zones: &[i64], reach: usize, len: usize) {
-    let (lo, hi) = zones
-        .iter()
-        .fold((i64::MAX, i64::MIN), |(lo, hi), &z| (lo.min(z), hi.max(z)));
+    let (lo, hi) = zones.iter().fold((i64::MAX, i64::MIN), |(lo, hi), &z| (lo.min(z), hi.max(z)));
     assert!(zones.is_empty() || (lo as usize >= reach && hi as usize + reach < len));
 }
 
@@ -114,13 +112,7 @@ impl<V: CSide> AppsKernels for V {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.apps;
         let mut m = self.maps();
-        let nn = c_len(&[
-            d.x.len(),
-            d.y.len(),
-            d.xdot.len(),
-            d.ydot.len(),
-            d.div.len(),
-        ]);
+        let nn = c_len(&[d.x.len(), d.y.len(), d.xdot.len(), d.ydot.len(), d.div.len()]);
         check_zones(&d.zones, d.jp + 1, nn as usize);
         let (nz, jp) = (c_i64(d.zones.len()), c_i64(d.jp));
         let p_x = m.to(&d.x);
@@ -129,19 +121,7 @@ impl<V: CSide> AppsKernels for V {
         let p_ydot = m.to(&d.ydot);
         let p_div = m.tofrom(&mut d.div);
         let p_zones = m.to(&d.zones);
-        t.time(|| unsafe {
-            (f.comp_apps_del_dot_vec_2d)(
-                p_x,
-                p_y,
-                p_xdot,
-                p_ydot,
-                p_div,
-                p_zones,
-                nz,
-                jp,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_apps_del_dot_vec_2d)(p_x, p_y, p_xdot, p_ydot, p_div, p_zones, nz, jp, c_i64(reps)) });
         Ok(())
     }
 
@@ -186,7 +166,6 @@ impl<V: CSide> AppsKernels for V {
             emin: d.emin,
             q_cut: d.q_cut,
         };
-        
 
         t.time(|| unsafe { (f.comp_apps_energy)(&args, n, c_i64(reps)) });
         Ok(())
@@ -201,16 +180,7 @@ impl<V: CSide> AppsKernels for V {
         let p_input = m.to(&d.input);
         let p_out = m.tofrom(&mut d.out);
         let coeff = m.to(&Fir::COEFF);
-        t.time(|| unsafe {
-            (f.comp_apps_fir)(
-                p_input,
-                p_out,
-                coeff,
-                c_i64(ncoeff),
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_apps_fir)(p_input, p_out, coeff, c_i64(ncoeff), n, c_i64(reps)) });
         Ok(())
     }
 
@@ -224,18 +194,7 @@ impl<V: CSide> AppsKernels for V {
         let p_phi = m.tofrom(&mut d.phi);
         let p_ell = m.to(&d.ell);
         let p_psi = m.to(&d.psi);
-        t.time(|| unsafe {
-            (f.comp_apps_ltimes)(
-                p_phi,
-                p_ell,
-                p_psi,
-                dims[0],
-                dims[1],
-                dims[2],
-                dims[3],
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_apps_ltimes)(p_phi, p_ell, p_psi, dims[0], dims[1], dims[2], dims[3], c_i64(reps)) });
         Ok(())
     }
 
@@ -252,50 +211,21 @@ impl<V: CSide> AppsKernels for V {
         let p_b = m.tofrom(&mut d.b);
         let p_x = m.to(&d.x);
         let p_zones = m.to(&d.zones);
-        t.time(|| unsafe {
-            (f.comp_apps_matvec_3d_stencil)(
-                p_b,
-                p_x,
-                ptrs.as_ptr(),
-                p_zones,
-                nz,
-                jp,
-                kp,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_apps_matvec_3d_stencil)(p_b, p_x, ptrs.as_ptr(), p_zones, nz, jp, kp, c_i64(reps)) });
         Ok(())
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.apps;
         let mut m = self.maps();
-        let n = c_len(&[
-            d.compression.len(),
-            d.bvc.len(),
-            d.p_new.len(),
-            d.e_old.len(),
-            d.vnewc.len(),
-        ]);
+        let n = c_len(&[d.compression.len(), d.bvc.len(), d.p_new.len(), d.e_old.len(), d.vnewc.len()]);
         let p_compression = m.to(&d.compression);
         let p_bvc = m.tofrom(&mut d.bvc);
         let p_p_new = m.tofrom(&mut d.p_new);
         let p_e_old = m.to(&d.e_old);
         let p_vnewc = m.to(&d.vnewc);
         t.time(|| unsafe {
-            (f.comp_apps_pressure)(
-                p_compression,
-                p_bvc,
-                p_p_new,
-                p_e_old,
-                p_vnewc,
-                d.cls,
-                d.p_cut,
-                d.pmin,
-                d.eosvmax,
-                n,
-                c_i64(reps),
-            )
+            (f.comp_apps_pressure)(p_compression, p_bvc, p_p_new, p_e_old, p_vnewc, d.cls, d.p_cut, d.pmin, d.eosvmax, n, c_i64(reps))
         });
         Ok(())
     }
@@ -310,19 +240,7 @@ impl<V: CSide> AppsKernels for V {
         let p_y = m.to(&d.y);
         let p_z = m.to(&d.z);
         let p_vol = m.tofrom(&mut d.vol);
-        t.time(|| unsafe {
-            (f.comp_apps_vol3d)(
-                p_x,
-                p_y,
-                p_z,
-                p_vol,
-                v[0],
-                v[1],
-                v[2],
-                v[3],
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_apps_vol3d)(p_x, p_y, p_z, p_vol, v[0], v[1], v[2], v[3], c_i64(reps)) });
         Ok(())
     }
 }

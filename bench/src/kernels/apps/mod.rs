@@ -56,14 +56,7 @@ impl DelDotVec2d {
 /// name from kernels.
 #[omp::declare_target]
 #[inline(always)]
-pub fn del_dot_vec_2d_zone(
-    x: &[f64],
-    y: &[f64],
-    fx: &[f64],
-    fy: &[f64],
-    i: usize,
-    jp: usize,
-) -> f64 {
+pub fn del_dot_vec_2d_zone(x: &[f64], y: &[f64], fx: &[f64], fy: &[f64], i: usize, jp: usize) -> f64 {
     /// `half` of the body.
     const HALF: f64 = 0.5;
     /// `ptiny` of the body.
@@ -102,15 +95,7 @@ impl KernelData for DelDotVec2d {
         let xdot = init.data(nn);
         let ydot = init.data(nn);
         let div = init.constant(nn, 0.0);
-        DelDotVec2d {
-            x,
-            y,
-            xdot,
-            ydot,
-            div,
-            zones,
-            jp: dom.jp(),
-        }
+        DelDotVec2d { x, y, xdot, ydot, div, zones, jp: dom.jp() }
     }
     fn bytes_per_rep(&self) -> f64 {
         let (nn, nz) = (self.x.len() as f64, self.zones.len() as f64);
@@ -247,18 +232,7 @@ impl<'a> EnergyInputs<'a> {
     pub fn loop2(&self, e_new: &[f64], q_new: &mut [f64]) {
         let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
         for i in 0..q_new.len() {
-            q_new[i] = energy_body::q2(
-                i,
-                v.delvc,
-                v.comp_half_step,
-                v.pbvc,
-                e_new,
-                v.bvc,
-                v.p_half_step,
-                v.rho0,
-                v.ql_old,
-                v.qq_old,
-            );
+            q_new[i] = energy_body::q2(i, v.delvc, v.comp_half_step, v.pbvc, e_new, v.bvc, v.p_half_step, v.rho0, v.ql_old, v.qq_old);
         }
     }
 
@@ -266,14 +240,7 @@ impl<'a> EnergyInputs<'a> {
     pub fn loop3(&self, e_new: &mut [f64], q_new: &[f64]) {
         let (v, q_new) = (self.range(0..e_new.len()), &q_new[..e_new.len()]);
         for i in 0..e_new.len() {
-            e_new[i] = energy_body::e3(
-                e_new[i],
-                v.delvc[i],
-                v.p_old[i],
-                v.q_old[i],
-                v.p_half_step[i],
-                q_new[i],
-            );
+            e_new[i] = energy_body::e3(e_new[i], v.delvc[i], v.p_old[i], v.q_old[i], v.p_half_step[i], q_new[i]);
         }
     }
 
@@ -315,9 +282,7 @@ impl<'a> EnergyInputs<'a> {
         let (v, e_new) = (self.range(0..q_new.len()), &e_new[..q_new.len()]);
         for i in 0..q_new.len() {
             if v.delvc[i] <= 0.0 {
-                q_new[i] = energy_body::q6(
-                    i, v.pbvc, e_new, v.vnewc, v.bvc, v.p_new, v.rho0, v.ql_old, v.qq_old, v.q_cut,
-                );
+                q_new[i] = energy_body::q6(i, v.pbvc, e_new, v.vnewc, v.bvc, v.p_new, v.rho0, v.ql_old, v.qq_old, v.q_cut);
             }
         }
     }
@@ -367,8 +332,7 @@ pub mod energy_body {
             0.0
         } else {
             let vhalf = 1.0 / (1.0 + comp_half_step[i]);
-            ssc(pbvc[i] * e_new[i] + vhalf * vhalf * bvc[i] * p_half_step[i], rho0) * ql_old[i]
-                + qq_old[i]
+            ssc(pbvc[i] * e_new[i] + vhalf * vhalf * bvc[i] * p_half_step[i], rho0) * ql_old[i] + qq_old[i]
         }
     }
 
@@ -416,17 +380,9 @@ pub mod energy_body {
         e_cut: f64,
         emin: f64,
     ) -> f64 {
-        let q_tilde = if delvc[i] > 0.0 {
-            0.0
-        } else {
-            ssc(pbvc[i] * e_new + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i]
-                + qq_old[i]
-        };
-        let mut e = e_new
-            - (7.0 * (p_old[i] + q_old[i]) - 8.0 * (p_half_step[i] + q_new[i])
-                + (p_new[i] + q_tilde))
-                * delvc[i]
-                / 6.0;
+        let q_tilde =
+            if delvc[i] > 0.0 { 0.0 } else { ssc(pbvc[i] * e_new + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i] + qq_old[i] };
+        let mut e = e_new - (7.0 * (p_old[i] + q_old[i]) - 8.0 * (p_half_step[i] + q_new[i]) + (p_new[i] + q_tilde)) * delvc[i] / 6.0;
         if e.abs() < e_cut {
             e = 0.0;
         }
@@ -453,8 +409,7 @@ pub mod energy_body {
         qq_old: &[f64],
         q_cut: f64,
     ) -> f64 {
-        let mut q = ssc(pbvc[i] * e_new[i] + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i]
-            + qq_old[i];
+        let mut q = ssc(pbvc[i] * e_new[i] + vnewc[i] * vnewc[i] * bvc[i] * p_new[i], rho0) * ql_old[i] + qq_old[i];
         if q.abs() < q_cut {
             q = 0.0;
         }
@@ -516,9 +471,7 @@ impl KernelData for Energy {
         27.0 * F64 * self.e_new.len() as f64
     }
     fn checksum(&self) -> Checksum {
-        *Checksum::zero()
-            .add_array(&self.e_new, 1.0)
-            .add_array(&self.q_new, 1.0)
+        *Checksum::zero().add_array(&self.e_new, 1.0).add_array(&self.q_new, 1.0)
     }
 }
 
@@ -534,9 +487,7 @@ pub struct Fir {
 
 impl Fir {
     /// Filter taps.
-    pub const COEFF: [f64; 16] = [
-        3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0,
-    ];
+    pub const COEFF: [f64; 16] = [3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0, -1.0, -1.0, -1.0, -1.0, 3.0];
 }
 
 impl KernelData for Fir {
@@ -617,22 +568,12 @@ impl KernelData for Ltimes {
         Self::NUM_D * Self::NUM_G * Self::num_z(target)
     }
     fn setup(target: usize) -> Self {
-        let (num_d, num_g, num_m, num_z) =
-            (Self::NUM_D, Self::NUM_G, Self::NUM_M, Self::num_z(target));
+        let (num_d, num_g, num_m, num_z) = (Self::NUM_D, Self::NUM_G, Self::NUM_M, Self::num_z(target));
         let mut init = Init::new();
         let phi = init.constant(num_m * num_g * num_z, 0.0);
         let ell = init.data(num_d * num_m);
         let psi = init.data(num_d * num_g * num_z);
-        Ltimes {
-            phi,
-            ell,
-            psi,
-            num_d,
-            num_g,
-            num_m,
-            num_z,
-            target,
-        }
+        Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         (2 * self.phi.len() + self.ell.len() + self.psi.len()) as f64 * F64
@@ -667,8 +608,8 @@ impl StencilCoefs {
     /// In allocation order.
     pub fn arrays(&self) -> [&[f64]; 14] {
         [
-            &self.dbl, &self.dbc, &self.dbr, &self.dcl, &self.dcc, &self.dcr, &self.dfl, &self.dfc,
-            &self.dfr, &self.cbl, &self.cbc, &self.cbr, &self.ccl, &self.ccc,
+            &self.dbl, &self.dbc, &self.dbr, &self.dcl, &self.dcc, &self.dcr, &self.dfl, &self.dfc, &self.dfr, &self.cbl, &self.cbc,
+            &self.cbr, &self.ccl, &self.ccc,
         ]
     }
 }
@@ -696,8 +637,7 @@ impl Matvec3dStencil {
     #[inline(always)]
     pub fn zone(c: &StencilCoefs, x: &[f64], i: usize, jp: usize, kp: usize) -> f64 {
         matvec_3d_zone(
-            &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc,
-            &c.cbr, &c.ccl, &c.ccc, x, i, jp, kp,
+            &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc, &c.cbr, &c.ccl, &c.ccc, x, i, jp, kp,
         )
     }
 }
@@ -786,15 +726,7 @@ impl KernelData for Matvec3dStencil {
             ccl: next(),
             ccc: next(),
         };
-        Matvec3dStencil {
-            b,
-            x,
-            coefs,
-            zones: dom.real_zones(),
-            jp: dom.jp(),
-            kp: dom.kp(),
-            target,
-        }
+        Matvec3dStencil { b, x, coefs, zones: dom.real_zones(), jp: dom.jp(), kp: dom.kp(), target }
     }
     fn bytes_per_rep(&self) -> f64 {
         let nz = self.zones.len() as f64;
@@ -840,14 +772,7 @@ impl Pressure {
 /// PRESSURE's loop 2 body, a `declare_target` function (see [`del_dot_vec_2d_zone`]).
 #[omp::declare_target]
 #[inline(always)]
-pub fn pressure_p_new(
-    bvc: f64,
-    e_old: f64,
-    vnewc: f64,
-    p_cut: f64,
-    eosvmax: f64,
-    pmin: f64,
-) -> f64 {
+pub fn pressure_p_new(bvc: f64, e_old: f64, vnewc: f64, p_cut: f64, eosvmax: f64, pmin: f64) -> f64 {
     let mut p = bvc * e_old;
     if p.abs() < p_cut {
         p = 0.0;
@@ -876,17 +801,7 @@ impl KernelData for Pressure {
         let p_cut = init.scalar();
         let pmin = init.scalar();
         let eosvmax = init.scalar();
-        Pressure {
-            compression,
-            bvc,
-            p_new,
-            e_old,
-            vnewc,
-            cls,
-            p_cut,
-            pmin,
-            eosvmax,
-        }
+        Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax }
     }
     fn bytes_per_rep(&self) -> f64 {
         6.0 * F64 * self.p_new.len() as f64
@@ -941,16 +856,7 @@ pub fn vol3d_zone(x: &[f64], y: &[f64], z: &[f64], i: usize, jp: usize, kp: usiz
     /// The 8 corners n0..n7 of zone `i` on one axis.
     #[inline(always)]
     fn corners(v: &[f64], i: usize, jp: usize, kp: usize) -> [f64; 8] {
-        [
-            v[i],
-            v[i + 1],
-            v[i + jp],
-            v[i + 1 + jp],
-            v[i + kp],
-            v[i + 1 + kp],
-            v[i + jp + kp],
-            v[i + 1 + jp + kp],
-        ]
+        [v[i], v[i + 1], v[i + jp], v[i + 1 + jp], v[i + kp], v[i + 1 + kp], v[i + jp + kp], v[i + 1 + jp + kp]]
     }
     /// dAB = coordinate(nA) - coordinate(nB), per axis.
     #[inline(always)]
@@ -969,11 +875,7 @@ pub fn vol3d_zone(x: &[f64], y: &[f64], z: &[f64], i: usize, jp: usize, kp: usiz
         let cxy = q[0] * r[1] - q[1] * r[0];
         p[0] * cyz + p[1] * czx + p[2] * cxy
     }
-    let c = [
-        corners(x, i, jp, kp),
-        corners(y, i, jp, kp),
-        corners(z, i, jp, kp),
-    ];
+    let c = [corners(x, i, jp, kp), corners(y, i, jp, kp), corners(z, i, jp, kp)];
     let (d71, d72, d74) = (d(&c, 7, 1), d(&c, 7, 2), d(&c, 7, 4));
     let (d30, d50, d60) = (d(&c, 3, 0), d(&c, 5, 0), d(&c, 6, 0));
     // Four terms as documented: the third reuses the d74 x d60 cross product.
@@ -997,17 +899,7 @@ impl KernelData for Vol3d {
         let mut z = init.constant(nn, 0.0);
         dom.mesh_3d([0.3, 0.2, 0.1], &mut x, &mut y, &mut z);
         let vol = init.constant(nn, 0.0);
-        Vol3d {
-            x,
-            y,
-            z,
-            vol,
-            jp: dom.jp(),
-            kp: dom.kp(),
-            fpz: dom.fpz(),
-            lpz: dom.lpz(),
-            target,
-        }
+        Vol3d { x, y, z, vol, jp: dom.jp(), kp: dom.kp(), fpz: dom.fpz(), lpz: dom.lpz(), target }
     }
     fn bytes_per_rep(&self) -> f64 {
         let zones = (self.lpz + 1 - self.fpz) as f64;
@@ -1056,25 +948,11 @@ pub fn kernels() -> Vec<KernelDef> {
     use Tolerance::Deterministic;
     let g = Group::Apps;
     vec![
-        kernel_def!(
-            "Apps_DEL_DOT_VEC_2D",
-            g,
-            100,
-            Deterministic,
-            DelDotVec2d,
-            del_dot_vec_2d
-        ),
+        kernel_def!("Apps_DEL_DOT_VEC_2D", g, 100, Deterministic, DelDotVec2d, del_dot_vec_2d),
         kernel_def!("Apps_ENERGY", g, 130, Deterministic, Energy, energy),
         kernel_def!("Apps_FIR", g, 160, Deterministic, Fir, fir),
         kernel_def!("Apps_LTIMES", g, 50, Deterministic, Ltimes, ltimes),
-        kernel_def!(
-            "Apps_MATVEC_3D_STENCIL",
-            g,
-            100,
-            Deterministic,
-            Matvec3dStencil,
-            matvec_3d_stencil
-        ),
+        kernel_def!("Apps_MATVEC_3D_STENCIL", g, 100, Deterministic, Matvec3dStencil, matvec_3d_stencil),
         kernel_def!("Apps_PRESSURE", g, 700, Deterministic, Pressure, pressure),
         kernel_def!("Apps_VOL3D", g, 100, Deterministic, Vol3d, vol3d),
     ]

@@ -3,8 +3,8 @@
 
 use super::energy_body::{e1, e3, e4, e5, q2, q6};
 use super::{
-    del_dot_vec_2d_zone, matvec_3d_zone, pressure_p_new, vol3d_zone, AppsKernels, DelDotVec2d,
-    Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d,
+    del_dot_vec_2d_zone, matvec_3d_zone, pressure_p_new, vol3d_zone, AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil,
+    Pressure, Vol3d,
 };
 use crate::timer::Timer;
 use crate::variant::{OmpCpu, Outcome};
@@ -18,16 +18,7 @@ use crate::variant::{OmpCpu, Outcome};
 /// atomic store is an ordinary `mov`.
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn del_dot_vec_2d(
-    reps: usize,
-    jp: usize,
-    x: &[f64],
-    y: &[f64],
-    xdot: &[f64],
-    ydot: &[f64],
-    div: &mut [f64],
-    zones: &[i64],
-) {
+fn del_dot_vec_2d(reps: usize, jp: usize, x: &[f64], y: &[f64], xdot: &[f64], ydot: &[f64], div: &mut [f64], zones: &[i64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for ii in 0..zones.len() {
@@ -71,29 +62,11 @@ fn energy(
         }
         #[omp::parallel_for]
         for i in 0..n {
-            q_new[i] = q2(
-                i,
-                delvc,
-                comp_half_step,
-                pbvc,
-                e_new,
-                bvc,
-                p_half_step,
-                rho0,
-                ql_old,
-                qq_old,
-            );
+            q_new[i] = q2(i, delvc, comp_half_step, pbvc, e_new, bvc, p_half_step, rho0, ql_old, qq_old);
         }
         #[omp::parallel_for]
         for i in 0..n {
-            e_new[i] = e3(
-                e_new[i],
-                delvc[i],
-                p_old[i],
-                q_old[i],
-                p_half_step[i],
-                q_new[i],
-            );
+            e_new[i] = e3(e_new[i], delvc[i], p_old[i], q_old[i], p_half_step[i], q_new[i]);
         }
         #[omp::parallel_for]
         for i in 0..n {
@@ -101,31 +74,12 @@ fn energy(
         }
         #[omp::parallel_for]
         for i in 0..n {
-            e_new[i] = e5(
-                i,
-                e_new[i],
-                delvc,
-                pbvc,
-                vnewc,
-                bvc,
-                p_new,
-                rho0,
-                ql_old,
-                qq_old,
-                p_old,
-                q_old,
-                p_half_step,
-                q_new,
-                e_cut,
-                emin,
-            );
+            e_new[i] = e5(i, e_new[i], delvc, pbvc, vnewc, bvc, p_new, rho0, ql_old, qq_old, p_old, q_old, p_half_step, q_new, e_cut, emin);
         }
         #[omp::parallel_for]
         for i in 0..n {
             if delvc[i] <= 0.0 {
-                q_new[i] = q6(
-                    i, pbvc, e_new, vnewc, bvc, p_new, rho0, ql_old, qq_old, q_cut,
-                );
+                q_new[i] = q6(i, pbvc, e_new, vnewc, bvc, p_new, rho0, ql_old, qq_old, q_cut);
             }
         }
     }
@@ -150,16 +104,7 @@ fn fir(reps: usize, input: &[f64], out: &mut [f64]) {
 /// `seq.rs`.
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn ltimes(
-    reps: usize,
-    nd: usize,
-    ng: usize,
-    nm: usize,
-    nz: usize,
-    phi: &mut [f64],
-    ell: &[f64],
-    psi: &[f64],
-) {
+fn ltimes(reps: usize, nd: usize, ng: usize, nm: usize, nz: usize, phi: &mut [f64], ell: &[f64], psi: &[f64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for z in 0..nz {
@@ -207,9 +152,7 @@ fn matvec_3d_stencil(
         for ii in 0..zones.len() {
             let i = zones[ii] as usize;
             #[omp::atomic(write)]
-            b[i] = matvec_3d_zone(
-                dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc, x, i, jp, kp,
-            );
+            b[i] = matvec_3d_zone(dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc, x, i, jp, kp);
         }
     }
 }
@@ -243,17 +186,7 @@ fn pressure(
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn vol3d(
-    reps: usize,
-    jp: usize,
-    kp: usize,
-    fpz: usize,
-    lpz: usize,
-    x: &[f64],
-    y: &[f64],
-    z: &[f64],
-    vol: &mut [f64],
-) {
+fn vol3d(reps: usize, jp: usize, kp: usize, fpz: usize, lpz: usize, x: &[f64], y: &[f64], z: &[f64], vol: &mut [f64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for i in fpz..=lpz {
@@ -264,15 +197,7 @@ fn vol3d(
 
 impl AppsKernels for OmpCpu {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
-        let DelDotVec2d {
-            x,
-            y,
-            xdot,
-            ydot,
-            div,
-            zones,
-            jp,
-        } = d;
+        let DelDotVec2d { x, y, xdot, ydot, div, zones, jp } = d;
         t.time(|| del_dot_vec_2d(reps, *jp, x, y, xdot, ydot, div, zones));
         Ok(())
     }
@@ -332,80 +257,30 @@ impl AppsKernels for OmpCpu {
     }
 
     fn ltimes(&self, d: &mut Ltimes, reps: usize, t: &mut Timer) -> Outcome {
-        let Ltimes {
-            phi,
-            ell,
-            psi,
-            num_d,
-            num_g,
-            num_m,
-            num_z,
-            ..
-        } = d;
+        let Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, .. } = d;
         t.time(|| ltimes(reps, *num_d, *num_g, *num_m, *num_z, phi, ell, psi));
         Ok(())
     }
 
     fn matvec_3d_stencil(&self, d: &mut Matvec3dStencil, reps: usize, t: &mut Timer) -> Outcome {
-        let Matvec3dStencil {
-            b,
-            x,
-            coefs: c,
-            zones,
-            jp,
-            kp,
-            ..
-        } = d;
+        let Matvec3dStencil { b, x, coefs: c, zones, jp, kp, .. } = d;
         t.time(|| {
             matvec_3d_stencil(
-                reps, *jp, *kp, b, x, zones, &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr,
-                &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc, &c.cbr, &c.ccl, &c.ccc,
+                reps, *jp, *kp, b, x, zones, &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc,
+                &c.cbr, &c.ccl, &c.ccc,
             )
         });
         Ok(())
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
-        let Pressure {
-            compression,
-            bvc,
-            p_new,
-            e_old,
-            vnewc,
-            cls,
-            p_cut,
-            pmin,
-            eosvmax,
-        } = d;
-        t.time(|| {
-            pressure(
-                reps,
-                compression,
-                bvc,
-                p_new,
-                e_old,
-                vnewc,
-                *cls,
-                *p_cut,
-                *pmin,
-                *eosvmax,
-            )
-        });
+        let Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax } = d;
+        t.time(|| pressure(reps, compression, bvc, p_new, e_old, vnewc, *cls, *p_cut, *pmin, *eosvmax));
         Ok(())
     }
 
     fn vol3d(&self, d: &mut Vol3d, reps: usize, t: &mut Timer) -> Outcome {
-        let Vol3d {
-            x,
-            y,
-            z,
-            vol,
-            jp,
-            kp,
-            fpz,
-            lpz,
-            ..
-        } = d;
+        let Vol3d { x, y, z, vol, jp, kp, fpz, lpz, .. } = d;
         t.time(|| vol3d(reps, *jp, *kp, *fpz, *lpz, x, y, z, vol));
         Ok(())
     }

@@ -4,8 +4,8 @@
 
 use super::energy_body::{e1, e3, e4, e5, q2, q6};
 use super::{
-    del_dot_vec_2d_zone, matvec_3d_zone, pressure_p_new, vol3d_zone, AppsKernels, DelDotVec2d,
-    Energy, Fir, Ltimes, Matvec3dStencil, Pressure, Vol3d,
+    del_dot_vec_2d_zone, matvec_3d_zone, pressure_p_new, vol3d_zone, AppsKernels, DelDotVec2d, Energy, Fir, Ltimes, Matvec3dStencil,
+    Pressure, Vol3d,
 };
 use crate::timer::Timer;
 use crate::variant::{OmpGpu, Outcome};
@@ -14,17 +14,7 @@ use crate::variant::{OmpGpu, Outcome};
 /// `omp_cpu.rs` (an atomic store on the GPU: no read-modify-write, no contention).
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn del_dot_vec_2d(
-    t: &mut Timer,
-    reps: usize,
-    jp: usize,
-    x: &[f64],
-    y: &[f64],
-    xdot: &[f64],
-    ydot: &[f64],
-    div: &mut [f64],
-    zones: &[i64],
-) {
+fn del_dot_vec_2d(t: &mut Timer, reps: usize, jp: usize, x: &[f64], y: &[f64], xdot: &[f64], ydot: &[f64], div: &mut [f64], zones: &[i64]) {
     #[omp::target_data(map(to: x, y, xdot, ydot, zones), map(tofrom: div))]
     {
         t.start();
@@ -77,29 +67,11 @@ fn energy(
             }
             #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
-                q_new[i] = q2(
-                    i,
-                    delvc,
-                    comp_half_step,
-                    pbvc,
-                    e_new,
-                    bvc,
-                    p_half_step,
-                    rho0,
-                    ql_old,
-                    qq_old,
-                );
+                q_new[i] = q2(i, delvc, comp_half_step, pbvc, e_new, bvc, p_half_step, rho0, ql_old, qq_old);
             }
             #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
-                e_new[i] = e3(
-                    e_new[i],
-                    delvc[i],
-                    p_old[i],
-                    q_old[i],
-                    p_half_step[i],
-                    q_new[i],
-                );
+                e_new[i] = e3(e_new[i], delvc[i], p_old[i], q_old[i], p_half_step[i], q_new[i]);
             }
             #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
@@ -107,31 +79,13 @@ fn energy(
             }
             #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
-                e_new[i] = e5(
-                    i,
-                    e_new[i],
-                    delvc,
-                    pbvc,
-                    vnewc,
-                    bvc,
-                    p_new,
-                    rho0,
-                    ql_old,
-                    qq_old,
-                    p_old,
-                    q_old,
-                    p_half_step,
-                    q_new,
-                    e_cut,
-                    emin,
-                );
+                e_new[i] =
+                    e5(i, e_new[i], delvc, pbvc, vnewc, bvc, p_new, rho0, ql_old, qq_old, p_old, q_old, p_half_step, q_new, e_cut, emin);
             }
             #[omp::target_teams_distribute_parallel_for(nowait)]
             for i in 0..n {
                 if delvc[i] <= 0.0 {
-                    q_new[i] = q6(
-                        i, pbvc, e_new, vnewc, bvc, p_new, rho0, ql_old, qq_old, q_cut,
-                    );
+                    q_new[i] = q6(i, pbvc, e_new, vnewc, bvc, p_new, rho0, ql_old, qq_old, q_cut);
                 }
             }
         }
@@ -169,17 +123,7 @@ fn fir(t: &mut Timer, reps: usize, coeff: &[f64], input: &[f64], out: &mut [f64]
 /// order of `seq.rs`.
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn ltimes(
-    t: &mut Timer,
-    reps: usize,
-    nd: usize,
-    ng: usize,
-    nm: usize,
-    nz: usize,
-    phi: &mut [f64],
-    ell: &[f64],
-    psi: &[f64],
-) {
+fn ltimes(t: &mut Timer, reps: usize, nd: usize, ng: usize, nm: usize, nz: usize, phi: &mut [f64], ell: &[f64], psi: &[f64]) {
     #[omp::target_data(map(tofrom: phi), map(to: ell, psi))]
     {
         t.start();
@@ -235,10 +179,7 @@ fn matvec_3d_stencil(
             for ii in 0..zones.len() {
                 let i = zones[ii] as usize;
                 #[omp::atomic(write)]
-                b[i] = matvec_3d_zone(
-                    dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc, x, i, jp,
-                    kp,
-                );
+                b[i] = matvec_3d_zone(dbl, dbc, dbr, dcl, dcc, dcr, dfl, dfc, dfr, cbl, cbc, cbr, ccl, ccc, x, i, jp, kp);
             }
         }
         t.stop();
@@ -280,18 +221,7 @@ fn pressure(
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn vol3d(
-    t: &mut Timer,
-    reps: usize,
-    jp: usize,
-    kp: usize,
-    fpz: usize,
-    lpz: usize,
-    x: &[f64],
-    y: &[f64],
-    z: &[f64],
-    vol: &mut [f64],
-) {
+fn vol3d(t: &mut Timer, reps: usize, jp: usize, kp: usize, fpz: usize, lpz: usize, x: &[f64], y: &[f64], z: &[f64], vol: &mut [f64]) {
     #[omp::target_data(map(to: x, y, z), map(tofrom: vol))]
     {
         t.start();
@@ -307,15 +237,7 @@ fn vol3d(
 
 impl AppsKernels for OmpGpu {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
-        let DelDotVec2d {
-            x,
-            y,
-            xdot,
-            ydot,
-            div,
-            zones,
-            jp,
-        } = d;
+        let DelDotVec2d { x, y, xdot, ydot, div, zones, jp } = d;
         del_dot_vec_2d(t, reps, *jp, x, y, xdot, ydot, div, zones);
         Ok(())
     }
@@ -374,77 +296,28 @@ impl AppsKernels for OmpGpu {
     }
 
     fn ltimes(&self, d: &mut Ltimes, reps: usize, t: &mut Timer) -> Outcome {
-        let Ltimes {
-            phi,
-            ell,
-            psi,
-            num_d,
-            num_g,
-            num_m,
-            num_z,
-            ..
-        } = d;
+        let Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, .. } = d;
         ltimes(t, reps, *num_d, *num_g, *num_m, *num_z, phi, ell, psi);
         Ok(())
     }
 
     fn matvec_3d_stencil(&self, d: &mut Matvec3dStencil, reps: usize, t: &mut Timer) -> Outcome {
-        let Matvec3dStencil {
-            b,
-            x,
-            coefs: c,
-            zones,
-            jp,
-            kp,
-            ..
-        } = d;
+        let Matvec3dStencil { b, x, coefs: c, zones, jp, kp, .. } = d;
         matvec_3d_stencil(
-            t, reps, *jp, *kp, b, x, zones, &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl,
-            &c.dfc, &c.dfr, &c.cbl, &c.cbc, &c.cbr, &c.ccl, &c.ccc,
+            t, reps, *jp, *kp, b, x, zones, &c.dbl, &c.dbc, &c.dbr, &c.dcl, &c.dcc, &c.dcr, &c.dfl, &c.dfc, &c.dfr, &c.cbl, &c.cbc, &c.cbr,
+            &c.ccl, &c.ccc,
         );
         Ok(())
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
-        let Pressure {
-            compression,
-            bvc,
-            p_new,
-            e_old,
-            vnewc,
-            cls,
-            p_cut,
-            pmin,
-            eosvmax,
-        } = d;
-        pressure(
-            t,
-            reps,
-            compression,
-            bvc,
-            p_new,
-            e_old,
-            vnewc,
-            *cls,
-            *p_cut,
-            *pmin,
-            *eosvmax,
-        );
+        let Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax } = d;
+        pressure(t, reps, compression, bvc, p_new, e_old, vnewc, *cls, *p_cut, *pmin, *eosvmax);
         Ok(())
     }
 
     fn vol3d(&self, d: &mut Vol3d, reps: usize, t: &mut Timer) -> Outcome {
-        let Vol3d {
-            x,
-            y,
-            z,
-            vol,
-            jp,
-            kp,
-            fpz,
-            lpz,
-            ..
-        } = d;
+        let Vol3d { x, y, z, vol, jp, kp, fpz, lpz, .. } = d;
         vol3d(t, reps, *jp, *kp, *fpz, *lpz, x, y, z, vol);
         Ok(())
     }

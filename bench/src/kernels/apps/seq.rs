@@ -6,15 +6,7 @@ use crate::variant::{Outcome, Seq};
 
 impl AppsKernels for Seq {
     fn del_dot_vec_2d(&self, d: &mut DelDotVec2d, reps: usize, t: &mut Timer) -> Outcome {
-        let DelDotVec2d {
-            x,
-            y,
-            xdot,
-            ydot,
-            div,
-            zones,
-            jp,
-        } = d;
+        let DelDotVec2d { x, y, xdot, ydot, div, zones, jp } = d;
         let jp = *jp;
         t.time(|| {
             for _ in 0..reps {
@@ -61,16 +53,7 @@ impl AppsKernels for Seq {
     }
 
     fn ltimes(&self, d: &mut Ltimes, reps: usize, t: &mut Timer) -> Outcome {
-        let Ltimes {
-            phi,
-            ell,
-            psi,
-            num_d,
-            num_g,
-            num_m,
-            num_z,
-            ..
-        } = d;
+        let Ltimes { phi, ell, psi, num_d, num_g, num_m, num_z, .. } = d;
         let (nd, ng, nm, nz) = (*num_d, *num_g, *num_m, *num_z);
         t.time(|| {
             for _ in 0..reps {
@@ -84,15 +67,7 @@ impl AppsKernels for Seq {
     }
 
     fn matvec_3d_stencil(&self, d: &mut Matvec3dStencil, reps: usize, t: &mut Timer) -> Outcome {
-        let Matvec3dStencil {
-            b,
-            x,
-            coefs,
-            zones,
-            jp,
-            kp,
-            ..
-        } = d;
+        let Matvec3dStencil { b, x, coefs, zones, jp, kp, .. } = d;
         let (jp, kp) = (*jp, *kp);
         t.time(|| {
             for _ in 0..reps {
@@ -106,21 +81,10 @@ impl AppsKernels for Seq {
     }
 
     fn pressure(&self, d: &mut Pressure, reps: usize, t: &mut Timer) -> Outcome {
-        let Pressure {
-            compression,
-            bvc,
-            p_new,
-            e_old,
-            vnewc,
-            cls,
-            p_cut,
-            pmin,
-            eosvmax,
-        } = d;
+        let Pressure { compression, bvc, p_new, e_old, vnewc, cls, p_cut, pmin, eosvmax } = d;
         let (cls, p_cut, pmin, eosvmax) = (*cls, *p_cut, *pmin, *eosvmax);
         let n = p_new.len();
-        let (compression, bvc, e_old, vnewc) =
-            (&compression[..n], &mut bvc[..n], &e_old[..n], &vnewc[..n]);
+        let (compression, bvc, e_old, vnewc) = (&compression[..n], &mut bvc[..n], &e_old[..n], &vnewc[..n]);
         t.time(|| {
             for _ in 0..reps {
                 for i in 0..n {
@@ -135,17 +99,7 @@ impl AppsKernels for Seq {
     }
 
     fn vol3d(&self, d: &mut Vol3d, reps: usize, t: &mut Timer) -> Outcome {
-        let Vol3d {
-            x,
-            y,
-            z,
-            vol,
-            jp,
-            kp,
-            fpz,
-            lpz,
-            ..
-        } = d;
+        let Vol3d { x, y, z, vol, jp, kp, fpz, lpz, .. } = d;
         let (jp, kp, fpz, lpz) = (*jp, *kp, *fpz, *lpz);
         t.time(|| {
             for _ in 0..reps {

@@ -1,11 +1,8 @@
 //! Basic kernels, C OpenMP (`csrc/omp/basic.c`).
 
-use super::{
-    BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int,
-    TrapInt,
-};
-use crate::kernels::{c_i64, c_len};
+use super::{BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
 use crate::kernels::c_side::CSide;
+use crate::kernels::{c_i64, c_len};
 use crate::timer::Timer;
 use crate::variant::Outcome;
 
@@ -84,9 +81,7 @@ impl<V: CSide> BasicKernels for V {
         let n = c_len(&[d.y.len(), d.x.len()]);
         let p_y = m.tofrom(&mut d.y);
         let p_x = m.to(&d.x);
-        t.time(|| unsafe {
-            (f.comp_basic_daxpy_atomic)(p_y, p_x, d.a, n, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_basic_daxpy_atomic)(p_y, p_x, d.a, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -99,75 +94,33 @@ impl<V: CSide> BasicKernels for V {
         let p_c = m.to(&d.c);
         let p_x1 = m.tofrom(&mut d.x1);
         let p_x2 = m.tofrom(&mut d.x2);
-        t.time(|| unsafe {
-            (f.comp_basic_if_quad)(
-                p_a,
-                p_b,
-                p_c,
-                p_x1,
-                p_x2,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_basic_if_quad)(p_a, p_b, p_c, p_x1, p_x2, n, c_i64(reps)) });
         Ok(())
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.basic;
         let mut m = self.maps();
-        let n = c_len(&[
-            d.out1.len(),
-            d.out2.len(),
-            d.out3.len(),
-            d.in1.len(),
-            d.in2.len(),
-        ]);
+        let n = c_len(&[d.out1.len(), d.out2.len(), d.out3.len(), d.in1.len(), d.in2.len()]);
         let p_out1 = m.tofrom(&mut d.out1);
         let p_out2 = m.tofrom(&mut d.out2);
         let p_out3 = m.tofrom(&mut d.out3);
         let p_in1 = m.to(&d.in1);
         let p_in2 = m.to(&d.in2);
-        t.time(|| unsafe {
-            (f.comp_basic_init3)(
-                p_out1,
-                p_out2,
-                p_out3,
-                p_in1,
-                p_in2,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_basic_init3)(p_out1, p_out2, p_out3, p_in1, p_in2, n, c_i64(reps)) });
         Ok(())
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.basic;
         let mut m = self.maps();
-        let n = c_len(&[
-            d.out1.len(),
-            d.out2.len(),
-            d.out3.len(),
-            d.in1.len(),
-            d.in2.len(),
-        ]);
+        let n = c_len(&[d.out1.len(), d.out2.len(), d.out3.len(), d.in1.len(), d.in2.len()]);
         let p_out1 = m.tofrom(&mut d.out1);
         let p_out2 = m.tofrom(&mut d.out2);
         let p_out3 = m.tofrom(&mut d.out3);
         let p_in1 = m.to(&d.in1);
         let p_in2 = m.to(&d.in2);
-        t.time(|| unsafe {
-            (f.comp_basic_muladdsub)(
-                p_out1,
-                p_out2,
-                p_out3,
-                p_in1,
-                p_in2,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_basic_muladdsub)(p_out1, p_out2, p_out3, p_in1, p_in2, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -184,7 +137,6 @@ impl<V: CSide> BasicKernels for V {
     fn pi_reduce(&self, d: &mut PiReduce, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.basic;
         let n = c_i64(d.n);
-        
 
         t.time(|| unsafe { (f.comp_basic_pi_reduce)(n, d.dx, c_i64(reps), &mut d.pi) });
         Ok(())
@@ -195,27 +147,15 @@ impl<V: CSide> BasicKernels for V {
         let mut m = self.maps();
         let n = c_len(&[d.vec.len()]);
         let p_vec = m.to(&d.vec);
-        t.time(|| unsafe {
-            (f.comp_basic_reduce3_int)(
-                p_vec,
-                n,
-                c_i64(reps),
-                &mut d.m_vsum,
-                &mut d.m_vmin,
-                &mut d.m_vmax,
-            )
-        });
+        t.time(|| unsafe { (f.comp_basic_reduce3_int)(p_vec, n, c_i64(reps), &mut d.m_vsum, &mut d.m_vmin, &mut d.m_vmax) });
         Ok(())
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
         let f = &self.fns()?.basic;
         let n = c_i64(d.n);
-        
 
-        t.time(|| unsafe {
-            (f.comp_basic_trap_int)(n, d.x0, d.xp, d.y, d.yp, d.h, c_i64(reps), &mut d.m_sumx)
-        });
+        t.time(|| unsafe { (f.comp_basic_trap_int)(n, d.x0, d.xp, d.y, d.yp, d.h, c_i64(reps), &mut d.m_sumx) });
         Ok(())
     }
 }

@@ -91,23 +91,14 @@ impl KernelData for IfQuad {
         let c = init.data(target);
         let x1 = init.constant(target, 0.0);
         let x2 = init.constant(target, 0.0);
-        IfQuad {
-            a,
-            b,
-            c,
-            x1,
-            x2,
-            target,
-        }
+        IfQuad { a, b, c, x1, x2, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         5.0 * F64 * self.a.len() as f64
     }
     fn checksum(&self) -> Checksum {
         let s = size_scale::<Self>(0.0001, self.target);
-        *Checksum::zero()
-            .add_array(&self.x1, s)
-            .add_array(&self.x2, s)
+        *Checksum::zero().add_array(&self.x1, s).add_array(&self.x2, s)
     }
 }
 
@@ -137,22 +128,13 @@ impl KernelData for Init3 {
         let out3 = init.constant(target, 0.0);
         let in1 = init.data(target);
         let in2 = init.data(target);
-        Init3 {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        }
+        Init3 { out1, out2, out3, in1, in2 }
     }
     fn bytes_per_rep(&self) -> f64 {
         5.0 * F64 * self.in1.len() as f64
     }
     fn checksum(&self) -> Checksum {
-        *Checksum::zero()
-            .add_array(&self.out1, 1.0)
-            .add_array(&self.out2, 1.0)
-            .add_array(&self.out3, 1.0)
+        *Checksum::zero().add_array(&self.out1, 1.0).add_array(&self.out2, 1.0).add_array(&self.out3, 1.0)
     }
 }
 
@@ -182,22 +164,13 @@ impl KernelData for MulAddSub {
         let out3 = init.constant(target, 0.0);
         let in1 = init.data(target);
         let in2 = init.data(target);
-        MulAddSub {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        }
+        MulAddSub { out1, out2, out3, in1, in2 }
     }
     fn bytes_per_rep(&self) -> f64 {
         5.0 * F64 * self.in1.len() as f64
     }
     fn checksum(&self) -> Checksum {
-        *Checksum::zero()
-            .add_array(&self.out1, 1.0)
-            .add_array(&self.out2, 1.0)
-            .add_array(&self.out3, 1.0)
+        *Checksum::zero().add_array(&self.out1, 1.0).add_array(&self.out2, 1.0).add_array(&self.out3, 1.0)
     }
 }
 
@@ -228,12 +201,7 @@ impl KernelData for NestedInit {
     fn setup(target: usize) -> Self {
         let n = Self::extent(target);
         let array = Init::new().constant(n * n * n, 0.0);
-        NestedInit {
-            array,
-            ni: n,
-            nj: n,
-            nk: n,
-        }
+        NestedInit { array, ni: n, nj: n, nk: n }
     }
     fn bytes_per_rep(&self) -> f64 {
         F64 * self.array.len() as f64
@@ -259,11 +227,7 @@ impl KernelData for PiReduce {
         target
     }
     fn setup(target: usize) -> Self {
-        PiReduce {
-            n: target,
-            dx: 1.0 / target as f64,
-            pi: 0.0,
-        }
+        PiReduce { n: target, dx: 1.0 / target as f64, pi: 0.0 }
     }
     fn bytes_per_rep(&self) -> f64 {
         0.0
@@ -292,21 +256,13 @@ impl KernelData for Reduce3Int {
     }
     fn setup(target: usize) -> Self {
         let vec = Init::new().int_data(target);
-        Reduce3Int {
-            vec,
-            m_vsum: 0,
-            m_vmin: i32::MAX,
-            m_vmax: i32::MIN,
-        }
+        Reduce3Int { vec, m_vsum: 0, m_vmin: i32::MAX, m_vmax: i32::MIN }
     }
     fn bytes_per_rep(&self) -> f64 {
         std::mem::size_of::<i32>() as f64 * self.vec.len() as f64
     }
     fn checksum(&self) -> Checksum {
-        *Checksum::zero()
-            .add_int(self.m_vsum.into())
-            .add_int(self.m_vmin.into())
-            .add_int(self.m_vmax.into())
+        *Checksum::zero().add_int(self.m_vsum.into()).add_int(self.m_vmin.into()).add_int(self.m_vmax.into())
     }
 }
 
@@ -357,15 +313,7 @@ impl KernelData for TrapInt {
         let xp = init.scalar();
         let y = init.scalar();
         let yp = init.scalar();
-        TrapInt {
-            n: target,
-            x0,
-            xp,
-            y,
-            yp,
-            h: xn - x0,
-            m_sumx: 0.0,
-        }
+        TrapInt { n: target, x0, xp, y, yp, h: xn - x0, m_sumx: 0.0 }
     }
     fn bytes_per_rep(&self) -> f64 {
         0.0
@@ -423,42 +371,14 @@ pub fn kernels() -> Vec<KernelDef> {
     vec![
         kernel_def!("Basic_DAXPY", g, 500, Deterministic, Daxpy, daxpy),
         // One atomic add per element, no conflicts: same additions in the same order.
-        kernel_def!(
-            "Basic_DAXPY_ATOMIC",
-            g,
-            500,
-            Deterministic,
-            DaxpyAtomic,
-            daxpy_atomic
-        ),
+        kernel_def!("Basic_DAXPY_ATOMIC", g, 500, Deterministic, DaxpyAtomic, daxpy_atomic),
         kernel_def!("Basic_IF_QUAD", g, 180, Deterministic, IfQuad, if_quad),
         kernel_def!("Basic_INIT3", g, 500, Deterministic, Init3, init3),
-        kernel_def!(
-            "Basic_MULADDSUB",
-            g,
-            350,
-            Deterministic,
-            MulAddSub,
-            muladdsub
-        ),
-        kernel_def!(
-            "Basic_NESTED_INIT",
-            g,
-            1000,
-            Deterministic,
-            NestedInit,
-            nested_init
-        ),
+        kernel_def!("Basic_MULADDSUB", g, 350, Deterministic, MulAddSub, muladdsub),
+        kernel_def!("Basic_NESTED_INIT", g, 1000, Deterministic, NestedInit, nested_init),
         kernel_def!("Basic_PI_REDUCE", g, 50, ReorderedSum, PiReduce, pi_reduce),
         // Integer sums, min and max are exact in any order.
-        kernel_def!(
-            "Basic_REDUCE3_INT",
-            g,
-            50,
-            Deterministic,
-            Reduce3Int,
-            reduce3_int
-        ),
+        kernel_def!("Basic_REDUCE3_INT", g, 50, Deterministic, Reduce3Int, reduce3_int),
         kernel_def!("Basic_TRAP_INT", g, 50, ReorderedSum, TrapInt, trap_int),
     ]
 }

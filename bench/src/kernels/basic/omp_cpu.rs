@@ -1,9 +1,6 @@
 //! Basic kernels, omp-rs on the host (`csrc/omp/basic.c` written with omp-rs directives).
 
-use super::{
-    trap_int_func, BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit,
-    PiReduce, Reduce3Int, TrapInt,
-};
+use super::{trap_int_func, BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
 use crate::timer::Timer;
 use crate::variant::{OmpCpu, Outcome};
 
@@ -47,14 +44,7 @@ fn if_quad(reps: usize, a: &[f64], b: &[f64], c: &[f64], x1: &mut [f64], x2: &mu
 }
 
 #[omp::directives]
-fn init3(
-    reps: usize,
-    out1: &mut [f64],
-    out2: &mut [f64],
-    out3: &mut [f64],
-    in1: &[f64],
-    in2: &[f64],
-) {
+fn init3(reps: usize, out1: &mut [f64], out2: &mut [f64], out3: &mut [f64], in1: &[f64], in2: &[f64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for i in 0..in1.len() {
@@ -67,14 +57,7 @@ fn init3(
 }
 
 #[omp::directives]
-fn muladdsub(
-    reps: usize,
-    out1: &mut [f64],
-    out2: &mut [f64],
-    out3: &mut [f64],
-    in1: &[f64],
-    in2: &[f64],
-) {
+fn muladdsub(reps: usize, out1: &mut [f64], out2: &mut [f64], out3: &mut [f64], in1: &[f64], in2: &[f64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for i in 0..in1.len() {
@@ -139,16 +122,7 @@ fn reduce3_int(reps: usize, vec: &[i32], m: (i32, i32, i32)) -> (i32, i32, i32) 
 /// Returns `m_sumx` plus the `reps` sums times `h`.
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn trap_int(
-    reps: usize,
-    n: usize,
-    x0: f64,
-    xp: f64,
-    y: f64,
-    yp: f64,
-    h: f64,
-    mut m_sumx: f64,
-) -> f64 {
+fn trap_int(reps: usize, n: usize, x0: f64, xp: f64, y: f64, yp: f64, h: f64, mut m_sumx: f64) -> f64 {
     for _ in 0..reps {
         let mut sumx: f64 = 0.0;
         #[omp::parallel_for(reduction(+: sumx))]
@@ -174,33 +148,19 @@ impl BasicKernels for OmpCpu {
     }
 
     fn if_quad(&self, d: &mut IfQuad, reps: usize, t: &mut Timer) -> Outcome {
-        let IfQuad {
-            a, b, c, x1, x2, ..
-        } = d;
+        let IfQuad { a, b, c, x1, x2, .. } = d;
         t.time(|| if_quad(reps, a, b, c, x1, x2));
         Ok(())
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let Init3 {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let Init3 { out1, out2, out3, in1, in2 } = d;
         t.time(|| init3(reps, out1, out2, out3, in1, in2));
         Ok(())
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let MulAddSub {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let MulAddSub { out1, out2, out3, in1, in2 } = d;
         t.time(|| muladdsub(reps, out1, out2, out3, in1, in2));
         Ok(())
     }
@@ -222,15 +182,7 @@ impl BasicKernels for OmpCpu {
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
-        let TrapInt {
-            n,
-            x0,
-            xp,
-            y,
-            yp,
-            h,
-            m_sumx,
-        } = *d;
+        let TrapInt { n, x0, xp, y, yp, h, m_sumx } = *d;
         d.m_sumx = t.time(|| trap_int(reps, n, x0, xp, y, yp, h, m_sumx));
         Ok(())
     }

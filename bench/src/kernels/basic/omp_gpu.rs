@@ -1,10 +1,7 @@
 //! Basic kernels, omp-rs target regions (Base_OpenMPTarget); see `stream/omp_gpu.rs` for the
 //! pattern: arrays mapped by a `target_data` region around the timed rep loop.
 
-use super::{
-    trap_int_func, BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit,
-    PiReduce, Reduce3Int, TrapInt,
-};
+use super::{trap_int_func, BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
 use crate::timer::Timer;
 use crate::variant::{OmpGpu, Outcome};
 
@@ -41,15 +38,7 @@ fn daxpy_atomic(t: &mut Timer, reps: usize, a: f64, x: &[f64], y: &mut [f64]) {
 }
 
 #[omp::directives]
-fn if_quad(
-    t: &mut Timer,
-    reps: usize,
-    a: &[f64],
-    b: &[f64],
-    c: &[f64],
-    x1: &mut [f64],
-    x2: &mut [f64],
-) {
+fn if_quad(t: &mut Timer, reps: usize, a: &[f64], b: &[f64], c: &[f64], x1: &mut [f64], x2: &mut [f64]) {
     #[omp::target_data(map(to: a, b, c), map(tofrom: x1, x2))]
     {
         t.start();
@@ -72,15 +61,7 @@ fn if_quad(
 }
 
 #[omp::directives]
-fn init3(
-    t: &mut Timer,
-    reps: usize,
-    out1: &mut [f64],
-    out2: &mut [f64],
-    out3: &mut [f64],
-    in1: &[f64],
-    in2: &[f64],
-) {
+fn init3(t: &mut Timer, reps: usize, out1: &mut [f64], out2: &mut [f64], out3: &mut [f64], in1: &[f64], in2: &[f64]) {
     #[omp::target_data(map(tofrom: out1, out2, out3), map(to: in1, in2))]
     {
         t.start();
@@ -98,15 +79,7 @@ fn init3(
 }
 
 #[omp::directives]
-fn muladdsub(
-    t: &mut Timer,
-    reps: usize,
-    out1: &mut [f64],
-    out2: &mut [f64],
-    out3: &mut [f64],
-    in1: &[f64],
-    in2: &[f64],
-) {
+fn muladdsub(t: &mut Timer, reps: usize, out1: &mut [f64], out2: &mut [f64], out3: &mut [f64], in1: &[f64], in2: &[f64]) {
     #[omp::target_data(map(tofrom: out1, out2, out3), map(to: in1, in2))]
     {
         t.start();
@@ -186,17 +159,7 @@ fn reduce3_int(t: &mut Timer, reps: usize, vec: &[i32], m: (i32, i32, i32)) -> (
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn trap_int(
-    t: &mut Timer,
-    reps: usize,
-    n: usize,
-    x0: f64,
-    xp: f64,
-    y: f64,
-    yp: f64,
-    h: f64,
-    mut m_sumx: f64,
-) -> f64 {
+fn trap_int(t: &mut Timer, reps: usize, n: usize, x0: f64, xp: f64, y: f64, yp: f64, h: f64, mut m_sumx: f64) -> f64 {
     t.start();
     for _ in 0..reps {
         let mut sumx: f64 = 0.0;
@@ -224,33 +187,19 @@ impl BasicKernels for OmpGpu {
     }
 
     fn if_quad(&self, d: &mut IfQuad, reps: usize, t: &mut Timer) -> Outcome {
-        let IfQuad {
-            a, b, c, x1, x2, ..
-        } = d;
+        let IfQuad { a, b, c, x1, x2, .. } = d;
         if_quad(t, reps, a, b, c, x1, x2);
         Ok(())
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let Init3 {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let Init3 { out1, out2, out3, in1, in2 } = d;
         init3(t, reps, out1, out2, out3, in1, in2);
         Ok(())
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let MulAddSub {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let MulAddSub { out1, out2, out3, in1, in2 } = d;
         muladdsub(t, reps, out1, out2, out3, in1, in2);
         Ok(())
     }
@@ -272,15 +221,7 @@ impl BasicKernels for OmpGpu {
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
-        let TrapInt {
-            n,
-            x0,
-            xp,
-            y,
-            yp,
-            h,
-            m_sumx,
-        } = *d;
+        let TrapInt { n, x0, xp, y, yp, h, m_sumx } = *d;
         d.m_sumx = trap_int(t, reps, n, x0, xp, y, yp, h, m_sumx);
         Ok(())
     }

@@ -1,9 +1,6 @@
 //! Basic kernels, sequential (Base_Seq).
 
-use super::{
-    BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int,
-    TrapInt,
-};
+use super::{BasicKernels, Daxpy, DaxpyAtomic, IfQuad, Init3, MulAddSub, NestedInit, PiReduce, Reduce3Int, TrapInt};
 use crate::timer::Timer;
 use crate::variant::{Outcome, Seq};
 
@@ -32,9 +29,7 @@ impl BasicKernels for Seq {
     }
 
     fn if_quad(&self, d: &mut IfQuad, reps: usize, t: &mut Timer) -> Outcome {
-        let IfQuad {
-            a, b, c, x1, x2, ..
-        } = d;
+        let IfQuad { a, b, c, x1, x2, .. } = d;
         let n = a.len();
         let (b, c, x1, x2) = (&b[..n], &c[..n], &mut x1[..n], &mut x2[..n]);
         t.time(|| {
@@ -56,13 +51,7 @@ impl BasicKernels for Seq {
     }
 
     fn init3(&self, d: &mut Init3, reps: usize, t: &mut Timer) -> Outcome {
-        let Init3 {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let Init3 { out1, out2, out3, in1, in2 } = d;
         let n = in1.len();
         let (out1, out2, out3, in2) = (&mut out1[..n], &mut out2[..n], &mut out3[..n], &in2[..n]);
         t.time(|| {
@@ -79,13 +68,7 @@ impl BasicKernels for Seq {
     }
 
     fn muladdsub(&self, d: &mut MulAddSub, reps: usize, t: &mut Timer) -> Outcome {
-        let MulAddSub {
-            out1,
-            out2,
-            out3,
-            in1,
-            in2,
-        } = d;
+        let MulAddSub { out1, out2, out3, in1, in2 } = d;
         let n = in1.len();
         let (out1, out2, out3, in2) = (&mut out1[..n], &mut out2[..n], &mut out3[..n], &in2[..n]);
         t.time(|| {
@@ -156,15 +139,7 @@ impl BasicKernels for Seq {
     }
 
     fn trap_int(&self, d: &mut TrapInt, reps: usize, t: &mut Timer) -> Outcome {
-        let TrapInt {
-            n,
-            x0,
-            xp,
-            y,
-            yp,
-            h,
-            ..
-        } = *d;
+        let TrapInt { n, x0, xp, y, yp, h, .. } = *d;
         let mut m_sumx = d.m_sumx;
         t.time(|| {
             for _ in 0..reps {

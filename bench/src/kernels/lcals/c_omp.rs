@@ -1,8 +1,8 @@
 //! Lcals kernels, C OpenMP (`csrc/omp/lcals.c`).
 
 use super::{DiffPredict, Eos, FirstDiff, Hydro1d, Hydro2d, LcalsKernels, Planckian};
-use crate::kernels::{c_i64, c_len};
 use crate::kernels::c_side::CSide;
+use crate::kernels::{c_i64, c_len};
 use crate::timer::Timer;
 use crate::variant::Outcome;
 
@@ -71,9 +71,7 @@ impl<V: CSide> LcalsKernels for V {
         let n = c_i64(d.n);
         let p_px = m.tofrom(&mut d.px);
         let p_cx = m.to(&d.cx);
-        t.time(|| unsafe {
-            (f.comp_lcals_diff_predict)(p_px, p_cx, n, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_lcals_diff_predict)(p_px, p_cx, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -86,19 +84,7 @@ impl<V: CSide> LcalsKernels for V {
         let p_y = m.to(&d.y);
         let p_z = m.to(&d.z);
         let p_u = m.to(&d.u);
-        t.time(|| unsafe {
-            (f.comp_lcals_eos)(
-                p_x,
-                p_y,
-                p_z,
-                p_u,
-                d.q,
-                d.r,
-                d.t,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_lcals_eos)(p_x, p_y, p_z, p_u, d.q, d.r, d.t, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -121,18 +107,7 @@ impl<V: CSide> LcalsKernels for V {
         let p_x = m.tofrom(&mut d.x);
         let p_y = m.to(&d.y);
         let p_z = m.to(&d.z);
-        t.time(|| unsafe {
-            (f.comp_lcals_hydro_1d)(
-                p_x,
-                p_y,
-                p_z,
-                d.q,
-                d.r,
-                d.t,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_lcals_hydro_1d)(p_x, p_y, p_z, d.q, d.r, d.t, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -168,11 +143,8 @@ impl<V: CSide> LcalsKernels for V {
             zz: m.to(&d.zz),
         };
         let (kn, jn) = (c_i64(d.kn), c_i64(d.jn));
-        
 
-        t.time(|| unsafe {
-            (f.comp_lcals_hydro_2d)(&arrays, kn, jn, Hydro2d::S, Hydro2d::T, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_lcals_hydro_2d)(&arrays, kn, jn, Hydro2d::S, Hydro2d::T, c_i64(reps)) });
         Ok(())
     }
 
@@ -185,17 +157,7 @@ impl<V: CSide> LcalsKernels for V {
         let p_u = m.to(&d.u);
         let p_v = m.to(&d.v);
         let p_w = m.tofrom(&mut d.w);
-        t.time(|| unsafe {
-            (f.comp_lcals_planckian)(
-                p_x,
-                p_y,
-                p_u,
-                p_v,
-                p_w,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_lcals_planckian)(p_x, p_y, p_u, p_v, p_w, n, c_i64(reps)) });
         Ok(())
     }
 }

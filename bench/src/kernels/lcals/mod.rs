@@ -79,16 +79,7 @@ impl KernelData for Eos {
         let q = init.scalar();
         let r = init.scalar();
         let t = init.scalar();
-        Eos {
-            x,
-            y,
-            z,
-            u,
-            q,
-            r,
-            t,
-            n: target,
-        }
+        Eos { x, y, z, u, q, r, t, n: target }
     }
     fn bytes_per_rep(&self) -> f64 {
         (4.0 * self.n as f64 + 6.0) * F64
@@ -159,15 +150,7 @@ impl KernelData for Hydro1d {
         let q = init.scalar();
         let r = init.scalar();
         let t = init.scalar();
-        Hydro1d {
-            x,
-            y,
-            z,
-            q,
-            r,
-            t,
-            n: target,
-        }
+        Hydro1d { x, y, z, q, r, t, n: target }
     }
     fn bytes_per_rep(&self) -> f64 {
         (3.0 * self.n as f64 + 1.0) * F64
@@ -240,22 +223,7 @@ impl KernelData for Hydro2d {
         let zu = init.data(len);
         let zv = init.data(len);
         let zz = init.data(len);
-        Hydro2d {
-            zrout,
-            zzout,
-            za,
-            zb,
-            zm,
-            zp,
-            zq,
-            zr,
-            zu,
-            zv,
-            zz,
-            kn: n,
-            jn: n,
-            target,
-        }
+        Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn: n, jn: n, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         // Nest 1: zp, zq, zr, zm read, za, zb written; nest 2: za, zb, zz, zr read, zu, zv
@@ -265,9 +233,7 @@ impl KernelData for Hydro2d {
     }
     fn checksum(&self) -> Checksum {
         let s = size_scale::<Self>(0.001, self.target);
-        *Checksum::zero()
-            .add_array(&self.zzout, s)
-            .add_array(&self.zrout, s)
+        *Checksum::zero().add_array(&self.zzout, s).add_array(&self.zrout, s)
     }
 }
 
@@ -341,32 +307,11 @@ pub fn kernels() -> Vec<KernelDef> {
     use Tolerance::Deterministic;
     let g = Group::Lcals;
     vec![
-        kernel_def!(
-            "Lcals_DIFF_PREDICT",
-            g,
-            200,
-            Deterministic,
-            DiffPredict,
-            diff_predict
-        ),
+        kernel_def!("Lcals_DIFF_PREDICT", g, 200, Deterministic, DiffPredict, diff_predict),
         kernel_def!("Lcals_EOS", g, 500, Deterministic, Eos, eos),
-        kernel_def!(
-            "Lcals_FIRST_DIFF",
-            g,
-            2000,
-            Deterministic,
-            FirstDiff,
-            first_diff
-        ),
+        kernel_def!("Lcals_FIRST_DIFF", g, 2000, Deterministic, FirstDiff, first_diff),
         kernel_def!("Lcals_HYDRO_1D", g, 1000, Deterministic, Hydro1d, hydro_1d),
         kernel_def!("Lcals_HYDRO_2D", g, 100, Deterministic, Hydro2d, hydro_2d),
-        kernel_def!(
-            "Lcals_PLANCKIAN",
-            g,
-            50,
-            Deterministic,
-            Planckian,
-            planckian
-        ),
+        kernel_def!("Lcals_PLANCKIAN", g, 50, Deterministic, Planckian, planckian),
     ]
 }

@@ -28,25 +28,13 @@ fn diff_predict(reps: usize, n: usize, px: &mut [f64], cx: &[f64]) {
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn eos(
-    reps: usize,
-    n: usize,
-    q: f64,
-    r: f64,
-    tt: f64,
-    x: &mut [f64],
-    y: &[f64],
-    z: &[f64],
-    u: &[f64],
-) {
+fn eos(reps: usize, n: usize, q: f64, r: f64, tt: f64, x: &mut [f64], y: &[f64], z: &[f64], u: &[f64]) {
     for _ in 0..reps {
         #[omp::parallel_for]
         for i in 0..n {
             x[i] = u[i]
                 + r * (z[i] + r * y[i])
-                + tt * (u[i + 3]
-                    + r * (u[i + 2] + r * u[i + 1])
-                    + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
+                + tt * (u[i + 3] + r * (u[i + 2] + r * u[i + 1]) + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
         }
     }
 }
@@ -98,15 +86,12 @@ fn hydro_2d(
         #[omp::parallel_for]
         for k in 1..kn - 1 {
             for j in 1..jn - 1 {
-                za[j + k * jn] = (zp[j - 1 + (k + 1) * jn] + zq[j - 1 + (k + 1) * jn]
-                    - zp[j - 1 + k * jn]
-                    - zq[j - 1 + k * jn])
+                za[j + k * jn] = (zp[j - 1 + (k + 1) * jn] + zq[j - 1 + (k + 1) * jn] - zp[j - 1 + k * jn] - zq[j - 1 + k * jn])
                     * (zr[j + k * jn] + zr[j - 1 + k * jn])
                     / (zm[j - 1 + k * jn] + zm[j - 1 + (k + 1) * jn]);
-                zb[j + k * jn] =
-                    (zp[j - 1 + k * jn] + zq[j - 1 + k * jn] - zp[j + k * jn] - zq[j + k * jn])
-                        * (zr[j + k * jn] + zr[j + (k - 1) * jn])
-                        / (zm[j + k * jn] + zm[j - 1 + k * jn]);
+                zb[j + k * jn] = (zp[j - 1 + k * jn] + zq[j - 1 + k * jn] - zp[j + k * jn] - zq[j + k * jn])
+                    * (zr[j + k * jn] + zr[j + (k - 1) * jn])
+                    / (zm[j + k * jn] + zm[j - 1 + k * jn]);
             }
         }
         #[omp::parallel_for]
@@ -114,14 +99,10 @@ fn hydro_2d(
             for j in 1..jn - 1 {
                 let c = j + k * jn;
                 zu[c] += s
-                    * (za[c] * (zz[c] - zz[c + 1])
-                        - za[c - 1] * (zz[c] - zz[c - 1])
-                        - zb[c] * (zz[c] - zz[c - jn])
+                    * (za[c] * (zz[c] - zz[c + 1]) - za[c - 1] * (zz[c] - zz[c - 1]) - zb[c] * (zz[c] - zz[c - jn])
                         + zb[c + jn] * (zz[c] - zz[c + jn]));
                 zv[c] += s
-                    * (za[c] * (zr[c] - zr[c + 1])
-                        - za[c - 1] * (zr[c] - zr[c - 1])
-                        - zb[c] * (zr[c] - zr[c - jn])
+                    * (za[c] * (zr[c] - zr[c + 1]) - za[c - 1] * (zr[c] - zr[c - 1]) - zb[c] * (zr[c] - zr[c - jn])
                         + zb[c + jn] * (zr[c] - zr[c + jn]));
             }
         }
@@ -154,16 +135,7 @@ impl LcalsKernels for OmpCpu {
     }
 
     fn eos(&self, d: &mut Eos, reps: usize, t: &mut Timer) -> Outcome {
-        let Eos {
-            x,
-            y,
-            z,
-            u,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Eos { x, y, z, u, q, r, t: tt, n } = d;
         t.time(|| eos(reps, *n, *q, *r, *tt, x, y, z, u));
         Ok(())
     }
@@ -174,57 +146,15 @@ impl LcalsKernels for OmpCpu {
     }
 
     fn hydro_1d(&self, d: &mut Hydro1d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro1d {
-            x,
-            y,
-            z,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Hydro1d { x, y, z, q, r, t: tt, n } = d;
         t.time(|| hydro_1d(reps, *n, *q, *r, *tt, x, y, z));
         Ok(())
     }
 
     fn hydro_2d(&self, d: &mut Hydro2d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro2d {
-            zrout,
-            zzout,
-            za,
-            zb,
-            zm,
-            zp,
-            zq,
-            zr,
-            zu,
-            zv,
-            zz,
-            kn,
-            jn,
-            ..
-        } = d;
+        let Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn, jn, .. } = d;
         let (kn, jn) = (*kn, *jn);
-        t.time(|| {
-            hydro_2d(
-                reps,
-                kn,
-                jn,
-                Hydro2d::S,
-                Hydro2d::T,
-                zrout,
-                zzout,
-                za,
-                zb,
-                zm,
-                zp,
-                zq,
-                zr,
-                zu,
-                zv,
-                zz,
-            )
-        });
+        t.time(|| hydro_2d(reps, kn, jn, Hydro2d::S, Hydro2d::T, zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz));
         Ok(())
     }
 

@@ -42,16 +42,7 @@ impl LcalsKernels for Rayon {
     }
 
     fn eos(&self, d: &mut Eos, reps: usize, t: &mut Timer) -> Outcome {
-        let Eos {
-            x,
-            y,
-            z,
-            u,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Eos { x, y, z, u, q, r, t: tt, n } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (y, z, u) = (&*y, &*z, &*u);
         t.time(|| {
@@ -63,9 +54,7 @@ impl LcalsKernels for Rayon {
                     for i in 0..len {
                         x[i] = u[i]
                             + r * (z[i] + r * y[i])
-                            + tt * (u[i + 3]
-                                + r * (u[i + 2] + r * u[i + 1])
-                                + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
+                            + tt * (u[i + 3] + r * (u[i + 2] + r * u[i + 1]) + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
                     }
                 });
             }
@@ -77,25 +66,14 @@ impl LcalsKernels for Rayon {
         let (x, y, n) = (&mut d.x, &d.y, d.n);
         t.time(|| {
             for _ in 0..reps {
-                x[..n]
-                    .par_iter_mut()
-                    .zip(y[..n].par_iter().zip(y[1..].par_iter()))
-                    .for_each(|(x, (y0, y1))| *x = y1 - y0);
+                x[..n].par_iter_mut().zip(y[..n].par_iter().zip(y[1..].par_iter())).for_each(|(x, (y0, y1))| *x = y1 - y0);
             }
         });
         Ok(())
     }
 
     fn hydro_1d(&self, d: &mut Hydro1d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro1d {
-            x,
-            y,
-            z,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Hydro1d { x, y, z, q, r, t: tt, n } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (y, z) = (&*y, &*z);
         t.time(|| {
@@ -111,22 +89,7 @@ impl LcalsKernels for Rayon {
     }
 
     fn hydro_2d(&self, d: &mut Hydro2d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro2d {
-            zrout,
-            zzout,
-            za,
-            zb,
-            zm,
-            zp,
-            zq,
-            zr,
-            zu,
-            zv,
-            zz,
-            kn,
-            jn,
-            ..
-        } = d;
+        let Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn, jn, .. } = d;
         let (kn, jn) = (*kn, *jn);
         let (zm, zp, zq, zr, zz) = (&*zm, &*zp, &*zq, &*zr, &*zz);
         let (s, tt) = (Hydro2d::S, Hydro2d::T);
@@ -134,61 +97,43 @@ impl LcalsKernels for Rayon {
         t.time(|| {
             for _ in 0..reps {
                 // Nest 1: rows of za and zb, parallel over k.
-                za.par_chunks_mut(jn)
-                    .zip(zb.par_chunks_mut(jn))
-                    .enumerate()
-                    .skip(1)
-                    .take(kn - 2)
-                    .for_each(|(k, (za_row, zb_row))| {
-                        for j in 1..jn - 1 {
-                            za_row[j] = (zp[at(k + 1, j - 1)] + zq[at(k + 1, j - 1)]
-                                - zp[at(k, j - 1)]
-                                - zq[at(k, j - 1)])
-                                * (zr[at(k, j)] + zr[at(k, j - 1)])
-                                / (zm[at(k, j - 1)] + zm[at(k + 1, j - 1)]);
-                            zb_row[j] =
-                                (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
-                                    * (zr[at(k, j)] + zr[at(k - 1, j)])
-                                    / (zm[at(k, j)] + zm[at(k, j - 1)]);
-                        }
-                    });
+                za.par_chunks_mut(jn).zip(zb.par_chunks_mut(jn)).enumerate().skip(1).take(kn - 2).for_each(|(k, (za_row, zb_row))| {
+                    for j in 1..jn - 1 {
+                        za_row[j] = (zp[at(k + 1, j - 1)] + zq[at(k + 1, j - 1)] - zp[at(k, j - 1)] - zq[at(k, j - 1)])
+                            * (zr[at(k, j)] + zr[at(k, j - 1)])
+                            / (zm[at(k, j - 1)] + zm[at(k + 1, j - 1)]);
+                        zb_row[j] = (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)]) * (zr[at(k, j)] + zr[at(k - 1, j)])
+                            / (zm[at(k, j)] + zm[at(k, j - 1)]);
+                    }
+                });
                 // Nest 2: zu, zv from the finished za, zb.
                 let (za, zb) = (&*za, &*zb);
-                zu.par_chunks_mut(jn)
-                    .zip(zv.par_chunks_mut(jn))
-                    .enumerate()
-                    .skip(1)
-                    .take(kn - 2)
-                    .for_each(|(k, (zu_row, zv_row))| {
-                        for j in 1..jn - 1 {
-                            let c = at(k, j);
-                            zu_row[j] += s
-                                * (za[c] * (zz[c] - zz[at(k, j + 1)])
-                                    - za[at(k, j - 1)] * (zz[c] - zz[at(k, j - 1)])
-                                    - zb[c] * (zz[c] - zz[at(k - 1, j)])
-                                    + zb[at(k + 1, j)] * (zz[c] - zz[at(k + 1, j)]));
-                            zv_row[j] += s
-                                * (za[c] * (zr[c] - zr[at(k, j + 1)])
-                                    - za[at(k, j - 1)] * (zr[c] - zr[at(k, j - 1)])
-                                    - zb[c] * (zr[c] - zr[at(k - 1, j)])
-                                    + zb[at(k + 1, j)] * (zr[c] - zr[at(k + 1, j)]));
-                        }
-                    });
+                zu.par_chunks_mut(jn).zip(zv.par_chunks_mut(jn)).enumerate().skip(1).take(kn - 2).for_each(|(k, (zu_row, zv_row))| {
+                    for j in 1..jn - 1 {
+                        let c = at(k, j);
+                        zu_row[j] += s
+                            * (za[c] * (zz[c] - zz[at(k, j + 1)])
+                                - za[at(k, j - 1)] * (zz[c] - zz[at(k, j - 1)])
+                                - zb[c] * (zz[c] - zz[at(k - 1, j)])
+                                + zb[at(k + 1, j)] * (zz[c] - zz[at(k + 1, j)]));
+                        zv_row[j] += s
+                            * (za[c] * (zr[c] - zr[at(k, j + 1)])
+                                - za[at(k, j - 1)] * (zr[c] - zr[at(k, j - 1)])
+                                - zb[c] * (zr[c] - zr[at(k - 1, j)])
+                                + zb[at(k + 1, j)] * (zr[c] - zr[at(k + 1, j)]));
+                    }
+                });
                 // Nest 3: outputs.
                 let (zu, zv) = (&*zu, &*zv);
-                zrout
-                    .par_chunks_mut(jn)
-                    .zip(zzout.par_chunks_mut(jn))
-                    .enumerate()
-                    .skip(1)
-                    .take(kn - 2)
-                    .for_each(|(k, (zrout_row, zzout_row))| {
+                zrout.par_chunks_mut(jn).zip(zzout.par_chunks_mut(jn)).enumerate().skip(1).take(kn - 2).for_each(
+                    |(k, (zrout_row, zzout_row))| {
                         for j in 1..jn - 1 {
                             let c = at(k, j);
                             zrout_row[j] = zr[c] + tt * zu[c];
                             zzout_row[j] = zz[c] + tt * zv[c];
                         }
-                    });
+                    },
+                );
             }
         });
         Ok(())
@@ -199,22 +144,14 @@ impl LcalsKernels for Rayon {
         let (x, u, v) = (&*x, &*u, &*v);
         t.time(|| {
             for _ in 0..reps {
-                y.par_chunks_mut(CHUNK)
-                    .zip(w.par_chunks_mut(CHUNK))
-                    .enumerate()
-                    .for_each(|(c, (y, w))| {
-                        let (lo, len) = (c * CHUNK, y.len());
-                        let (x, u, v, w) = (
-                            &x[lo..lo + len],
-                            &u[lo..lo + len],
-                            &v[lo..lo + len],
-                            &mut w[..len],
-                        );
-                        for i in 0..len {
-                            y[i] = u[i] / v[i];
-                            w[i] = x[i] / (y[i].exp() - 1.0);
-                        }
-                    });
+                y.par_chunks_mut(CHUNK).zip(w.par_chunks_mut(CHUNK)).enumerate().for_each(|(c, (y, w))| {
+                    let (lo, len) = (c * CHUNK, y.len());
+                    let (x, u, v, w) = (&x[lo..lo + len], &u[lo..lo + len], &v[lo..lo + len], &mut w[..len]);
+                    for i in 0..len {
+                        y[i] = u[i] / v[i];
+                        w[i] = x[i] / (y[i].exp() - 1.0);
+                    }
+                });
             }
         });
         Ok(())

@@ -24,16 +24,7 @@ impl LcalsKernels for Seq {
     }
 
     fn eos(&self, d: &mut Eos, reps: usize, t: &mut Timer) -> Outcome {
-        let Eos {
-            x,
-            y,
-            z,
-            u,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Eos { x, y, z, u, q, r, t: tt, n } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (x, y, z, u) = (&mut x[..n], &y[..n], &z[..n], &u[..n + 7]);
         t.time(|| {
@@ -41,9 +32,7 @@ impl LcalsKernels for Seq {
                 for i in 0..n {
                     x[i] = u[i]
                         + r * (z[i] + r * y[i])
-                        + tt * (u[i + 3]
-                            + r * (u[i + 2] + r * u[i + 1])
-                            + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
+                        + tt * (u[i + 3] + r * (u[i + 2] + r * u[i + 1]) + tt * (u[i + 6] + q * (u[i + 5] + q * u[i + 4])));
                 }
             }
         });
@@ -64,15 +53,7 @@ impl LcalsKernels for Seq {
     }
 
     fn hydro_1d(&self, d: &mut Hydro1d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro1d {
-            x,
-            y,
-            z,
-            q,
-            r,
-            t: tt,
-            n,
-        } = d;
+        let Hydro1d { x, y, z, q, r, t: tt, n } = d;
         let (q, r, tt, n) = (*q, *r, *tt, *n);
         let (x, y, z) = (&mut x[..n], &y[..n], &z[..n + 12]);
         t.time(|| {
@@ -86,22 +67,7 @@ impl LcalsKernels for Seq {
     }
 
     fn hydro_2d(&self, d: &mut Hydro2d, reps: usize, t: &mut Timer) -> Outcome {
-        let Hydro2d {
-            zrout,
-            zzout,
-            za,
-            zb,
-            zm,
-            zp,
-            zq,
-            zr,
-            zu,
-            zv,
-            zz,
-            kn,
-            jn,
-            ..
-        } = d;
+        let Hydro2d { zrout, zzout, za, zb, zm, zp, zq, zr, zu, zv, zz, kn, jn, .. } = d;
         let (kn, jn) = (*kn, *jn);
         let (s, tt) = (Hydro2d::S, Hydro2d::T);
         let at = |k: usize, j: usize| j + k * jn;
@@ -109,15 +75,12 @@ impl LcalsKernels for Seq {
             for _ in 0..reps {
                 for k in 1..kn - 1 {
                     for j in 1..jn - 1 {
-                        za[at(k, j)] = (zp[at(k + 1, j - 1)] + zq[at(k + 1, j - 1)]
-                            - zp[at(k, j - 1)]
-                            - zq[at(k, j - 1)])
+                        za[at(k, j)] = (zp[at(k + 1, j - 1)] + zq[at(k + 1, j - 1)] - zp[at(k, j - 1)] - zq[at(k, j - 1)])
                             * (zr[at(k, j)] + zr[at(k, j - 1)])
                             / (zm[at(k, j - 1)] + zm[at(k + 1, j - 1)]);
-                        zb[at(k, j)] =
-                            (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
-                                * (zr[at(k, j)] + zr[at(k - 1, j)])
-                                / (zm[at(k, j)] + zm[at(k, j - 1)]);
+                        zb[at(k, j)] = (zp[at(k, j - 1)] + zq[at(k, j - 1)] - zp[at(k, j)] - zq[at(k, j)])
+                            * (zr[at(k, j)] + zr[at(k - 1, j)])
+                            / (zm[at(k, j)] + zm[at(k, j - 1)]);
                     }
                 }
                 for k in 1..kn - 1 {

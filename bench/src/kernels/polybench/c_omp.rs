@@ -1,8 +1,8 @@
 //! Polybench kernels, C OpenMP (`csrc/omp/polybench.c`).
 
 use super::{Atax, Gemm, Heat3d, Jacobi1d, Jacobi2d, PolybenchKernels};
-use crate::kernels::{c_i64, c_len};
 use crate::kernels::c_side::CSide;
+use crate::kernels::{c_i64, c_len};
 use crate::timer::Timer;
 use crate::variant::Outcome;
 
@@ -45,16 +45,7 @@ impl<V: CSide> PolybenchKernels for V {
         let p_x = m.to(&d.x);
         let p_a = m.to(&d.a);
         let p_y = m.tofrom(&mut d.y);
-        t.time(|| unsafe {
-            (f.comp_polybench_atax)(
-                p_tmp,
-                p_x,
-                p_a,
-                p_y,
-                n,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_polybench_atax)(p_tmp, p_x, p_a, p_y, n, c_i64(reps)) });
         Ok(())
     }
 
@@ -68,18 +59,7 @@ impl<V: CSide> PolybenchKernels for V {
         let p_a = m.to(&d.a);
         let p_b = m.to(&d.b);
         let p_c = m.tofrom(&mut d.c);
-        t.time(|| unsafe {
-            (f.comp_polybench_gemm)(
-                p_a,
-                p_b,
-                p_c,
-                ni,
-                nj,
-                nk,
-                Gemm::ALPHA,
-                c_i64(reps),
-            )
-        });
+        t.time(|| unsafe { (f.comp_polybench_gemm)(p_a, p_b, p_c, ni, nj, nk, Gemm::ALPHA, c_i64(reps)) });
         Ok(())
     }
 
@@ -91,9 +71,7 @@ impl<V: CSide> PolybenchKernels for V {
         let tsteps = c_i64(Heat3d::TSTEPS);
         let p_a = m.tofrom(&mut d.a);
         let p_b = m.tofrom(&mut d.b);
-        t.time(|| unsafe {
-            (f.comp_polybench_heat_3d)(p_a, p_b, n, tsteps, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_polybench_heat_3d)(p_a, p_b, n, tsteps, c_i64(reps)) });
         Ok(())
     }
 
@@ -104,9 +82,7 @@ impl<V: CSide> PolybenchKernels for V {
         let tsteps = c_i64(Jacobi1d::TSTEPS);
         let p_a = m.tofrom(&mut d.a);
         let p_b = m.tofrom(&mut d.b);
-        t.time(|| unsafe {
-            (f.comp_polybench_jacobi_1d)(p_a, p_b, n, tsteps, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_polybench_jacobi_1d)(p_a, p_b, n, tsteps, c_i64(reps)) });
         Ok(())
     }
 
@@ -118,9 +94,7 @@ impl<V: CSide> PolybenchKernels for V {
         let tsteps = c_i64(Jacobi2d::TSTEPS);
         let p_a = m.tofrom(&mut d.a);
         let p_b = m.tofrom(&mut d.b);
-        t.time(|| unsafe {
-            (f.comp_polybench_jacobi_2d)(p_a, p_b, n, tsteps, c_i64(reps))
-        });
+        t.time(|| unsafe { (f.comp_polybench_jacobi_2d)(p_a, p_b, n, tsteps, c_i64(reps)) });
         Ok(())
     }
 }

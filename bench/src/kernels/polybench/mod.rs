@@ -47,14 +47,7 @@ impl KernelData for Atax {
         let x = init.data(n);
         let a = init.data(n * n);
         let y = init.constant(n, 0.0);
-        Atax {
-            tmp,
-            x,
-            a,
-            y,
-            n,
-            target,
-        }
+        Atax { tmp, x, a, y, n, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         // A is read by both loops.
@@ -99,15 +92,7 @@ impl KernelData for Gemm {
         let a = init.data(n * nk);
         let b = init.data(nk * n);
         let c = init.constant(n * n, 0.0);
-        Gemm {
-            a,
-            b,
-            c,
-            ni: n,
-            nj: n,
-            nk,
-            target,
-        }
+        Gemm { a, b, c, ni: n, nj: n, nk, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         ((self.ni * self.nk + self.nk * self.nj + self.ni * self.nj) as f64) * F64
@@ -229,10 +214,7 @@ impl KernelData for Jacobi2d {
         Jacobi2d { a, b, n, target }
     }
     fn bytes_per_rep(&self) -> f64 {
-        let (all, inner) = (
-            (self.n * self.n) as f64,
-            ((self.n - 2) * (self.n - 2)) as f64,
-        );
+        let (all, inner) = ((self.n * self.n) as f64, ((self.n - 2) * (self.n - 2)) as f64);
         Self::TSTEPS as f64 * 2.0 * (all + inner) * F64
     }
     fn checksum(&self) -> Checksum {
@@ -274,21 +256,7 @@ pub fn kernels() -> Vec<KernelDef> {
         kernel_def!("Polybench_ATAX", g, 100, Deterministic, Atax, atax),
         kernel_def!("Polybench_GEMM", g, 4, Deterministic, Gemm, gemm),
         kernel_def!("Polybench_HEAT_3D", g, 20, Deterministic, Heat3d, heat_3d),
-        kernel_def!(
-            "Polybench_JACOBI_1D",
-            g,
-            100,
-            Deterministic,
-            Jacobi1d,
-            jacobi_1d
-        ),
-        kernel_def!(
-            "Polybench_JACOBI_2D",
-            g,
-            50,
-            Deterministic,
-            Jacobi2d,
-            jacobi_2d
-        ),
+        kernel_def!("Polybench_JACOBI_1D", g, 100, Deterministic, Jacobi1d, jacobi_1d),
+        kernel_def!("Polybench_JACOBI_2D", g, 50, Deterministic, Jacobi2d, jacobi_2d),
     ]
 }

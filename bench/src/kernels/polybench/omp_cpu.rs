@@ -31,16 +31,7 @@ fn atax(reps: usize, n: usize, tmp: &mut [f64], x: &[f64], a: &[f64], y: &mut [f
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn gemm(
-    reps: usize,
-    ni: usize,
-    nj: usize,
-    nk: usize,
-    alpha: f64,
-    a: &[f64],
-    b: &[f64],
-    c: &mut [f64],
-) {
+fn gemm(reps: usize, ni: usize, nj: usize, nk: usize, alpha: f64, a: &[f64], b: &[f64], c: &mut [f64]) {
     for _ in 0..reps {
         #[omp::parallel_for(collapse(2))]
         for i in 0..ni {
@@ -66,15 +57,9 @@ fn heat_3d(reps: usize, tsteps: usize, n: usize, a: &mut [f64], b: &mut [f64]) {
                 for j in 1..n - 1 {
                     for k in 1..n - 1 {
                         let c = a[k + n * (j + n * i)];
-                        b[k + n * (j + n * i)] = 0.125
-                            * (a[k + n * (j + n * (i + 1))] - 2.0 * c
-                                + a[k + n * (j + n * (i - 1))])
-                            + 0.125
-                                * (a[k + n * (j + 1 + n * i)] - 2.0 * c
-                                    + a[k + n * (j - 1 + n * i)])
-                            + 0.125
-                                * (a[k + 1 + n * (j + n * i)] - 2.0 * c
-                                    + a[k - 1 + n * (j + n * i)])
+                        b[k + n * (j + n * i)] = 0.125 * (a[k + n * (j + n * (i + 1))] - 2.0 * c + a[k + n * (j + n * (i - 1))])
+                            + 0.125 * (a[k + n * (j + 1 + n * i)] - 2.0 * c + a[k + n * (j - 1 + n * i)])
+                            + 0.125 * (a[k + 1 + n * (j + n * i)] - 2.0 * c + a[k - 1 + n * (j + n * i)])
                             + c;
                     }
                 }
@@ -84,15 +69,9 @@ fn heat_3d(reps: usize, tsteps: usize, n: usize, a: &mut [f64], b: &mut [f64]) {
                 for j in 1..n - 1 {
                     for k in 1..n - 1 {
                         let c = b[k + n * (j + n * i)];
-                        a[k + n * (j + n * i)] = 0.125
-                            * (b[k + n * (j + n * (i + 1))] - 2.0 * c
-                                + b[k + n * (j + n * (i - 1))])
-                            + 0.125
-                                * (b[k + n * (j + 1 + n * i)] - 2.0 * c
-                                    + b[k + n * (j - 1 + n * i)])
-                            + 0.125
-                                * (b[k + 1 + n * (j + n * i)] - 2.0 * c
-                                    + b[k - 1 + n * (j + n * i)])
+                        a[k + n * (j + n * i)] = 0.125 * (b[k + n * (j + n * (i + 1))] - 2.0 * c + b[k + n * (j + n * (i - 1))])
+                            + 0.125 * (b[k + n * (j + 1 + n * i)] - 2.0 * c + b[k + n * (j - 1 + n * i)])
+                            + 0.125 * (b[k + 1 + n * (j + n * i)] - 2.0 * c + b[k - 1 + n * (j + n * i)])
                             + c;
                     }
                 }
@@ -125,23 +104,13 @@ fn jacobi_2d(reps: usize, tsteps: usize, n: usize, a: &mut [f64], b: &mut [f64])
             #[omp::parallel_for(collapse(2))]
             for i in 1..n - 1 {
                 for j in 1..n - 1 {
-                    b[j + i * n] = 0.2
-                        * (a[j + i * n]
-                            + a[j - 1 + i * n]
-                            + a[j + 1 + i * n]
-                            + a[j + (i + 1) * n]
-                            + a[j + (i - 1) * n]);
+                    b[j + i * n] = 0.2 * (a[j + i * n] + a[j - 1 + i * n] + a[j + 1 + i * n] + a[j + (i + 1) * n] + a[j + (i - 1) * n]);
                 }
             }
             #[omp::parallel_for(collapse(2))]
             for i in 1..n - 1 {
                 for j in 1..n - 1 {
-                    a[j + i * n] = 0.2
-                        * (b[j + i * n]
-                            + b[j - 1 + i * n]
-                            + b[j + 1 + i * n]
-                            + b[j + (i + 1) * n]
-                            + b[j + (i - 1) * n]);
+                    a[j + i * n] = 0.2 * (b[j + i * n] + b[j - 1 + i * n] + b[j + 1 + i * n] + b[j + (i + 1) * n] + b[j + (i - 1) * n]);
                 }
             }
         }
@@ -150,23 +119,13 @@ fn jacobi_2d(reps: usize, tsteps: usize, n: usize, a: &mut [f64], b: &mut [f64])
 
 impl PolybenchKernels for OmpCpu {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax {
-            tmp, x, a, y, n, ..
-        } = d;
+        let Atax { tmp, x, a, y, n, .. } = d;
         t.time(|| atax(reps, *n, tmp, x, a, y));
         Ok(())
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm {
-            a,
-            b,
-            c,
-            ni,
-            nj,
-            nk,
-            ..
-        } = d;
+        let Gemm { a, b, c, ni, nj, nk, .. } = d;
         t.time(|| gemm(reps, *ni, *nj, *nk, Gemm::ALPHA, a, b, c));
         Ok(())
     }

@@ -7,15 +7,7 @@ use crate::timer::Timer;
 use crate::variant::{OmpGpu, Outcome};
 
 #[omp::directives]
-fn atax(
-    t: &mut Timer,
-    reps: usize,
-    n: usize,
-    tmp: &mut [f64],
-    x: &[f64],
-    a: &[f64],
-    y: &mut [f64],
-) {
+fn atax(t: &mut Timer, reps: usize, n: usize, tmp: &mut [f64], x: &[f64], a: &[f64], y: &mut [f64]) {
     #[omp::target_data(map(tofrom: tmp, y), map(to: x, a))]
     {
         t.start();
@@ -44,17 +36,7 @@ fn atax(
 
 #[omp::directives]
 #[allow(clippy::too_many_arguments)]
-fn gemm(
-    t: &mut Timer,
-    reps: usize,
-    ni: usize,
-    nj: usize,
-    nk: usize,
-    alpha: f64,
-    a: &[f64],
-    b: &[f64],
-    c: &mut [f64],
-) {
+fn gemm(t: &mut Timer, reps: usize, ni: usize, nj: usize, nk: usize, alpha: f64, a: &[f64], b: &[f64], c: &mut [f64]) {
     #[omp::target_data(map(to: a, b), map(tofrom: c))]
     {
         t.start();
@@ -88,15 +70,9 @@ fn heat_3d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64], b
                     for j in 1..n - 1 {
                         for k in 1..n - 1 {
                             let c = a[k + n * (j + n * i)];
-                            b[k + n * (j + n * i)] = 0.125
-                                * (a[k + n * (j + n * (i + 1))] - 2.0 * c
-                                    + a[k + n * (j + n * (i - 1))])
-                                + 0.125
-                                    * (a[k + n * (j + 1 + n * i)] - 2.0 * c
-                                        + a[k + n * (j - 1 + n * i)])
-                                + 0.125
-                                    * (a[k + 1 + n * (j + n * i)] - 2.0 * c
-                                        + a[k - 1 + n * (j + n * i)])
+                            b[k + n * (j + n * i)] = 0.125 * (a[k + n * (j + n * (i + 1))] - 2.0 * c + a[k + n * (j + n * (i - 1))])
+                                + 0.125 * (a[k + n * (j + 1 + n * i)] - 2.0 * c + a[k + n * (j - 1 + n * i)])
+                                + 0.125 * (a[k + 1 + n * (j + n * i)] - 2.0 * c + a[k - 1 + n * (j + n * i)])
                                 + c;
                         }
                     }
@@ -106,15 +82,9 @@ fn heat_3d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64], b
                     for j in 1..n - 1 {
                         for k in 1..n - 1 {
                             let c = b[k + n * (j + n * i)];
-                            a[k + n * (j + n * i)] = 0.125
-                                * (b[k + n * (j + n * (i + 1))] - 2.0 * c
-                                    + b[k + n * (j + n * (i - 1))])
-                                + 0.125
-                                    * (b[k + n * (j + 1 + n * i)] - 2.0 * c
-                                        + b[k + n * (j - 1 + n * i)])
-                                + 0.125
-                                    * (b[k + 1 + n * (j + n * i)] - 2.0 * c
-                                        + b[k - 1 + n * (j + n * i)])
+                            a[k + n * (j + n * i)] = 0.125 * (b[k + n * (j + n * (i + 1))] - 2.0 * c + b[k + n * (j + n * (i - 1))])
+                                + 0.125 * (b[k + n * (j + 1 + n * i)] - 2.0 * c + b[k + n * (j - 1 + n * i)])
+                                + 0.125 * (b[k + 1 + n * (j + n * i)] - 2.0 * c + b[k - 1 + n * (j + n * i)])
                                 + c;
                         }
                     }
@@ -157,23 +127,13 @@ fn jacobi_2d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64],
                 #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
-                        b[j + i * n] = 0.2
-                            * (a[j + i * n]
-                                + a[j - 1 + i * n]
-                                + a[j + 1 + i * n]
-                                + a[j + (i + 1) * n]
-                                + a[j + (i - 1) * n]);
+                        b[j + i * n] = 0.2 * (a[j + i * n] + a[j - 1 + i * n] + a[j + 1 + i * n] + a[j + (i + 1) * n] + a[j + (i - 1) * n]);
                     }
                 }
                 #[omp::target_teams_distribute_parallel_for(collapse(2), nowait)]
                 for i in 1..n - 1 {
                     for j in 1..n - 1 {
-                        a[j + i * n] = 0.2
-                            * (b[j + i * n]
-                                + b[j - 1 + i * n]
-                                + b[j + 1 + i * n]
-                                + b[j + (i + 1) * n]
-                                + b[j + (i - 1) * n]);
+                        a[j + i * n] = 0.2 * (b[j + i * n] + b[j - 1 + i * n] + b[j + 1 + i * n] + b[j + (i + 1) * n] + b[j + (i - 1) * n]);
                     }
                 }
             }
@@ -184,23 +144,13 @@ fn jacobi_2d(t: &mut Timer, reps: usize, tsteps: usize, n: usize, a: &mut [f64],
 
 impl PolybenchKernels for OmpGpu {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax {
-            tmp, x, a, y, n, ..
-        } = d;
+        let Atax { tmp, x, a, y, n, .. } = d;
         atax(t, reps, *n, tmp, x, a, y);
         Ok(())
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm {
-            a,
-            b,
-            c,
-            ni,
-            nj,
-            nk,
-            ..
-        } = d;
+        let Gemm { a, b, c, ni, nj, nk, .. } = d;
         gemm(t, reps, *ni, *nj, *nk, Gemm::ALPHA, a, b, c);
         Ok(())
     }

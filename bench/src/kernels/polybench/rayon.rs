@@ -9,23 +9,18 @@ use rayon::prelude::*;
 
 impl PolybenchKernels for Rayon {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax {
-            tmp, x, a, y, n, ..
-        } = d;
+        let Atax { tmp, x, a, y, n, .. } = d;
         let (n, x, a) = (*n, &*x, &*a);
         t.time(|| {
             for _ in 0..reps {
-                tmp.par_iter_mut()
-                    .zip(y.par_iter_mut())
-                    .enumerate()
-                    .for_each(|(i, (tmp, y))| {
-                        *y = 0.0;
-                        let mut dot = 0.0;
-                        for j in 0..n {
-                            dot += a[j + i * n] * x[j];
-                        }
-                        *tmp = dot;
-                    });
+                tmp.par_iter_mut().zip(y.par_iter_mut()).enumerate().for_each(|(i, (tmp, y))| {
+                    *y = 0.0;
+                    let mut dot = 0.0;
+                    for j in 0..n {
+                        dot += a[j + i * n] * x[j];
+                    }
+                    *tmp = dot;
+                });
                 let tmp = &*tmp;
                 y.par_iter_mut().enumerate().for_each(|(j, y)| {
                     let mut dot = *y;
@@ -40,9 +35,7 @@ impl PolybenchKernels for Rayon {
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm {
-            a, b, c, nj, nk, ..
-        } = d;
+        let Gemm { a, b, c, nj, nk, .. } = d;
         let (nj, nk, a, b) = (*nj, *nk, &*a, &*b);
         t.time(|| {
             for _ in 0..reps {
@@ -65,11 +58,7 @@ impl PolybenchKernels for Rayon {
         let n = *n;
         // dst interior from src, parallel over i planes.
         let step = |src: &[f64], dst: &mut [f64]| {
-            dst.par_chunks_mut(n * n)
-                .enumerate()
-                .take(n - 1)
-                .skip(1)
-                .for_each(|(i, plane)| heat_3d_plane(plane, src, n, i));
+            dst.par_chunks_mut(n * n).enumerate().take(n - 1).skip(1).for_each(|(i, plane)| heat_3d_plane(plane, src, n, i));
         };
         t.time(|| {
             for _ in 0..reps {
@@ -88,16 +77,13 @@ impl PolybenchKernels for Rayon {
         // Chunk c of dst covers [c*CHUNK, c*CHUNK + len); it reads src one element further on
         // each side, so each chunk gets its interior plus a one-element halo of src.
         let step = |src: &[f64], dst: &mut [f64]| {
-            dst[1..n - 1]
-                .par_chunks_mut(CHUNK)
-                .enumerate()
-                .for_each(|(c, out)| {
-                    let lo = c * CHUNK; // src index of out[0] - 1
-                    let window = &src[lo..lo + out.len() + 2];
-                    for i in 0..out.len() {
-                        out[i] = 0.33333 * (window[i] + window[i + 1] + window[i + 2]);
-                    }
-                });
+            dst[1..n - 1].par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
+                let lo = c * CHUNK; // src index of out[0] - 1
+                let window = &src[lo..lo + out.len() + 2];
+                for i in 0..out.len() {
+                    out[i] = 0.33333 * (window[i] + window[i + 1] + window[i + 2]);
+                }
+            });
         };
         t.time(|| {
             for _ in 0..reps {

@@ -7,22 +7,12 @@ use crate::variant::{Outcome, Seq};
 /// One HEAT_3D line (fixed i, j; k = 1..n-1): `dst` from the centre line `c` and the lines at
 /// i+1, i-1, j+1, j-1. Slices make the k loop free of bounds checks.
 #[inline(always)]
-pub(super) fn heat_3d_line(
-    dst: &mut [f64],
-    c: &[f64],
-    ip: &[f64],
-    im: &[f64],
-    jp: &[f64],
-    jm: &[f64],
-) {
+pub(super) fn heat_3d_line(dst: &mut [f64], c: &[f64], ip: &[f64], im: &[f64], jp: &[f64], jm: &[f64]) {
     let n = dst.len();
     let (c, ip, im, jp, jm) = (&c[..n], &ip[..n], &im[..n], &jp[..n], &jm[..n]);
     for k in 1..n - 1 {
         let a = c[k];
-        dst[k] = 0.125 * (ip[k] - 2.0 * a + im[k])
-            + 0.125 * (jp[k] - 2.0 * a + jm[k])
-            + 0.125 * (c[k + 1] - 2.0 * a + c[k - 1])
-            + a;
+        dst[k] = 0.125 * (ip[k] - 2.0 * a + im[k]) + 0.125 * (jp[k] - 2.0 * a + jm[k]) + 0.125 * (c[k + 1] - 2.0 * a + c[k - 1]) + a;
     }
 }
 
@@ -32,14 +22,7 @@ pub(super) fn heat_3d_plane(dst_plane: &mut [f64], src: &[f64], n: usize, i: usi
     let line = |i: usize, j: usize| &src[n * (j + n * i)..][..n];
     for j in 1..n - 1 {
         let dst = &mut dst_plane[n * j..][..n];
-        heat_3d_line(
-            dst,
-            line(i, j),
-            line(i + 1, j),
-            line(i - 1, j),
-            line(i, j + 1),
-            line(i, j - 1),
-        );
+        heat_3d_line(dst, line(i, j), line(i + 1, j), line(i - 1, j), line(i, j + 1), line(i, j - 1));
     }
 }
 
@@ -66,9 +49,7 @@ pub(super) fn jacobi_1d_sweep(dst: &mut [f64], src: &[f64]) {
 
 impl PolybenchKernels for Seq {
     fn atax(&self, d: &mut Atax, reps: usize, t: &mut Timer) -> Outcome {
-        let Atax {
-            tmp, x, a, y, n, ..
-        } = d;
+        let Atax { tmp, x, a, y, n, .. } = d;
         let n = *n;
         let (tmp, x, y) = (&mut tmp[..n], &x[..n], &mut y[..n]);
         t.time(|| {
@@ -95,15 +76,7 @@ impl PolybenchKernels for Seq {
     }
 
     fn gemm(&self, d: &mut Gemm, reps: usize, t: &mut Timer) -> Outcome {
-        let Gemm {
-            a,
-            b,
-            c,
-            ni,
-            nj,
-            nk,
-            ..
-        } = d;
+        let Gemm { a, b, c, ni, nj, nk, .. } = d;
         let (ni, nj, nk) = (*ni, *nj, *nk);
         t.time(|| {
             for _ in 0..reps {

@@ -37,9 +37,7 @@ impl<V: CSide> StreamKernels for V {
         let n = c_len(&[d.b.len(), d.c.len()]);
         let p_b = m.tofrom(&mut d.b);
         let p_c = m.to(&d.c);
-        t.time(|| unsafe {
-            (f.comp_stream_mul)(p_b, p_c, d.alpha, n, reps as i64)
-        });
+        t.time(|| unsafe { (f.comp_stream_mul)(p_b, p_c, d.alpha, n, reps as i64) });
         Ok(())
     }
 
@@ -50,9 +48,7 @@ impl<V: CSide> StreamKernels for V {
         let p_a = m.to(&d.a);
         let p_b = m.to(&d.b);
         let p_c = m.tofrom(&mut d.c);
-        t.time(|| unsafe {
-            (f.comp_stream_add)(p_a, p_b, p_c, n, reps as i64)
-        });
+        t.time(|| unsafe { (f.comp_stream_add)(p_a, p_b, p_c, n, reps as i64) });
         Ok(())
     }
 
@@ -63,16 +59,7 @@ impl<V: CSide> StreamKernels for V {
         let p_a = m.tofrom(&mut d.a);
         let p_b = m.to(&d.b);
         let p_c = m.to(&d.c);
-        t.time(|| unsafe {
-            (f.comp_stream_triad)(
-                p_a,
-                p_b,
-                p_c,
-                d.alpha,
-                n,
-                reps as i64,
-            )
-        });
+        t.time(|| unsafe { (f.comp_stream_triad)(p_a, p_b, p_c, d.alpha, n, reps as i64) });
         Ok(())
     }
 
@@ -82,9 +69,7 @@ impl<V: CSide> StreamKernels for V {
         let n = c_len(&[d.a.len(), d.b.len()]);
         let p_a = m.to(&d.a);
         let p_b = m.to(&d.b);
-        t.time(|| unsafe {
-            (f.comp_stream_dot)(p_a, p_b, n, reps as i64, &mut d.m_dot)
-        });
+        t.time(|| unsafe { (f.comp_stream_dot)(p_a, p_b, n, reps as i64, &mut d.m_dot) });
         Ok(())
     }
 }

@@ -126,13 +126,7 @@ impl KernelData for Triad {
         let b = init.data(target);
         let c = init.data(target);
         let alpha = init.scalar();
-        Triad {
-            a,
-            b,
-            c,
-            alpha,
-            target,
-        }
+        Triad { a, b, c, alpha, target }
     }
     fn bytes_per_rep(&self) -> f64 {
         3.0 * F64 * self.a.len() as f64

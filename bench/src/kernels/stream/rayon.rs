@@ -10,9 +10,7 @@ impl StreamKernels for Rayon {
         let (a, c) = (&d.a, &mut d.c);
         t.time(|| {
             for _ in 0..reps {
-                c.par_iter_mut()
-                    .zip(a.par_iter())
-                    .for_each(|(c, a)| *c = *a);
+                c.par_iter_mut().zip(a.par_iter()).for_each(|(c, a)| *c = *a);
             }
         });
         Ok(())
@@ -22,9 +20,7 @@ impl StreamKernels for Rayon {
         let (b, c, alpha) = (&mut d.b, &d.c, d.alpha);
         t.time(|| {
             for _ in 0..reps {
-                b.par_iter_mut()
-                    .zip(c.par_iter())
-                    .for_each(|(b, c)| *b = alpha * c);
+                b.par_iter_mut().zip(c.par_iter()).for_each(|(b, c)| *b = alpha * c);
             }
         });
         Ok(())
@@ -34,9 +30,7 @@ impl StreamKernels for Rayon {
         let (a, b, c) = (&d.a, &d.b, &mut d.c);
         t.time(|| {
             for _ in 0..reps {
-                c.par_iter_mut()
-                    .zip(a.par_iter().zip(b.par_iter()))
-                    .for_each(|(c, (a, b))| *c = a + b);
+                c.par_iter_mut().zip(a.par_iter().zip(b.par_iter())).for_each(|(c, (a, b))| *c = a + b);
             }
         });
         Ok(())
@@ -46,9 +40,7 @@ impl StreamKernels for Rayon {
         let (a, b, c, alpha) = (&mut d.a, &d.b, &d.c, d.alpha);
         t.time(|| {
             for _ in 0..reps {
-                a.par_iter_mut()
-                    .zip(b.par_iter().zip(c.par_iter()))
-                    .for_each(|(a, (b, c))| *a = b + alpha * c);
+                a.par_iter_mut().zip(b.par_iter().zip(c.par_iter())).for_each(|(a, (b, c))| *a = b + alpha * c);
             }
         });
         Ok(())

@@ -6,8 +6,8 @@
 //! makes LLVM mark the kernel argument `noalias readonly`, so NVIDIA loads go through the
 //! read-only data cache (`ld.global.nc`).
 
-use core::ops::{Index, IndexMut};
 use crate::abi_shared::OwnerMode;
+use core::ops::{Index, IndexMut};
 
 /// A (pointer, length) view over device memory that several threads write at once.
 ///
