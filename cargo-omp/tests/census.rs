@@ -1,6 +1,6 @@
 //! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
 //! an SPMD kernel with a barrier, the split `target` + `teams distribute parallel for` form (and a `target` holding
-//! more than that), and a Fortran program.
+//! more than that), loop directives nested in a parallel loop, and a Fortran program.
 
 use std::path::Path;
 use std::process::Command;
@@ -72,11 +72,35 @@ fn programs_and_blockers_as_written() {
          do j = 1, n\n  do i = 1, n\n    v(i, j) = u(i, j)\n  end do\nend do\n\
          end subroutine\n",
     );
+    write(
+        &root.join("nested-omp/csr.cpp"),
+        "void spmv(int n, const int *r, const int *c, const double *v, const double *x, double *y) {\n\
+         #pragma omp target teams distribute num_teams(n)\n\
+         for (int i = 0; i < n; i++) {\n\
+           double t = 0;\n\
+           #pragma omp parallel for num_threads(32) reduction(+:t)\n\
+           for (int j = r[i]; j < r[i+1]; j++) t += v[j] * x[c[j]];\n\
+           y[i] = t;\n\
+         }\n\
+         #pragma omp parallel for\n\
+         for (int i = 0; i < n; i++) {\n\
+           double t;\n\
+           #pragma omp parallel for private(t)\n\
+           for (int j = 0; j < n; j++) { t = x[j]; y[i] += t; }\n\
+         }\n}\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("5 programs, 14 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   3 / 5 (60.0 %)"), "{text}");
+    assert!(text.contains("6 programs, 18 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   3 / 6 (50.0 %)"), "{text}");
+    // A nested `parallel for` runs its loop in the enclosing iteration; with private copies it does not.
+    assert!(
+        text.contains(
+            "nested-omp: 3 of 4 directives expressible; loop directives nested in a parallel loop's body (nested-omp/csr.cpp:12)"
+        ),
+        "{text}"
+    );
     assert!(text.contains("saxpy-omp: expressible (4 directives)"), "{text}");
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
     assert!(text.contains("| `parallel` inside `target teams` (SPMD kernels) | 1 | 1 |"), "{text}");

@@ -7,6 +7,7 @@ pub mod devices;
 pub mod generics;
 pub mod meaning;
 pub mod nd;
+pub mod nested;
 pub mod porting;
 pub mod queued;
 pub mod regions;
@@ -25,6 +26,7 @@ pub fn checks() -> Vec<Check> {
         .chain(porting::CHECKS)
         .chain(structs::CHECKS)
         .chain(nd::CHECKS)
+        .chain(nested::CHECKS)
         .chain(generics::CHECKS)
         .chain(meaning::CHECKS)
         .chain(queued::CHECKS)

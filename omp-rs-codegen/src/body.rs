@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use syn::{Attribute, BinOp, Expr, Ident, Meta, Pat, Stmt};
 
 use crate::ctxt::Ctxt;
-use crate::model::{AtomicKind, ConstructKind, Directive};
+use crate::model::{AtomicKind, ClauseValue, ConstructKind, Directive};
 use crate::parse;
 
 /// `#[omp::name(args)]` found on a statement or item.
@@ -319,6 +319,34 @@ pub struct CriticalBlock {
     pub block: syn::Block,
 }
 
+/// A loop directive on a `for` loop inside a parallel loop's body (`#[omp::parallel_for(reduction(+: s))]` over a
+/// row's columns inside `#[omp::target_teams_distribute]` over the rows).
+///
+/// Its loop runs sequentially on the thread that runs the enclosing iteration: OpenMP's nested parallel region
+/// when nesting is inactive (a team of one thread, libgomp's and libomp's default on the host). Its reduction
+/// variables accumulate in place, in iteration order, which equals the sequential loop; `num_threads`, `schedule`,
+/// `simd` and the like change nothing then. The enclosing loop's analysis treats it as any sequential loop of its
+/// body (writes owned per enclosing iteration, reads anywhere).
+#[derive(Debug, Clone)]
+pub struct NestedLoop {
+    /// The loop, its directive removed.
+    pub stmt: Stmt,
+    /// The clauses' expressions (`num_threads`, `if`), evaluated where the loop starts, as OpenMP evaluates them
+    /// when the region is encountered.
+    pub clause_exprs: Vec<Expr>,
+}
+
+impl NestedLoop {
+    /// The statement that replaces the directive's: its clauses' expressions, then the loop.
+    pub fn lowered(&self) -> Stmt {
+        let (exprs, stmt) = (&self.clause_exprs, &self.stmt);
+        if exprs.is_empty() {
+            return stmt.clone();
+        }
+        syn::parse_quote!({ #(let _ = #exprs;)* #stmt })
+    }
+}
+
 /// A statement directive inside a loop body.
 #[derive(Debug, Clone)]
 pub enum BodyDirective {
@@ -326,6 +354,8 @@ pub enum BodyDirective {
     Atomic(AtomicStmt),
     /// `#[omp::critical]`
     Critical(CriticalBlock),
+    /// A loop directive without `target`, `teams` or `distribute`.
+    NestedLoop(NestedLoop),
 }
 
 /// Parses the omp directive on a statement of a loop body, if it carries one.
@@ -349,14 +379,58 @@ pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
             }))),
             _ => Err(syn::Error::new(attr.name.span(), "`#[omp::critical]` goes on a block: `#[omp::critical] { ... }`")),
         },
+        ConstructKind::Executable(leaves) if nestable(leaves) => {
+            nested_loop(stmt, &attr, &directive).map(|l| Some(BodyDirective::NestedLoop(l)))
+        }
         _ => Err(syn::Error::new(
             attr.name.span(),
             format!(
-                "`{}` cannot be nested inside a parallel loop; only `atomic` and `critical` may appear in its body",
+                "`{}` cannot be nested inside a parallel loop; its body may hold `atomic`, `critical` and loop directives \
+                 without `target`, `teams` or `distribute` (`parallel_for`, `parallel_for_simd`, `simd`), which run \
+                 their loop in the enclosing iteration",
                 directive.construct.name
             ),
         )),
     }
+}
+
+/// Whether the directive `name` (`parallel_for`) may be written on a loop inside a parallel loop's body.
+pub fn nests_in_a_parallel_loop(name: &str) -> bool {
+    matches!(crate::keyword::construct(name), Some(ConstructKind::Executable(leaves)) if nestable(leaves))
+}
+
+/// Loop constructs a parallel loop's body may hold: `parallel_for`, `parallel_for_simd`, `parallel_loop`, `simd`
+/// (`target` and `teams` cannot be nested in a parallel region, `distribute` binds to a `teams` region).
+fn nestable(leaves: crate::model::Leaves) -> bool {
+    use crate::model::Leaves;
+    (leaves.contains(Leaves::FOR) || leaves.contains(Leaves::SIMD) || leaves.contains(Leaves::LOOP))
+        && !leaves.contains(Leaves::TARGET)
+        && !leaves.contains(Leaves::TEAMS)
+        && !leaves.contains(Leaves::DISTRIBUTE)
+}
+
+fn nested_loop(stmt: &Stmt, attr: &OmpAttr, d: &Directive) -> syn::Result<NestedLoop> {
+    let name = d.construct.name;
+    if !matches!(stmt, Stmt::Expr(Expr::ForLoop(_), _)) {
+        return Err(syn::Error::new(attr.name.span(), format!("`#[omp::{name}]` goes on a `for` loop")));
+    }
+    for c in &d.clauses {
+        if let ClauseValue::Private(v) | ClauseValue::Firstprivate(v) = &c.value {
+            let vars = v.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
+            return Err(syn::Error::new(
+                c.span,
+                format!(
+                    "a `{name}` inside a parallel loop runs its loop on the enclosing iteration's thread, so its \
+                     private copies would be one per enclosing iteration: declare {vars} inside the loop's body \
+                     (`let mut t = ..;`, a copy per iteration) or before the loop (`let mut t = t;`, one copy)"
+                ),
+            ));
+        }
+    }
+    let mut stmt = stmt.clone();
+    remove_omp_attr(&mut stmt);
+    let clause_exprs = d.settings.num_threads.iter().chain(&d.settings.if_cond).cloned().collect();
+    Ok(NestedLoop { stmt, clause_exprs })
 }
 
 fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
@@ -536,6 +610,50 @@ fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Loop directives without `target`, `teams` or `distribute` nest in a loop body (their directive dropped from
+    /// the loop they keep); the others, and private copies, are refused at the directive.
+    #[test]
+    fn nested_loop_directives() {
+        let stmt: Stmt = syn::parse_quote!(
+            #[omp::parallel_for(reduction(+: t), num_threads(4), schedule(static))]
+            for j in 0..n {
+                t += x[j];
+            }
+        );
+        match statement_directive(&stmt) {
+            Ok(Some(BodyDirective::NestedLoop(l))) => assert!(stmt_attrs(&l.stmt).is_empty(), "the directive stays: {:?}", l.stmt),
+            other => panic!("expected a nested loop, got {other:?}"),
+        }
+        for name in ["parallel_for", "parallel_for_simd", "parallel_loop", "simd"] {
+            assert!(nests_in_a_parallel_loop(name), "{name}");
+        }
+        for name in ["target_teams_distribute_parallel_for", "teams_distribute", "distribute_parallel_for", "target", "atomic"] {
+            assert!(!nests_in_a_parallel_loop(name), "{name}");
+        }
+        let refused = |stmt: Stmt| statement_directive(&stmt).expect_err("refused").to_string();
+        let e = refused(syn::parse_quote!(
+            #[omp::teams_distribute]
+            for j in 0..n {
+                y[j] = 0.0;
+            }
+        ));
+        assert!(e.contains("`teams_distribute` cannot be nested"), "{e}");
+        let e = refused(syn::parse_quote!(
+            #[omp::parallel_for(firstprivate(t))]
+            for j in 0..n {
+                y[j] = t;
+            }
+        ));
+        assert!(e.contains("declare `t` inside the loop's body"), "{e}");
+        let e = refused(syn::parse_quote!(
+            #[omp::parallel_for]
+            {
+                y[0] = 1.0;
+            }
+        ));
+        assert!(e.contains("goes on a `for` loop"), "{e}");
+    }
 
     /// A raw critical name is stored without `r#` (it becomes part of generated identifiers).
     #[test]

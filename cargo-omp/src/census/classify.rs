@@ -186,7 +186,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
             }
         }
     }
-    if is_loop(name) && in_loop {
+    // A `parallel for` / `simd` there runs its loop sequentially (omp_rs_codegen::body::NestedLoop), unless it
+    // has private copies.
+    let private = clauses(&rest).iter().any(|(c, _)| c == "private" || c == "firstprivate");
+    if is_loop(name) && in_loop && (private || !omp_rs_codegen::body::nests_in_a_parallel_loop(&name.replace(' ', "_"))) {
         out.push("loop directives nested in a parallel loop's body".into());
     }
     if name.starts_with("target") && !is_data(name) && !in_target {

@@ -447,6 +447,13 @@ impl Walker {
                 self.critical = saved;
                 self.critical_names.pop();
             }
+            // A sequential loop of the body like any other (`body::NestedLoop`).
+            BodyDirective::NestedLoop(l) => {
+                for e in &l.clause_exprs {
+                    self.visit_expr(e);
+                }
+                self.visit_stmt(&l.stmt);
+            }
         }
         self.out.directives.push(dir);
     }

@@ -361,7 +361,8 @@ pub fn crate_source(items: &[syn::Item], kernels: &[TokenStream]) -> String {
     out
 }
 
-/// Rewrites `#[omp::atomic]` statements into `omp_device::atomic` calls on bounds-checked element pointers.
+/// Rewrites `#[omp::atomic]` statements into `omp_device::atomic` calls on bounds-checked element pointers, and
+/// drops the directive of a loop nested in the body (`body::NestedLoop`: it runs sequentially).
 struct AtomicRewriter;
 
 impl VisitMut for AtomicRewriter {
@@ -369,6 +370,10 @@ impl VisitMut for AtomicRewriter {
         for stmt in &mut block.stmts {
             match body::statement_directive(stmt) {
                 Ok(Some(BodyDirective::Atomic(a))) => *stmt = atomic_stmt(&a),
+                Ok(Some(BodyDirective::NestedLoop(l))) => {
+                    *stmt = l.lowered();
+                    self.visit_stmt_mut(stmt);
+                }
                 _ => self.visit_stmt_mut(stmt),
             }
         }

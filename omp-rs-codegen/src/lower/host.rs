@@ -435,6 +435,11 @@ impl VisitMut for BodyRewriter<'_> {
                         self.visit_block_mut(&mut inner);
                         critical_stmt(c.name.as_deref().unwrap_or(""), inner, self.critical_vars)
                     }
+                    BodyDirective::NestedLoop(l) => {
+                        let mut inner = l.lowered();
+                        self.visit_stmt_mut(&mut inner);
+                        inner
+                    }
                 };
             } else {
                 self.visit_stmt_mut(stmt);

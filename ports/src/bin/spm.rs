@@ -17,16 +17,13 @@
 //! `a * b + c` into an FMA, so a GPU run should match exactly too; a CUDA/nvc build of the original that contracts may
 //! differ in a few voxels.
 //!
-//! Why this program: it stands in for simpleSpmv-omp, which omp-rs cannot express as written: its third kernel
-//! (`vector_mv_csr_parallel`) is `#pragma omp target teams distribute num_teams(...)` over the rows with a nested
-//! `#pragma omp parallel for num_threads(threads_per_row) reduction(+:temp)` over each row's entries, and omp-rs
-//! refuses the nested loop construct: "error: `parallel_for` cannot be nested inside a parallel loop; only `atomic` and
-//! `critical` may appear in its body" (on `#[omp::parallel_for(num_threads(tpr), reduction(+: temp))]` inside a
-//! `#[omp::target_teams_distribute(num_teams(nt))]` loop). No other sparse HeCBench `-omp` program uses only the
+//! Why this program: a sparse kernel with irregular (data-dependent) reads. simpleSpmv-omp's CSR kernel (a
+//! `target teams distribute` over the rows with a nested `parallel for reduction(+:temp)` per row) runs as written in
+//! the offload suite (`nested: simpleSpmv's CSR rows`). Of the other sparse HeCBench `-omp` programs, none uses only the
 //! constructs omp-rs has: bfs-omp and gd-omp need data sets the repository does not hold (DVC / LIBSVM download),
 //! amgmk-omp's one offloaded kernel is an in-place relaxation that reads neighbours other iterations write, and
 //! lanczos, mis, slu, crs, sptrsv and gc use SPMD `target teams` + `parallel` bodies with `omp_get_thread_num` and
-//! barriers. spm is the alternative the porting brief named: irregular (data-dependent) reads, plain target loop.
+//! barriers.
 //!
 //! What changed, and why:
 //! - `data_threshold` (C's `bool *`) is a `u8` array holding 0/1 (C's `bool` is one byte too): a `&mut [bool]` in a

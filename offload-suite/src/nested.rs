@@ -1,0 +1,139 @@
+//! Loop directives nested in a parallel loop's body, as HeCBench's OpenMP programs write them: a
+//! `target teams distribute` over rows with a `parallel for reduction(+: ..)` over each row (simpleSpmv's
+//! `vector_mv_csr_parallel`, accuracy's kernel), and a host `parallel_for` holding a `parallel_for` and a `simd`. The
+//! nested loop runs sequentially in its enclosing iteration (`omp_rs_codegen::body::NestedLoop`), so every result
+//! equals the sequential loop's exactly.
+
+use rand::rngs::StdRng;
+use rand::Rng;
+
+use crate::{same, vec_f64, Check};
+
+/// Every check of this module.
+pub const CHECKS: &[Check] = &[
+    ("nested: simpleSpmv's CSR rows (teams distribute) with a parallel_for reduction(+: temp) per row", check_csr_rows),
+    ("nested: accuracy's top-k count, a parallel_for reduction per row and an atomic per team", check_accuracy),
+    ("nested: a host parallel_for holding a parallel_for reduction(max: m) and a simd loop", check_host_nested),
+];
+
+/// simpleSpmv-omp's `spmv_csr_parallel` kernel as written (kernels.cpp:120-141), `REAL` = f64.
+#[omp::directives]
+fn spmv_csr_parallel(
+    num_teams: usize,
+    threads_per_row: usize,
+    row_indices: &[usize],
+    col_indices: &[usize],
+    values: &[f64],
+    x: &[f64],
+    y: &mut [f64],
+) {
+    let num_rows = y.len();
+    #[omp::target_data(map(to: row_indices, col_indices, values, x), map(from: y))]
+    {
+        #[omp::target_teams_distribute(num_teams(num_teams))]
+        for i in 0..num_rows {
+            let row_start = row_indices[i];
+            let row_end = row_indices[i + 1];
+            let mut temp = 0.0;
+            #[omp::parallel_for(num_threads(threads_per_row), reduction(+: temp))]
+            for j in row_start..row_end {
+                temp += values[j] * x[col_indices[j]];
+            }
+            y[i] = temp;
+        }
+    }
+}
+
+fn check_csr_rows(rng: &mut StdRng) -> Result<(), String> {
+    let num_rows = rng.gen_range(1..600);
+    let mut row_indices = vec![0usize];
+    let (mut col_indices, mut values) = (Vec::new(), Vec::new());
+    for _ in 0..num_rows {
+        // Some rows empty, some dense.
+        let nnz = if rng.gen_bool(0.2) { 0 } else { rng.gen_range(1..=num_rows.min(40)) };
+        for _ in 0..nnz {
+            col_indices.push(rng.gen_range(0..num_rows));
+            values.push(rng.gen_range(-1.0..1.0));
+        }
+        row_indices.push(col_indices.len());
+    }
+    let x = vec_f64(rng, num_rows);
+    let mut y = vec![f64::NAN; num_rows];
+    spmv_csr_parallel(rng.gen_range(1..64), 32, &row_indices, &col_indices, &values, &x, &mut y);
+    let want: Vec<f64> =
+        (0..num_rows).map(|i| (row_indices[i]..row_indices[i + 1]).fold(0.0, |t, j| t + values[j] * x[col_indices[j]])).collect();
+    same("y", &y, &want)
+}
+
+/// accuracy-omp's kernel (main.cpp:56-73): rows whose label's prediction is among the top k.
+#[omp::directives]
+fn accuracy_kernel(ngrid: usize, nrows: usize, ndims: usize, top_k: i32, label: &[i32], data: &[f32], count: &mut [i32]) {
+    #[omp::target_data(map(to: label, data), map(tofrom: count))]
+    {
+        #[omp::target_teams_distribute(num_teams(ngrid))]
+        for row in 0..nrows {
+            let label_data = label[row];
+            let label_pred = data[row * ndims + label_data as usize];
+            let mut ngt = 0;
+            #[omp::parallel_for(reduction(+: ngt), num_threads(32))]
+            for col in 0..ndims {
+                let pred = data[row * ndims + col];
+                if pred > label_pred || (pred == label_pred && col as i32 <= label_data) {
+                    ngt += 1;
+                }
+            }
+            if ngt <= top_k {
+                #[omp::atomic]
+                count[0] += 1;
+            }
+        }
+    }
+}
+
+fn check_accuracy(rng: &mut StdRng) -> Result<(), String> {
+    let (nrows, ndims) = (rng.gen_range(1..2000), rng.gen_range(4..40));
+    // At most half the columns, so that some rows miss the top k.
+    let top_k = rng.gen_range(1..=ndims as i32 / 2);
+    let label: Vec<i32> = (0..nrows).map(|_| rng.gen_range(0..ndims as i32)).collect();
+    // Few distinct values, so that ties (`pred == label_pred`) happen.
+    let data: Vec<f32> = (0..nrows * ndims).map(|_| rng.gen_range(0..8) as f32 * 0.25).collect();
+    let mut count = [0i32];
+    accuracy_kernel(nrows / 4 + 1, nrows, ndims, top_k, &label, &data, &mut count);
+    let want = (0..nrows)
+        .filter(|&row| {
+            let lp = data[row * ndims + label[row] as usize];
+            let ngt = (0..ndims).filter(|&c| data[row * ndims + c] > lp || (data[row * ndims + c] == lp && c as i32 <= label[row])).count();
+            ngt as i32 <= top_k
+        })
+        .count() as i32;
+    same("count", &count, &[want])
+}
+
+/// Per row: its maximum (a nested reduction) and the row scaled by it (a nested `simd` loop writing the row).
+#[omp::directives]
+fn normalise_rows(n: usize, a: &[f64], peak: &mut [f64], out: &mut [f64]) {
+    #[omp::parallel_for]
+    for i in 0..peak.len() {
+        let mut m = f64::NEG_INFINITY;
+        #[omp::parallel_for(reduction(max: m), schedule(static))]
+        for j in 0..n {
+            m = m.max(a[i * n + j]);
+        }
+        peak[i] = m;
+        #[omp::simd]
+        for j in 0..n {
+            out[i * n + j] = a[i * n + j] / m;
+        }
+    }
+}
+
+fn check_host_nested(rng: &mut StdRng) -> Result<(), String> {
+    let (rows, n) = (rng.gen_range(1..300), rng.gen_range(1..50));
+    let a: Vec<f64> = (0..rows * n).map(|_| rng.gen_range(0.5..2.0)).collect();
+    let (mut peak, mut out) = (vec![0.0; rows], vec![0.0; rows * n]);
+    normalise_rows(n, &a, &mut peak, &mut out);
+    let want_peak: Vec<f64> = (0..rows).map(|i| a[i * n..(i + 1) * n].iter().fold(f64::NEG_INFINITY, |m, v| m.max(*v))).collect();
+    let want_out: Vec<f64> = (0..rows * n).map(|k| a[k] / want_peak[k / n]).collect();
+    same("peak", &peak, &want_peak)?;
+    same("out", &out, &want_out)
+}
