@@ -15,6 +15,7 @@ mod launch;
 #[path = "../device/omp_device/src/team.rs"]
 mod team;
 /// The definitions `omp_device` compiles as its `abi_shared` module (`view.rs` decodes the ownership mode with them).
+#[allow(unreachable_pub)] // re-exported by the device modules above, as in omp_device
 mod abi_shared {
     pub use omp_rs_abi::*;
 }
@@ -25,7 +26,7 @@ use view::{Disjoint, Owner, View};
 /// Which elements of a 16-element array iteration `k` may write, under ownership slots (mode, origin, width,
 /// stride) of a 1-deep nest with `I` sequential-loop terms `inner`.
 fn writable<const I: usize>(mode: u64, origin: u64, width: u64, stride: u64, inner: [[u64; 2]; I], k: u64) -> Vec<usize> {
-    let mut data = vec![0.0f64; 16];
+    let mut data = [0.0f64; 16];
     let base: &mut [f64; 0] = (&mut data[..0]).try_into().unwrap();
     // SAFETY: `base` starts `data`'s 16 elements, which outlive the view; one thread.
     let d = unsafe { Disjoint::<f64, 1, I>::new(View::from_base(base, 16), Owner::from_slots(mode, origin, width, [stride], inner)) };

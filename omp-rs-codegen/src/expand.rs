@@ -406,33 +406,30 @@ impl<'a> Lowerer<'a> {
 
     /// Records the variable (with its annotated type) or the item a statement declares.
     fn note_declaration(&mut self, stmt: &Stmt) {
-        match stmt {
-            Stmt::Local(l) => {
-                // An unannotated `let x = <expr>;` gets its type when the initialiser makes it evident.
-                let inferred = match (&l.pat, &l.init) {
-                    (syn::Pat::Ident(_) | syn::Pat::Tuple(_), Some(init)) => types::init_type_of(&init.expr, &self.types),
-                    _ => None,
-                };
-                self.types.bind_pattern(&l.pat, inferred.as_ref());
-                // Untyped locals taken from struct fields (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
-                // a target region types them as it types the field paths it uses (`target_loop_with_fields`).
-                let Some(init) = &l.init else { return };
-                let pairs: Vec<(&syn::Pat, &Expr)> = match (&l.pat, &*init.expr) {
-                    (syn::Pat::Tuple(p), Expr::Tuple(t)) if p.elems.len() == t.elems.len() => p.elems.iter().zip(&t.elems).collect(),
-                    (p, e) => vec![(p, e)],
-                };
-                for (pat, e) in pairs {
-                    let syn::Pat::Ident(pi) = pat else { continue };
-                    let name = pi.ident.to_string();
-                    if self.types.lookup(&name).flatten().is_some() {
-                        continue;
-                    }
-                    if let Some((path, binding)) = crate::fields::alias_of_init(e) {
-                        self.types.bind_alias(&name, path, binding);
-                    }
+        if let Stmt::Local(l) = stmt {
+            // An unannotated `let x = <expr>;` gets its type when the initialiser makes it evident.
+            let inferred = match (&l.pat, &l.init) {
+                (syn::Pat::Ident(_) | syn::Pat::Tuple(_), Some(init)) => types::init_type_of(&init.expr, &self.types),
+                _ => None,
+            };
+            self.types.bind_pattern(&l.pat, inferred.as_ref());
+            // Untyped locals taken from struct fields (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
+            // a target region types them as it types the field paths it uses (`target_loop_with_fields`).
+            let Some(init) = &l.init else { return };
+            let pairs: Vec<(&syn::Pat, &Expr)> = match (&l.pat, &*init.expr) {
+                (syn::Pat::Tuple(p), Expr::Tuple(t)) if p.elems.len() == t.elems.len() => p.elems.iter().zip(&t.elems).collect(),
+                (p, e) => vec![(p, e)],
+            };
+            for (pat, e) in pairs {
+                let syn::Pat::Ident(pi) = pat else { continue };
+                let name = pi.ident.to_string();
+                if self.types.lookup(&name).flatten().is_some() {
+                    continue;
+                }
+                if let Some((path, binding)) = crate::fields::alias_of_init(e) {
+                    self.types.bind_alias(&name, path, binding);
                 }
             }
-            _ => {}
         }
     }
 
@@ -674,7 +671,7 @@ impl<'a> Lowerer<'a> {
         let env = &self.types;
         if !self.cx.has_errors() {
             // How reductions combine follows the body's form (after the analysis's own reports on the updates).
-            analysis.settle_combines(&nest, |v| env.lookup(v).flatten().and_then(|t| types::scalar_name(t)), self.cx);
+            analysis.settle_combines(&nest, |v| env.lookup(v).flatten().and_then(types::scalar_name), self.cx);
         }
         if self.cx.has_errors() {
             return sequential(f);

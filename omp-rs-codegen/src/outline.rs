@@ -125,10 +125,8 @@ impl Outline {
                     s.attrs.retain(|a| !is_omp(a));
                     self.items.push(Item::Verbatim(crate::device_struct::device(s)));
                 }
-                Item::Struct(_) | Item::Enum(_) | Item::Static(_) | Item::Const(_) | Item::Type(_) => {
-                    if declare_target(item_attrs(item)) {
-                        self.items.push(strip_omp(item.clone()));
-                    }
+                Item::Struct(_) | Item::Enum(_) | Item::Static(_) | Item::Const(_) | Item::Type(_) if declare_target(item_attrs(item)) => {
+                    self.items.push(strip_omp(item.clone()));
                 }
                 _ => {}
             }

@@ -350,7 +350,7 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
     let elements = |elems: &mut dyn Iterator<Item = &Expr>| -> Option<String> {
         let tys: Option<Vec<String>> = elems.map(scalar).collect();
         let tys = tys?;
-        (tys.first().is_some() && tys.iter().all(|t| *t == tys[0])).then(|| tys[0].clone())
+        (!tys.is_empty() && tys.iter().all(|t| *t == tys[0])).then(|| tys[0].clone())
     };
     let text = match e {
         Expr::Paren(p) => return init_type_of(&p.expr, env),

@@ -1,5 +1,7 @@
 //! Habits of the whole workspace, checked where every change is tested: the sources are formatted as `rustfmt.toml`
-//! says (`cargo fmt --all` fixes a failure).
+//! says (`cargo fmt --all` fixes a failure), and the library crates pass clippy with warnings denied (the lints the
+//! workspace allows are in `Cargo.toml`, with why). Ports, examples, the bench and the suite are not held to clippy:
+//! ports keep their original's constants and loop forms.
 
 use std::path::Path;
 use std::process::Command;
@@ -7,6 +9,39 @@ use std::process::Command;
 /// The workspace's root (this crate's parent).
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("omp-rs lives in the workspace")
+}
+
+/// The crates that make up omp-rs (what a user depends on, and its tools).
+const LIBRARY_CRATES: &[&str] =
+    &["omp-rs", "omp-rs-abi", "omp-rs-codegen", "omp-rs-macros", "omp-rs-build", "libomptarget-sys", "cargo-omp"];
+
+/// Without the tool there is nothing to compare with (a visible skip); CI has it (`OMP_RS_REQUIRE_TOOLCHAIN=1`).
+fn tool_missing(tool: &str, stderr: &str) -> bool {
+    if !stderr.contains("not installed") && !stderr.contains("no such command") {
+        return false;
+    }
+    let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
+    assert!(!required, "{tool} is not installed: {stderr}");
+    eprintln!("SKIPPED: {tool} is not installed (rustup component add {tool})");
+    true
+}
+
+#[test]
+fn the_library_crates_pass_clippy() {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let mut cmd = Command::new(&cargo);
+    cmd.arg("clippy").arg("--quiet");
+    for c in LIBRARY_CRATES {
+        cmd.args(["-p", c]);
+    }
+    // Its own target folder: the test's cargo may still hold the workspace's.
+    cmd.args(["--all-targets", "--", "-D", "warnings"]).env("CARGO_TARGET_DIR", root().join("target/clippy")).current_dir(root());
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run `{cargo} clippy`: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() && tool_missing("clippy", &stderr) {
+        return;
+    }
+    assert!(out.status.success(), "clippy finds warnings in the library crates:\n{stderr}");
 }
 
 #[test]
@@ -17,11 +52,7 @@ fn the_workspace_is_formatted() {
         Err(e) => panic!("cannot run `{cargo} fmt`: {e}"),
     };
     let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() && stderr.contains("not installed") {
-        // Without rustfmt there is nothing to compare with; CI installs it (OMP_RS_REQUIRE_TOOLCHAIN=1).
-        let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
-        assert!(!required, "rustfmt is not installed: {stderr}");
-        eprintln!("SKIPPED: rustfmt is not installed (rustup component add rustfmt)");
+    if !out.status.success() && tool_missing("rustfmt", &stderr) {
         return;
     }
     let stdout = String::from_utf8_lossy(&out.stdout);

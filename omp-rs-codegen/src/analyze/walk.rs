@@ -319,13 +319,11 @@ impl Walker {
     fn record_idents_in(&mut self, tokens: TokenStream, may_rebind: bool) {
         for tt in tokens {
             match tt {
-                TokenTree::Ident(i) => {
-                    if !is_keyword(&i) {
-                        if may_rebind {
-                            self.out.macro_idents.push(i.clone());
-                        }
-                        self.record(&i, Access::InMacro);
+                TokenTree::Ident(i) if !is_keyword(&i) => {
+                    if may_rebind {
+                        self.out.macro_idents.push(i.clone());
                     }
+                    self.record(&i, Access::InMacro);
                 }
                 TokenTree::Group(g) => self.record_idents_in(g.stream(), may_rebind),
                 _ => {}

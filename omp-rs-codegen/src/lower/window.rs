@@ -507,7 +507,7 @@ impl Finder<'_> {
         let mut range_names = Vec::new();
         idents(range, &mut range_names);
         // Neither a name of the body nor this loop's own variable (`for j in 0..i`: a triangular loop).
-        if range_names.iter().any(|n| self.is_bound(n) || *n == self.var.to_string()) {
+        if range_names.iter().any(|n| self.is_bound(n) || self.var == n) {
             return None;
         }
         Some(InnerWalk {

@@ -197,7 +197,7 @@ impl Modules {
                     ))
                 }
             }
-            match self.module_at(m, path, cfg, depth + 1) {
+            match self.module_at(m, path, depth + 1) {
                 Some(ModRef::Local(g)) if g != m => match self.lookup_at(g, name, cfg, depth + 1) {
                     Found::Item { home, item, unverified, .. } => {
                         let mut via = path.clone();
@@ -226,7 +226,7 @@ impl Modules {
         match path {
             [] => Found::NotFound,
             [name] => self.lookup_at(m, name, cfg, depth),
-            [prefix @ .., name] => match self.module_at(m, prefix, cfg, depth) {
+            [prefix @ .., name] => match self.module_at(m, prefix, depth) {
                 Some(ModRef::Local(g)) => self.lookup_at(g, name, cfg, depth + 1),
                 Some(ModRef::Extern(mut p)) => {
                     p.push(name.clone());
@@ -241,14 +241,14 @@ impl Modules {
     /// it does not (a type, an enum, another crate).
     pub fn lookup_in_module_path(&self, m: usize, path: &[String], cfg: &mut cfg::Resolver<'_>) -> Option<Found> {
         let (name, prefix) = path.split_last()?;
-        match self.module_at(m, prefix, cfg, 0)? {
+        match self.module_at(m, prefix, 0)? {
             ModRef::Local(g) => Some(self.lookup_at(g, name, cfg, 1)),
             ModRef::Extern(_) => None,
         }
     }
 
     /// The module a path names from module `m`.
-    fn module_at(&self, m: usize, path: &[String], cfg: &mut cfg::Resolver<'_>, depth: u32) -> Option<ModRef> {
+    fn module_at(&self, m: usize, path: &[String], depth: u32) -> Option<ModRef> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -271,7 +271,7 @@ impl Modules {
                     // `use crate::grid;` then `grid::X`.
                     let mut full = target;
                     full.extend(rest.iter().cloned());
-                    return self.module_at(m, &full, cfg, depth + 1);
+                    return self.module_at(m, &full, depth + 1);
                 } else if self.lib.as_ref().is_some_and(|(n, _)| n == name) {
                     let (_, lib) = self.lib.as_ref()?;
                     self.find(*lib, &[])?
@@ -295,7 +295,7 @@ impl Modules {
                                 Import::Named { name, path, .. } if name == seg => Some(path.clone()),
                                 _ => None,
                             })?;
-                            match self.module_at(at, &target, cfg, depth + 1)? {
+                            match self.module_at(at, &target, depth + 1)? {
                                 ModRef::Local(c) => c,
                                 ext => return Some(ext),
                             }

@@ -111,7 +111,7 @@ macro_rules! disjoint_arrays {
             type Views = ($(ChunkView<'a, $t, D>,)*);
 
             #[inline]
-            #[allow(unused_variables)]
+            #[allow(unused_variables, clippy::unused_unit)] // the empty tuple's case
             fn views(&self, first: u64, last: u64, _: seal::Token) -> Self::Views {
                 let ($($v,)*) = self;
                 ($($v.view(first, last),)*)
@@ -758,8 +758,11 @@ impl Drop for SectionGuard {
     }
 }
 
+/// The locks of named critical sections, by name (leaked: sections live as long as the program).
+type NamedLocks = Mutex<Vec<(String, &'static Mutex<()>)>>;
+
 fn named_lock(name: &str) -> &'static Mutex<()> {
-    static LOCKS: OnceLock<Mutex<Vec<(String, &'static Mutex<()>)>>> = OnceLock::new();
+    static LOCKS: OnceLock<NamedLocks> = OnceLock::new();
     let mut locks = LOCKS.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, l)) = locks.iter().find(|(n, _)| n == name) {
         return l;

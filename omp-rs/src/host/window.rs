@@ -262,6 +262,8 @@ pub mod wrapping {
 }
 
 #[cfg(test)]
+// `(&Probe(&a)).__omp_row(..)`: the expansion's autoref probe, borrowed as the expansion borrows it.
+#[allow(clippy::needless_borrow)]
 mod test {
     use super::*;
     use proptest::prelude::*;
