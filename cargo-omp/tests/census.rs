@@ -1,6 +1,7 @@
 //! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
-//! an SPMD kernel with a barrier, the split `target` + `teams distribute parallel for` form (and a `target` holding
-//! more than that), loop directives nested in a parallel loop, and a Fortran program.
+//! SPMD kernels (one without a barrier, one with team-local data and a barrier, one without its geometry), the split
+//! `target` + `teams distribute parallel for` form (and a `target` holding more than that), loop directives nested
+//! in a parallel loop, and a Fortran program.
 
 use std::path::Path;
 use std::process::Command;
@@ -89,11 +90,36 @@ fn programs_and_blockers_as_written() {
            for (int j = 0; j < n; j++) { t = x[j]; y[i] += t; }\n\
          }\n}\n",
     );
+    write(
+        &root.join("gid-omp/k.cpp"),
+        "void k(int n, float a, float *x, float *y) {\n\
+         #pragma omp target teams num_teams((n + 255) / 256) thread_limit(256)\n\
+         {\n\
+           #pragma omp parallel\n\
+           {\n\
+             int gid = omp_get_team_num() * omp_get_num_threads() + omp_get_thread_num();\n\
+             if (gid < n) y[gid] += a * x[gid];\n\
+           }\n\
+         }\n}\n",
+    );
+    write(
+        &root.join("geometry-omp/k.cpp"),
+        "void z(float *y) {\n\
+         #pragma omp target teams num_teams(4)\n\
+         #pragma omp parallel\n\
+         { y[omp_get_team_num() * omp_get_num_threads() + omp_get_thread_num()] = 0; }\n}\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("6 programs, 18 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   3 / 6 (50.0 %)"), "{text}");
+    assert!(text.contains("8 programs, 22 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   4 / 8 (50.0 %)"), "{text}");
+    // SPMD regions: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
+    assert!(text.contains("gid-omp: expressible (2 directives)"), "{text}");
+    assert!(
+        text.contains("geometry-omp: 0 of 2 directives expressible; SPMD `target teams` + `parallel` without `num_teams` and a team size"),
+        "{text}"
+    );
     // A nested `parallel for` runs its loop in the enclosing iteration; with private copies it does not.
     assert!(
         text.contains(
@@ -103,7 +129,7 @@ fn programs_and_blockers_as_written() {
     );
     assert!(text.contains("saxpy-omp: expressible (4 directives)"), "{text}");
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
-    assert!(text.contains("| `parallel` inside `target teams` (SPMD kernels) | 1 | 1 |"), "{text}");
+    assert!(text.contains("| `parallel` inside `target teams` beside team-local data or per-team code (SPMD kernels) | 1 | 1 |"), "{text}");
     assert!(text.contains("| `barrier` (team-local arrays, SPMD teams) | 1 | 1 |"), "{text}");
     assert!(text.contains("omp_get_thread_num"), "{text}");
     assert!(text.contains("split-omp: expressible (4 directives)"), "OpenMP's split form is the combined construct: {text}");

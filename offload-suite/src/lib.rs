@@ -11,6 +11,7 @@ pub mod nested;
 pub mod porting;
 pub mod queued;
 pub mod regions;
+pub mod spmd;
 pub mod structs;
 
 use rand::{Rng, SeedableRng};
@@ -27,6 +28,7 @@ pub fn checks() -> Vec<Check> {
         .chain(structs::CHECKS)
         .chain(nd::CHECKS)
         .chain(nested::CHECKS)
+        .chain(spmd::CHECKS)
         .chain(generics::CHECKS)
         .chain(meaning::CHECKS)
         .chain(queued::CHECKS)

@@ -35,12 +35,12 @@ impl Ctxt {
 
     /// Records an error spanning the tokens of `obj`.
     pub fn error_spanned_by<T: ToTokens, M: Display>(&self, obj: T, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, msg));
+        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, crate::spmd::in_user_terms(msg.to_string())));
     }
 
     /// Records an error at `span`.
     pub fn error_at<M: Display>(&self, span: Span, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new(span, msg));
+        self.errors.borrow_mut().push(syn::Error::new(span, crate::spmd::in_user_terms(msg.to_string())));
     }
 
     /// Records an error produced by syn.

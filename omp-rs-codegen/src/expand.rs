@@ -196,6 +196,10 @@ fn fn_directive(d: &Directive, mut f: ItemFn, cx: &Ctxt, kernels: &mut Vec<Kerne
     let mut lowerer = Lowerer::new(cx, Some(info), kernels);
     lowerer.package = package;
     lowerer.types.bind_params(&f.sig);
+    if d.construct.name == "parallel" {
+        refuse_parallel_block(&d.construct, cx);
+        return f.to_token_stream();
+    }
     match d.construct.kind {
         ConstructKind::Executable(_) if d.construct.is_loop() => {
             // The function's one top-level `for` loop is the region; statements before and after run on the host.
@@ -335,6 +339,17 @@ fn fuse_split_target(stmt: &Stmt) -> Option<Stmt> {
     other.remove(outer.index);
     fl.attrs.extend(other);
     Some(Stmt::Expr(Expr::ForLoop(fl), *semi))
+}
+
+/// A `parallel` block outside an SPMD region: OpenMP's host `parallel` regions (a team running the block, with
+/// `for` / `single` / `barrier` inside) are not supported.
+fn refuse_parallel_block(construct: &Construct, cx: &Ctxt) {
+    cx.error_at(
+        construct.span,
+        "`#[omp::parallel]` is supported as the whole body of a `#[omp::target_teams(num_teams(..), thread_limit(..))]` \
+         block inside a `#[omp::directives]` fn (an SPMD region); host `parallel` regions are not: put \
+         `#[omp::parallel_for]` on the loop the region shares out",
+    );
 }
 
 fn unreachable_loop() -> ! {
@@ -717,8 +732,13 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A statement carrying a directive.
-    fn statement(&mut self, d: &Directive, stmt: Stmt) -> TokenStream {
+    fn statement(&mut self, d: &Directive, mut stmt: Stmt) -> TokenStream {
         let construct: &Construct = &d.construct;
+        if construct.name == "parallel" {
+            refuse_parallel_block(construct, self.cx);
+            strip_omp_attrs(&mut stmt);
+            return stmt.into_token_stream();
+        }
         if let (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(b), semi)) = (&construct.kind, &stmt) {
             let semi = semi.map(|_| quote!(;));
             match serial_target(d, &b.block, self.cx) {
@@ -806,6 +826,18 @@ impl VisitMut for Lowerer<'_> {
         self.scopes.push(crate::resolve::BlockScope::of(&block.stmts));
         let mut index = 0;
         while index < block.stmts.len() {
+            // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
+            match crate::spmd::fuse(&block.stmts[index], self.cx) {
+                Some(Ok(stmts)) => {
+                    block.stmts.splice(index..=index, stmts);
+                }
+                Some(Err(())) => {
+                    // Refused (reported): dropped, so that rustc adds no errors of its own (an `omp::barrier!()`).
+                    block.stmts.remove(index);
+                    continue;
+                }
+                None => {}
+            }
             // `#[omp::target(..)] { #[omp::teams_distribute_parallel_for(..)] for .. }` is the combined construct.
             if let Some(fused) = fuse_split_target(&block.stmts[index]) {
                 block.stmts[index] = fused;
@@ -951,8 +983,10 @@ impl VisitMut for StripOmp {
     }
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
-        // `omp::target_update!(...)` and friends would report their errors a second time.
-        if standalone_macro(s).is_some() {
+        // `omp::target_update!(...)` and friends would report their errors a second time; `omp::barrier!()` (refused
+        // by crate::spmd) names no macro of the runtime.
+        let barrier = body::statement_macro(s).is_some_and(|m| m.path.segments.iter().map(|s| s.ident.to_string()).eq(["omp", "barrier"]));
+        if standalone_macro(s).is_some() || barrier {
             *s = syn::parse_quote!({});
             return;
         }

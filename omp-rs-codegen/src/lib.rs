@@ -27,6 +27,7 @@ pub mod outline;
 pub mod parse;
 pub mod place;
 pub mod resolve;
+pub mod spmd;
 pub mod standalone;
 pub mod struct_table;
 pub mod target;

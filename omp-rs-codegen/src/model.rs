@@ -231,6 +231,21 @@ pub enum ReductionOp {
 }
 
 impl ReductionOp {
+    /// The operator as a `reduction` clause spells it.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            ReductionOp::Add => "+",
+            ReductionOp::Mul => "*",
+            ReductionOp::Min => "min",
+            ReductionOp::Max => "max",
+            ReductionOp::BitAnd => "&",
+            ReductionOp::BitOr => "|",
+            ReductionOp::BitXor => "^",
+            ReductionOp::LogAnd => "&&",
+            ReductionOp::LogOr => "||",
+        }
+    }
+
     /// Name of the marker type in `omp::__private::reduce` and `omp_device::reduce`.
     pub fn type_name(self) -> &'static str {
         match self {

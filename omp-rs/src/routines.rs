@@ -37,6 +37,18 @@ pub fn get_thread_num() -> usize {
     position().map_or(0, |p| p.thread_num)
 }
 
+/// The calling thread's team number (`omp_get_team_num`): 0 on the host. In an SPMD region
+/// (`#[omp::target_teams] { #[omp::parallel] { .. } }`) a call written `omp::get_team_num()` is the thread's team.
+pub fn get_team_num() -> usize {
+    0
+}
+
+/// Number of teams (`omp_get_num_teams`): 1 on the host. In an SPMD region a call written `omp::get_num_teams()` is
+/// the region's `num_teams`.
+pub fn get_num_teams() -> usize {
+    1
+}
+
 /// Sets the team size of later parallel regions without `num_threads` (`omp_set_num_threads`).
 pub fn set_num_threads(n: usize) {
     icv::set_num_threads(n);

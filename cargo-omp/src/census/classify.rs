@@ -145,8 +145,9 @@ pub(super) fn clauses(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Why a directive cannot be written as it is (the census's blocker categories).
-pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) -> Vec<String> {
+/// Why a directive cannot be written as it is (the census's blocker categories). `enclosing` are the directives
+/// whose regions hold `d`, `inner` those `d`'s region holds.
+pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Directive], source: &str) -> Vec<String> {
     let region_code = &source[d.extent.clone()];
     let Some((name, rest)) = split(&d.text) else {
         return vec![format!("directive `{}`", d.text.split_whitespace().next().unwrap_or(""))];
@@ -156,8 +157,14 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
     let mut out = Vec::new();
     match name {
         "barrier" => out.push("`barrier` (team-local arrays, SPMD teams)".to_string()),
-        "parallel" | "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" if in_target => {
-            out.push("`parallel` inside `target teams` (SPMD kernels)".into());
+        // omp_rs_codegen::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
+        "parallel" if in_target => {
+            if let Err(why) = spmd_region(d, enclosing, source) {
+                out.push(why.into());
+            }
+        }
+        "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" if in_target => {
+            out.push(SPMD_BESIDE.into());
         }
         "parallel" | "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" => {
             out.push("host `parallel` regions (with for / single / master / barrier / task)".into());
@@ -192,7 +199,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
     if is_loop(name) && in_loop && (private || !omp_rs_codegen::body::nests_in_a_parallel_loop(&name.replace(' ', "_"))) {
         out.push("loop directives nested in a parallel loop's body".into());
     }
-    if name.starts_with("target") && !is_data(name) && !in_target {
+    // In an SPMD `target teams` the routines mean the (team, thread) numbers.
+    let spmd = name == "target teams"
+        && inner.iter().any(|p| split(&p.text).is_some_and(|(n, _)| n == "parallel") && spmd_region(p, &[d], source).is_ok());
+    if name.starts_with("target") && !is_data(name) && !in_target && !spmd {
         const ROUTINES: &[&str] = &["omp_get_thread_num", "omp_get_team_num", "omp_get_num_threads", "omp_get_num_teams"];
         if ROUTINES.iter().any(|r| region_code.contains(r)) {
             out.push("`omp_get_thread_num` / `omp_get_team_num` / ... on the device (SPMD kernels)".into());
@@ -239,15 +249,46 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], source: &str) ->
 /// ends the target's).
 fn whole_body_of_target(d: &Directive, enclosing: &[&Directive], source: &str) -> bool {
     let target = enclosing.iter().filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target")).max_by_key(|e| e.extent.start);
-    target.is_some_and(|t| {
-        let before = source.get(t.extent.start..d.at).unwrap_or("x");
-        let after = source.get(d.extent.end..t.extent.end).unwrap_or("x");
-        // C: the target's statement is the directive's own, or a block holding only it; Fortran: the `end target`
-        // line follows.
-        let open = before.trim();
-        let close = after.trim();
-        (open.is_empty() && close.is_empty()) || (open == "{" && close == "}")
-    })
+    target.is_some_and(|t| whole_body_of(d, t, source))
+}
+
+/// Whether `d` is the whole body of `outer`: C: `outer`'s statement is `d`'s own, or a block holding only it;
+/// Fortran: `outer`'s `end` line follows.
+fn whole_body_of(d: &Directive, outer: &Directive, source: &str) -> bool {
+    let open = source.get(outer.extent.start..d.at).unwrap_or("x").trim();
+    let close = source.get(d.extent.end..outer.extent.end).unwrap_or("x").trim();
+    (open.is_empty() && close.is_empty()) || (open == "{" && close == "}")
+}
+
+const SPMD_BESIDE: &str = "`parallel` inside `target teams` beside team-local data or per-team code (SPMD kernels)";
+
+/// Whether a `parallel` inside a target region is an SPMD region omp-rs writes as the loop nest over its teams and
+/// threads (omp_rs_codegen::spmd): the whole body of the `target teams` directly enclosing it, which gives
+/// `num_teams` and a team size (`thread_limit` there or `num_threads` here), without `if`, its reductions repeated
+/// on the teams. `barrier` is classified on its own.
+fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<(), &'static str> {
+    let teams = enclosing.iter().max_by_key(|e| e.extent.start).filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target teams"));
+    let Some(teams) = teams else { return Err("`parallel` inside a target loop or a split `target` + `teams` (SPMD kernels)") };
+    if !whole_body_of(d, teams, source) {
+        return Err(SPMD_BESIDE);
+    }
+    let of = |dir: &Directive| clauses(&split(&dir.text).map_or(String::new(), |(_, rest)| rest));
+    let (outer, inner) = (of(teams), of(d));
+    let has = |cs: &[(String, String)], c: &str| cs.iter().any(|(n, _)| n == c);
+    if !has(&outer, "num_teams") || !(has(&outer, "thread_limit") || has(&inner, "num_threads")) {
+        return Err("SPMD `target teams` + `parallel` without `num_teams` and a team size (implementation-defined geometry)");
+    }
+    if has(&inner, "if") {
+        return Err("`if` on the `parallel` of an SPMD `target teams`");
+    }
+    let reductions = |cs: &[(String, String)]| -> Vec<String> {
+        cs.iter().filter(|(n, _)| n == "reduction").map(|(_, a)| a.chars().filter(|c| !c.is_whitespace()).collect()).collect()
+    };
+    let on_teams = reductions(&outer);
+    if reductions(&inner).iter().any(|r| !on_teams.contains(r)) {
+        return Err("`reduction` on the `parallel` of an SPMD `target teams` that the teams do not repeat");
+    }
+    Ok(())
 }
 
 fn is_data(name: &str) -> bool {

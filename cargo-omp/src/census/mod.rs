@@ -70,7 +70,8 @@ pub(crate) fn run(o: &Options) -> Result<String> {
         for d in &src.directives {
             let enclosing: Vec<&scan::Directive> =
                 src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && e.extent.contains(&d.at)).collect();
-            let why = classify::blockers(d, &enclosing, &src.blanked);
+            let inner: Vec<&scan::Directive> = src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && d.extent.contains(&e.at)).collect();
+            let why = classify::blockers(d, &enclosing, &inner, &src.blanked);
             p.directives += 1;
             if why.is_empty() {
                 p.expressible += 1;

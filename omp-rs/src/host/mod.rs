@@ -229,6 +229,15 @@ pub fn team_size<T: TryInto<usize> + Copy + std::fmt::Debug>(n: T) -> usize {
     }
 }
 
+/// The team count (`num_teams(e)`) or team size (`thread_limit(e)`, `num_threads(e)`) of an SPMD region, for any
+/// integer expression: the loop bound of its (team, thread) nest.
+pub fn spmd_count<T: TryInto<usize> + Copy + std::fmt::Debug>(n: T, clause: &str) -> usize {
+    match n.try_into() {
+        Ok(v) if v > 0 => v,
+        _ => panic!("omp: `{clause}({n:?})` of an SPMD `target_teams` region must be positive"),
+    }
+}
+
 /// A chunk size for `schedule(kind, c)`.
 pub fn chunk_size<T: TryInto<u64> + Copy + std::fmt::Debug>(c: T) -> u64 {
     match c.try_into() {

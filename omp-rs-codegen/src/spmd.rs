@@ -1,0 +1,510 @@
+//! SPMD target regions: OpenMP's `target teams` whose body is one `parallel` block, the form CUDA kernels are
+//! ported to (`int gid = omp_get_team_num() * omp_get_num_threads() + omp_get_thread_num();`).
+//!
+//! ```ignore
+//! #[omp::target_teams(num_teams(blocks), thread_limit(256))]
+//! {
+//!     #[omp::parallel]
+//!     {
+//!         let gid = omp::get_team_num() * omp::get_num_threads() + omp::get_thread_num();
+//!         if gid < n { y[gid] += a * x[gid]; }
+//!     }
+//! }
+//! ```
+//!
+//! Without a `barrier` and without team-local data, the threads of such a region share nothing but the mapped
+//! arrays, so the region means exactly the collapsed loop nest over its (team, thread) pairs:
+//!
+//! ```ignore
+//! let teams: usize = num_teams;              // checked positive
+//! let threads: usize = num_threads.min(thread_limit);
+//! #[omp::target_teams_distribute_parallel_for(collapse(2), num_teams(teams), thread_limit(threads), ..)]
+//! for team in 0..teams { for thread in 0..threads { <body, the four routines replaced by team, teams, thread, threads> } }
+//! ```
+//!
+//! which [`fuse`] writes into the enclosing block; the loop nest then gets every guarantee of a loop directive (its
+//! writes are checked disjoint across all (team, thread) pairs, so a race between two threads is a compile error or
+//! a panic before the region), and its launch is the grid the code asked for (`num_teams` teams of `threads`
+//! threads, one (team, thread) pair each). The team has exactly `min(num_threads, thread_limit)` threads (OpenMP
+//! allows fewer; a ported code's `omp_get_num_threads()` means what its `num_threads` / `thread_limit` said, on
+//! the CPU path too).
+//!
+//! Refused, each with the fix: statements in the `target_teams` block beside its `parallel` block (team-local data,
+//! per-team code), a `barrier`, `if` on the `parallel` (it would change the team size), a `reduction` on the
+//! `parallel` that the `target_teams` does not repeat (OpenMP combines it into the team's private copy only), the
+//! routines called without the `omp::` path (a `use omp::get_thread_num` would call the host's routine) or inside a
+//! macro call's arguments (not parsed, so not replaced), and a region without `num_teams` or without a team size.
+//! A helper function the body calls sees the routines of the loop it runs in, as in any loop directive: pass it
+//! the numbers instead.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, Ident, Stmt};
+
+use crate::body::{find_omp_attr, OmpAttr};
+use crate::ctxt::Ctxt;
+use crate::model::Directive;
+use crate::parse;
+
+/// The names the nest binds (`__omp_spmd_*`: the user cannot mean them). Team and thread numbers are `usize`, as
+/// `omp::get_thread_num()` is on the host.
+const TEAM: &str = "__omp_spmd_team";
+const TEAMS: &str = "__omp_spmd_teams";
+const THREAD: &str = "__omp_spmd_thread";
+const THREADS: &str = "__omp_spmd_threads";
+
+/// The device routines an SPMD body may call, and the name each becomes.
+const ROUTINES: &[(&str, &str)] =
+    &[("get_team_num", TEAM), ("get_num_teams", TEAMS), ("get_thread_num", THREAD), ("get_num_threads", THREADS)];
+
+/// A message of the analyses with the nest's names written as the routine calls they replace (the loop analysis
+/// knows them as loop variables of a collapsed nest, which the user did not write).
+pub fn in_user_terms(msg: String) -> String {
+    if !msg.contains("__omp_spmd_") {
+        return msg;
+    }
+    let mut msg = msg.replace(" or reduce `collapse`", "");
+    // `__omp_spmd_teams` before its prefix `__omp_spmd_team`.
+    let mut names = ROUTINES.to_vec();
+    names.sort_by_key(|(_, bound)| std::cmp::Reverse(bound.len()));
+    for (routine, bound) in names {
+        msg = msg.replace(bound, &format!("omp::{routine}()"));
+    }
+    msg
+}
+
+/// When `stmt` is an SPMD region (`#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }`): the statements that
+/// replace it, the counts' `let`s and the loop directive; `Err(())` when it is one but malformed (reported to
+/// `cx`). `None` for every other statement.
+pub fn fuse(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
+    let Stmt::Expr(Expr::Block(teams_block), _) = stmt else { return None };
+    let teams = find_omp_attr(&teams_block.attrs).filter(|a| a.name == "target_teams")?;
+    let parallel_at = teams_block.block.stmts.iter().position(|s| parallel_attr(s).is_some())?;
+    Some(fuse_region(teams_block, &teams, parallel_at, cx))
+}
+
+fn parallel_attr(stmt: &Stmt) -> Option<OmpAttr> {
+    match stmt {
+        Stmt::Expr(Expr::Block(b), _) => find_omp_attr(&b.attrs).filter(|a| a.name == "parallel"),
+        _ => None,
+    }
+}
+
+fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize, cx: &Ctxt) -> Result<Vec<Stmt>, ()> {
+    let stmts = &teams_block.block.stmts;
+    if stmts.len() != 1 {
+        let other = &stmts[if parallel_at == 0 { 1 } else { 0 }];
+        cx.error_spanned_by(
+            other,
+            "an SPMD `#[omp::target_teams]` block holds exactly its `#[omp::parallel]` block: statements beside it (team-local \
+             arrays, code the team's first thread runs) are not supported; give each thread its own copy inside the \
+             `parallel` block, or move the statement before the region",
+        );
+        return Err(());
+    }
+    let Stmt::Expr(Expr::Block(parallel_block), _) = &stmts[0] else { return Err(()) };
+    let Some(parallel) = parallel_attr(&stmts[0]) else { return Err(()) };
+    let (Some(teams_d), Some(parallel_d)) = (directive(teams, cx), directive(&parallel, cx)) else { return Err(()) };
+
+    let mut ok = true;
+    let teams_count = teams_d.settings.num_teams.clone();
+    if teams_count.is_none() {
+        cx.error_at(
+            teams.name.span(),
+            "an SPMD `#[omp::target_teams]` region needs `num_teams(n)`: the team numbers its threads compute are what it says",
+        );
+        ok = false;
+    }
+    let size = match (&parallel_d.settings.num_threads, &teams_d.settings.thread_limit) {
+        (Some(n), Some(l)) => {
+            Some(quote!(::omp::__private::spmd_count(#n, "num_threads").min(::omp::__private::spmd_count(#l, "thread_limit"))))
+        }
+        (Some(n), None) => Some(quote!(::omp::__private::spmd_count(#n, "num_threads"))),
+        (None, Some(l)) => Some(quote!(::omp::__private::spmd_count(#l, "thread_limit"))),
+        (None, None) => {
+            cx.error_at(
+                parallel.name.span(),
+                "the `#[omp::parallel]` block of an SPMD region needs its team size: `thread_limit(n)` on the \
+                 `target_teams` or `num_threads(n)` here (the thread numbers mean what it says)",
+            );
+            ok = false;
+            None
+        }
+    };
+    if let Some(c) = parallel_d.clauses.iter().find(|c| c.name == crate::model::ClauseName::If) {
+        cx.error_at(
+            c.name_span,
+            "`if` on the `parallel` of an SPMD region is not supported: a false condition gives the team one thread, \
+             which changes what its thread numbers mean; branch around the region instead",
+        );
+        ok = false;
+    }
+    for r in &parallel_d.settings.reductions {
+        for v in &r.vars {
+            let repeated = teams_d.settings.reductions.iter().any(|t| t.op == r.op && t.vars.iter().any(|tv| tv == v));
+            if !repeated {
+                cx.error_spanned_by(
+                    v,
+                    format!(
+                        "`reduction` on the `parallel` combines `{v}` into the team's own copy only (a scalar is \
+                         firstprivate to a `target teams`), so the host would never see it: put the same \
+                         `reduction({}: {v})` on the `target_teams` too",
+                        r.op.spelling()
+                    ),
+                );
+                ok = false;
+            }
+        }
+    }
+
+    let mut body = parallel_block.block.clone();
+    let mut routines = Routines { cx, ok: true };
+    routines.visit_block_mut(&mut body);
+    if !(ok && routines.ok) {
+        return Err(());
+    }
+    let (Some(teams_count), Some(size)) = (teams_count, size) else { return Err(()) };
+
+    let clauses: Vec<TokenStream> = clause_chunks(&teams.args)
+        .into_iter()
+        .filter(|(name, _)| !matches!(name.as_str(), "num_teams" | "thread_limit"))
+        .chain(clause_chunks(&parallel.args).into_iter().filter(|(name, _)| !matches!(name.as_str(), "num_threads" | "reduction")))
+        .map(|(_, tokens)| tokens)
+        .collect();
+    let [team, teams_n, thread, threads_n] = [TEAM, TEAMS, THREAD, THREADS].map(|n| Ident::new(n, Span::call_site()));
+    let directive = Ident::new("target_teams_distribute_parallel_for", teams.name.span());
+    let mut other_attrs = teams_block.attrs.clone();
+    other_attrs.remove(teams.index);
+    let out = quote! {
+        let #teams_n: usize = ::omp::__private::spmd_count(#teams_count, "num_teams");
+        let #threads_n: usize = #size;
+        #(#other_attrs)*
+        #[omp::#directive(collapse(2), num_teams(#teams_n), thread_limit(#threads_n) #(, #clauses)*)]
+        for #team in 0..#teams_n {
+            for #thread in 0..#threads_n #body
+        }
+    };
+    match syn::parse2::<syn::Block>(quote!({ #out })) {
+        Ok(b) => Ok(b.stmts),
+        Err(e) => {
+            cx.syn_error(e);
+            Err(())
+        }
+    }
+}
+
+/// The directive an attribute spells, parsed; its errors reported to `cx` (once: the fused directive's own parse
+/// sees only clauses that parsed here).
+fn directive(attr: &OmpAttr, cx: &Ctxt) -> Option<Directive> {
+    let look = Ctxt::scratch();
+    let d = parse::construct(&attr.name, &look).map(|c| parse::directive(c, attr.args.clone(), &look));
+    if look.has_errors() {
+        if let Some(c) = parse::construct(&attr.name, cx) {
+            parse::directive(c, attr.args.clone(), cx);
+        }
+        return None;
+    }
+    d
+}
+
+/// A clause list cut into its clauses (`name` or `name(..)`, commas optional as in OpenMP), each with its tokens.
+/// At the top level of a clause list every identifier starts a clause; other tokens stay with the clause before them
+/// (the directive's parse reports what does not read as one).
+fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
+    let mut out: Vec<(String, TokenStream)> = Vec::new();
+    for tt in args.clone() {
+        match &tt {
+            TokenTree::Punct(p) if p.as_char() == ',' => continue,
+            TokenTree::Ident(i) => {
+                out.push((i.to_string(), tt.to_token_stream()));
+                continue;
+            }
+            _ => {}
+        }
+        match out.last_mut() {
+            Some((_, t)) => t.extend([tt]),
+            None => out.push((String::new(), tt.to_token_stream())),
+        }
+    }
+    out
+}
+
+/// Replaces `omp::get_team_num()` and its three kin by the nest's names; refuses them without the `omp::` path, as
+/// values and inside macro calls, and a `barrier`.
+struct Routines<'a> {
+    cx: &'a Ctxt,
+    ok: bool,
+}
+
+impl Routines<'_> {
+    /// `Some(name)` for a path naming one of the routines (`omp::get_thread_num`, `::omp::…`, or bare).
+    fn routine(path: &syn::Path) -> Option<(&'static str, bool)> {
+        let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let last = segs.last()?;
+        let (_, bound) = ROUTINES.iter().find(|(r, _)| r == last)?;
+        let qualified = segs.len() == 2 && segs[0] == "omp";
+        Some((bound, qualified))
+    }
+}
+
+impl VisitMut for Routines<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        match e {
+            Expr::Call(call) if call.args.is_empty() => {
+                if let Expr::Path(p) = &*call.func {
+                    if let Some((bound, qualified)) = Self::routine(&p.path) {
+                        if qualified {
+                            // The call's span: an error about the index points at the user's routine call.
+                            let id = Ident::new(bound, syn::spanned::Spanned::span(&*call));
+                            *e = syn::parse_quote!(#id);
+                        } else {
+                            self.cx.error_spanned_by(
+                                &call.func,
+                                "in an SPMD region write the routine with its path, `omp::get_thread_num()`: the region \
+                                 replaces that call by the thread's number (an imported name would call the host's routine)",
+                            );
+                            self.ok = false;
+                        }
+                        return;
+                    }
+                }
+            }
+            Expr::Path(p) if Self::routine(&p.path).is_some_and(|(_, q)| q) => {
+                self.cx.error_spanned_by(&*p, "in an SPMD region call the routine (`omp::get_thread_num()`); it is no value to pass on");
+                self.ok = false;
+                return;
+            }
+            _ => {}
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
+        if m.path.segments.last().is_some_and(|s| s.ident == "barrier") {
+            self.cx.error_spanned_by(
+                &*m,
+                "`barrier` in an SPMD region is not supported yet: split the region at the barrier into two regions (the \
+                 end of a region waits for all of its threads)",
+            );
+            self.ok = false;
+        } else if let Some(name) = routine_in(&m.tokens) {
+            // A macro's arguments are not parsed here, so the call inside would stay the host's routine.
+            self.cx.error_spanned_by(
+                &*m,
+                format!(
+                    "`{name}` inside a macro call in an SPMD region: bind it first (`let t = omp::{name}();`) and pass the value to the macro"
+                ),
+            );
+            self.ok = false;
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// The first of the routines named anywhere in a macro call's tokens.
+fn routine_in(tokens: &TokenStream) -> Option<&'static str> {
+    tokens.clone().into_iter().find_map(|tt| match tt {
+        TokenTree::Ident(i) => ROUTINES.iter().map(|(r, _)| *r).find(|r| i == r),
+        TokenTree::Group(g) => routine_in(&g.stream()),
+        _ => None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fused(src: TokenStream) -> Result<String, String> {
+        let stmt: Stmt = syn::parse2(src).unwrap();
+        let cx = Ctxt::new();
+        let out = fuse(&stmt, &cx).expect("an SPMD region");
+        match (out, cx.check()) {
+            (Ok(stmts), Ok(())) => Ok(stmts.iter().map(|s| s.to_token_stream().to_string()).collect::<Vec<_>>().join("\n")),
+            (_, Err(e)) => Err(e.to_string()),
+            (Err(()), Ok(())) => Err("refused without a message".into()),
+        }
+    }
+
+    #[test]
+    fn an_spmd_region_is_the_collapsed_nest_over_its_teams_and_threads() {
+        let out = fused(quote! {
+            #[omp::target_teams(num_teams(g), thread_limit(b), map(to: x[0..n]))]
+            {
+                #[omp::parallel(firstprivate(a))]
+                {
+                    let gid = omp::get_team_num() * omp::get_num_threads() + omp::get_thread_num();
+                    if gid < n { y[gid] = a * x[gid] + omp::get_num_teams() as f64; }
+                }
+            }
+        })
+        .unwrap();
+        assert!(out.contains("let __omp_spmd_teams : usize = :: omp :: __private :: spmd_count (g , \"num_teams\")"), "{out}");
+        assert!(out.contains("spmd_count (b , \"thread_limit\")"), "{out}");
+        assert!(
+            out.contains(
+                "# [omp :: target_teams_distribute_parallel_for (collapse (2) , num_teams (__omp_spmd_teams) , \
+                 thread_limit (__omp_spmd_threads) , map (to : x [0 .. n]) , firstprivate (a))]"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("for __omp_spmd_team in 0 .. __omp_spmd_teams { for __omp_spmd_thread in 0 .. __omp_spmd_threads"), "{out}");
+        assert!(out.contains("let gid = __omp_spmd_team * __omp_spmd_threads + __omp_spmd_thread"), "{out}");
+        assert!(out.contains("a * x [gid] + __omp_spmd_teams as f64"), "{out}");
+        assert!(!out.contains("omp :: get_"), "{out}");
+    }
+
+    #[test]
+    fn num_threads_and_thread_limit_give_the_smaller_team() {
+        let out = fused(quote! {
+            #[omp::target_teams(num_teams(4) thread_limit(64) reduction(+: s))]
+            { #[omp::parallel(num_threads(t), reduction(+: s))] { s += omp::get_thread_num(); } }
+        })
+        .unwrap();
+        assert!(
+            out.contains("spmd_count (t , \"num_threads\") . min (:: omp :: __private :: spmd_count (64 , \"thread_limit\"))"),
+            "{out}"
+        );
+        // The teams' reduction is the loop's; the parallel's repeats it.
+        assert_eq!(out.matches("reduction").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn messages_name_the_routines_not_the_nest() {
+        assert_eq!(
+            in_user_terms(
+                "iterations that differ only in `__omp_spmd_team` write `y[__omp_spmd_thread + __omp_spmd_teams]`; include \
+                 `__omp_spmd_team` in the index or reduce `collapse`"
+                    .into()
+            ),
+            "iterations that differ only in `omp::get_team_num()` write `y[omp::get_thread_num() + omp::get_num_teams()]`; \
+             include `omp::get_team_num()` in the index"
+        );
+    }
+
+    #[test]
+    fn malformed_spmd_regions_are_refused_with_the_fix() {
+        let cases = [
+            (
+                quote!(
+                    #[omp::target_teams(thread_limit(8))]
+                    {
+                        #[omp::parallel]
+                        {}
+                    }
+                ),
+                "needs `num_teams(n)`",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8))]
+                    {
+                        #[omp::parallel]
+                        {}
+                    }
+                ),
+                "needs its team size",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        let t = [0; 8];
+                        #[omp::parallel]
+                        {}
+                    }
+                ),
+                "holds exactly",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel(if(c))]
+                        {}
+                    }
+                ),
+                "`if` on the `parallel`",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel(reduction(+: s))]
+                        {
+                            s += 1;
+                        }
+                    }
+                ),
+                "put the same `reduction(+: s)` on the `target_teams`",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel]
+                        {
+                            let t = get_thread_num();
+                        }
+                    }
+                ),
+                "with its path",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel]
+                        {
+                            a();
+                            omp::barrier!();
+                            b();
+                        }
+                    }
+                ),
+                "`barrier` in an SPMD region",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel]
+                        {
+                            assert!(omp::get_thread_num() < 8);
+                        }
+                    }
+                ),
+                "inside a macro call",
+            ),
+            (
+                quote!(
+                    #[omp::target_teams(num_teams(8), thread_limit(8))]
+                    {
+                        #[omp::parallel(schedule(static))]
+                        {}
+                    }
+                ),
+                "not allowed on `parallel`",
+            ),
+        ];
+        for (src, want) in cases {
+            let err = fused(src.clone()).expect_err(&src.to_string());
+            assert!(err.contains(want), "{src}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_teams_block_without_parallel_is_not_spmd() {
+        let stmt: Stmt = syn::parse_quote!(
+            #[omp::target_teams(num_teams(8))]
+            {
+                #[omp::distribute_parallel_for]
+                for i in 0..n {
+                    y[i] = 0.0;
+                }
+            }
+        );
+        assert!(fuse(&stmt, &Ctxt::new()).is_none());
+    }
+}

@@ -1,0 +1,85 @@
+// SPMD regions (`target_teams` + `parallel`) omp-rs does not reproduce, each refused with its fix.
+use omp::get_thread_num;
+
+#[omp::directives]
+fn no_num_teams(y: &mut [f64]) {
+    #[omp::target_teams(thread_limit(64))]
+    {
+        #[omp::parallel]
+        {
+            y[omp::get_thread_num()] = 1.0;
+        }
+    }
+}
+
+#[omp::directives]
+fn team_local_array(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut tile = [0.0f64; 64];
+        #[omp::parallel]
+        {
+            y[omp::get_team_num() * 64 + omp::get_thread_num()] = tile[0];
+        }
+    }
+}
+
+#[omp::directives]
+fn with_barrier(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        #[omp::parallel]
+        {
+            let gid = omp::get_team_num() * 64 + omp::get_thread_num();
+            y[gid] = 1.0;
+            omp::barrier!();
+        }
+    }
+}
+
+#[omp::directives]
+fn imported_routine(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        #[omp::parallel]
+        {
+            y[omp::get_team_num() * 64 + get_thread_num()] = 1.0;
+        }
+    }
+}
+
+#[omp::directives]
+fn routine_in_a_macro(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        #[omp::parallel]
+        {
+            let gid = omp::get_team_num() * 64 + omp::get_thread_num();
+            y[gid] = f64::from(u8::try_from(omp::get_thread_num()).unwrap());
+            debug_assert!(omp::get_thread_num() < 64);
+        }
+    }
+}
+
+#[omp::directives]
+fn parallel_reduction_only(y: &[f64]) -> f64 {
+    let mut s = 0.0;
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        #[omp::parallel(reduction(+: s))]
+        {
+            s += y[omp::get_team_num() * 64 + omp::get_thread_num()];
+        }
+    }
+    s
+}
+
+#[omp::directives]
+fn parallel_outside_target_teams(y: &mut [f64]) {
+    #[omp::parallel(num_threads(4))]
+    {
+        y[omp::get_thread_num()] = 1.0;
+    }
+}
+
+fn main() {}
