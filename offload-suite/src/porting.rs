@@ -45,6 +45,7 @@ pub const CHECKS: &[Check] = &[
         check_constant_offset_planes,
     ),
     ("port: omp::HostPinned vectors (page-locked) mapped by target_data, written by regions and updated both ways", check_host_pinned),
+    ("port: LULESH's corner forces, a subslice &mut f[8 * k..8 * k + 8] passed to a helper, host and device", check_subslice_helper),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1081,4 +1082,64 @@ fn check_host_pinned(rng: &mut StdRng) -> Result<(), String> {
     same("y after the first region", &mid, &want_mid)?;
     same("y", &y, &want)?;
     same("x", &x.into_inner(), &want_x)
+}
+
+/// LULESH's `SumElemStressesToNodeForces`-style helper: it fills the eight corner forces of one element.
+fn corner_forces(fx: &mut [f64], sig: f64, b: &[f64]) {
+    for (j, f) in fx.iter_mut().enumerate() {
+        *f = -sig * b[j];
+    }
+}
+
+/// Each element passes its eight corners to the helper as a subslice, as LULESH's `IntegrateStressForElems` does
+/// (`fx_elem[k*8..]`); the last region reads another array's subslice and writes one element.
+#[omp::directives]
+fn stress_forces(sigxx: &[f64], b: &[f64], fx_host: &mut [f64], fx_dev: &mut [f64], sum: &mut [f64]) {
+    let ne = sigxx.len();
+    #[omp::parallel_for]
+    for k in 0..ne {
+        corner_forces(&mut fx_host[k * 8..k * 8 + 8], sigxx[k], &b[k * 8..(k + 1) * 8]);
+    }
+    #[omp::target_teams_distribute_parallel_for]
+    for k in 0..ne {
+        corner_forces(&mut fx_dev[8 * k..8 * k + 8], sigxx[k], &b[8 * k..8 * k + 8]);
+    }
+    #[omp::target_teams_distribute_parallel_for]
+    for k in 0..ne {
+        let corners = &fx_dev[8 * k..8 * k + 8];
+        sum[k] = corners.iter().sum::<f64>();
+    }
+}
+
+/// Nine corners per element: each subslice reaches into the next element's, so the loop must be refused.
+#[omp::directives]
+fn overlapping_corners(sigxx: &[f64], b: &[f64], fx: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for k in 0..sigxx.len() {
+        corner_forces(&mut fx[8 * k..8 * k + 9], sigxx[k], b);
+    }
+}
+
+fn check_subslice_helper(rng: &mut StdRng) -> Result<(), String> {
+    let ne = rng.gen_range(2..50);
+    let (sigxx, b) = (vec_f64(rng, ne), vec_f64(rng, 9));
+    let mut fx = vec![-1.0; 8 * ne + 1];
+    let racy = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| overlapping_corners(&sigxx, &b, &mut fx)));
+    match racy {
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| m.contains("may write the same element")) => {}
+        Err(_) => return Err("overlapping subslices: the loop panicked, but not with the overlap report".into()),
+        Ok(()) => return Err("overlapping subslices (fx[8 * k..8 * k + 9]) were not refused".into()),
+    }
+    if fx.iter().any(|&v| v != -1.0) {
+        return Err("the refused loop wrote `fx` before it was refused".into());
+    }
+    let ne = rng.gen_range(0..500);
+    let (sigxx, b) = (vec_f64(rng, ne), vec_f64(rng, 8 * ne));
+    let (mut fx_host, mut fx_dev, mut sum) = (vec![0.0; 8 * ne], vec![0.0; 8 * ne], vec![0.0; ne]);
+    stress_forces(&sigxx, &b, &mut fx_host, &mut fx_dev, &mut sum);
+    let want: Vec<f64> = (0..8 * ne).map(|i| -sigxx[i / 8] * b[i]).collect();
+    same("fx (host loop)", &fx_host, &want)?;
+    same("fx (target region)", &fx_dev, &want)?;
+    let want_sum: Vec<f64> = (0..ne).map(|k| want[8 * k..8 * k + 8].iter().sum()).collect();
+    same("sum", &sum, &want_sum)
 }

@@ -259,8 +259,7 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
     match e {
         Expr::Paren(p) => affine(&p.expr, env, unreliable),
         Expr::Group(g) => affine(&g.expr, env, unreliable),
-        // `x[a..b]` is a subslice, not one element: no affine index describes it.
-        Expr::Range(_) => Err(NotAffine("a range index takes a subslice, not one element".into())),
+        Expr::Range(r) => subslice(r, env, unreliable),
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => {
             let v: i128 = i.base10_parse().map_err(|_| NotAffine("an integer literal beyond 128 bits".into()))?;
             Ok(Poly::constant(Coeff { lit: v, atoms: Vec::new() }))
@@ -298,6 +297,43 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         Expr::Field(_) => Err(NotAffine("it reads a field (copy it into a local before the loop)".into())),
         _ => Err(NotAffine("it is not a sum of loop variables times loop-invariant values".into())),
     }
+}
+
+/// `x[a..b]`, a subslice (`corner_forces(&mut f[8 * k..8 * k + 8])`, as LULESH passes a hexahedron's corners): the
+/// elements `a + r` for `r` in `0..b - a`, an inner range over the subslice's offsets, when `a` is affine and
+/// `b - a` loop-invariant. Each iteration then owns the block, checked at run time as a triangular loop's rows are.
+fn subslice(r: &syn::ExprRange, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotAffine> {
+    let refuse = |why: &str| {
+        NotAffine(format!(
+            "a range index takes a subslice, which needs an affine start and a loop-invariant length (`f[8 * k..8 * k + 8]`): {why}"
+        ))
+    };
+    let (Some(start), Some(end), syn::RangeLimits::HalfOpen(_)) = (&r.start, &r.end, &r.limits) else {
+        return Err(refuse("write it `a..b` with both ends"));
+    };
+    let lo = affine(start, env, unreliable)?;
+    let hi = affine(end, env, unreliable)?;
+    let len = hi.constant_difference(&lo).ok_or_else(|| refuse("its length changes from iteration to iteration"))?;
+    // The added parts first, then the subtracted ones (unsigned lengths such as `n - 1`).
+    let mut parts = len.constant_terms();
+    parts.sort_by_key(|c| c.lit < 0);
+    let terms = parts.into_iter().map(|c| {
+        let lit = proc_macro2::Literal::u128_unsuffixed(c.lit.unsigned_abs());
+        let atoms = &c.atoms;
+        let term = quote::quote!((#lit #(* (#atoms))*));
+        if c.lit < 0 {
+            quote::quote!(- #term)
+        } else {
+            quote::quote!(+ #term)
+        }
+    });
+    let len: Expr = syn::parse_quote!(0 #(#terms)*);
+    let range: Expr = syn::parse_quote!(0..#len);
+    let text = range.to_token_stream().to_string();
+    let key = format!("subslice_{}", text.chars().filter(char::is_ascii_alphanumeric).collect::<String>());
+    let mut offset = Poly::var(IterVar::Inner { name: key.clone(), range: text });
+    offset.inner_ranges.insert(key, range);
+    lo.add(offset, 1)
 }
 
 /// What a name in an index means where the index is written.

@@ -434,6 +434,52 @@ impl<T, const D: usize> std::ops::IndexMut<usize> for ChunkView<'_, T, D> {
     }
 }
 
+impl<T, const D: usize> ChunkView<'_, T, D> {
+    /// The elements of `r`, every one owned by this chunk and in bounds; panics as slice indexing does, or as
+    /// [`resolve`] does for an element another chunk owns.
+    #[inline(always)]
+    #[track_caller]
+    fn elements(&self, r: std::ops::Range<usize>) -> (*mut T, usize) {
+        let std::ops::Range { start, end } = r;
+        if start > end {
+            panic!("slice index starts at {start} but ends at {end}");
+        }
+        if end > self.len {
+            panic!("range end index {end} out of range for slice of length {}", self.len);
+        }
+        if !self.owns_interval(start, end - start) {
+            for i in start..end {
+                resolve(self.ptr, self.len, &self.own, self.first, self.last, i);
+            }
+        }
+        // SAFETY: `start <= end <= len`.
+        (unsafe { self.ptr.add(start) }, end - start)
+    }
+}
+
+/// A subslice of elements the chunk owns, passed on as a slice (LULESH's `corner_forces(&mut f[8 * k..8 * k + 8])`).
+impl<T, const D: usize> std::ops::Index<std::ops::Range<usize>> for ChunkView<'_, T, D> {
+    type Output = [T];
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, r: std::ops::Range<usize>) -> &[T] {
+        let (p, n) = self.elements(r);
+        // SAFETY: every element of the range is owned by this chunk and in bounds (`elements`); other threads
+        // never reach them.
+        unsafe { std::slice::from_raw_parts(p, n) }
+    }
+}
+
+impl<T, const D: usize> std::ops::IndexMut<std::ops::Range<usize>> for ChunkView<'_, T, D> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, r: std::ops::Range<usize>) -> &mut [T] {
+        let (p, n) = self.elements(r);
+        // SAFETY: as `index`; `&mut self` ends this thread's other borrows of the view for the slice's life.
+        unsafe { std::slice::from_raw_parts_mut(p, n) }
+    }
+}
+
 /// A [`ChunkView`] with a window `lo..lo + len` of elements the chunk owns: an index inside the window is
 /// used directly (the check LLVM can prove and drop in a loop over a row), anything else goes through the view.
 #[derive(Debug)]

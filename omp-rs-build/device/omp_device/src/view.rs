@@ -336,6 +336,57 @@ impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
     }
 }
 
+impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
+    /// The elements of `r`, every one in bounds and owned by this iteration (a subslice passed to a helper:
+    /// `&mut f[8 * k..8 * k + 8]`); panics as slice indexing does, or as a stray index does.
+    #[inline(always)]
+    #[track_caller]
+    fn elements(&self, r: core::ops::Range<usize>) -> (*mut T, usize) {
+        if r.start > r.end {
+            range_order(r.start, r.end);
+        }
+        if r.end > self.view.len {
+            check(r.end - 1, self.view.len);
+        }
+        for i in r.clone() {
+            if !self.owner.owns(self.base, i) {
+                not_owned();
+            }
+        }
+        // SAFETY: `start <= end <= len`.
+        (unsafe { self.view.ptr.add(r.start) }, r.end - r.start)
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn range_order(start: usize, end: usize) -> ! {
+    let _ = (start, end);
+    panic!("slice index starts after it ends")
+}
+
+impl<T, const D: usize, const I: usize> Index<core::ops::Range<usize>> for OwnedView<'_, T, D, I> {
+    type Output = [T];
+    #[inline(always)]
+    #[track_caller]
+    fn index(&self, r: core::ops::Range<usize>) -> &[T] {
+        let (p, n) = self.elements(r);
+        // SAFETY: see `elements`: in bounds, and owned by this iteration alone.
+        unsafe { core::slice::from_raw_parts(p, n) }
+    }
+}
+
+impl<T, const D: usize, const I: usize> IndexMut<core::ops::Range<usize>> for OwnedView<'_, T, D, I> {
+    #[inline(always)]
+    #[track_caller]
+    fn index_mut(&mut self, r: core::ops::Range<usize>) -> &mut [T] {
+        let (p, n) = self.elements(r);
+        // SAFETY: as `index`; `&mut self` ends this iteration's other borrows of the view for the slice's life.
+        unsafe { core::slice::from_raw_parts_mut(p, n) }
+    }
+}
+
 #[cold]
 #[inline(never)]
 #[track_caller]
