@@ -46,6 +46,10 @@ pub const CHECKS: &[Check] = &[
     ),
     ("port: omp::HostPinned vectors (page-locked) mapped by target_data, written by regions and updated both ways", check_host_pinned),
     ("port: LULESH's corner forces, a subslice &mut f[8 * k..8 * k + 8] passed to a helper, host and device", check_subslice_helper),
+    (
+        "port: a halo exchange on field locals: target_update!(from: .., nowait), taskwait, a host copy, update to",
+        check_field_halo_exchange,
+    ),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1142,4 +1146,49 @@ fn check_subslice_helper(rng: &mut StdRng) -> Result<(), String> {
     same("fx (target region)", &fx_dev, &want)?;
     let want_sum: Vec<f64> = (0..ne).map(|k| want[8 * k..8 * k + 8].iter().sum()).collect();
     same("sum", &sum, &want_sum)
+}
+
+/// A solver's state with its exchange buffers, as miniWeather's MPI version keeps them.
+struct Exchange {
+    state: Vec<f64>,
+    sendbuf: Vec<f64>,
+    recvbuf: Vec<f64>,
+}
+
+impl Exchange {
+    /// One step: pack the halo on the device, bring it to the host without waiting, meet it at `taskwait`, "send" it
+    /// (a host copy into the receive buffer, where MPI would exchange them), update the device, unpack.
+    #[omp::directives]
+    fn step(&mut self, hs: usize) {
+        let n = self.state.len();
+        let (state, sendbuf, recvbuf) = (&mut self.state, &mut self.sendbuf, &mut self.recvbuf);
+        #[omp::target_data(map(tofrom: state), map(alloc: sendbuf, recvbuf))]
+        {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..hs {
+                sendbuf[i] = state[n - hs + i];
+            }
+            omp::target_update!(from: sendbuf, nowait);
+            omp::taskwait!();
+            recvbuf.host_mut().copy_from_slice(sendbuf.host());
+            omp::target_update!(to: recvbuf);
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..hs {
+                state[i] += recvbuf[i];
+            }
+        }
+    }
+}
+
+fn check_field_halo_exchange(rng: &mut StdRng) -> Result<(), String> {
+    let hs = rng.gen_range(1..20);
+    let n = hs + rng.gen_range(hs..200);
+    let mut e = Exchange { state: vec_f64(rng, n), sendbuf: vec![0.0; hs], recvbuf: vec![0.0; hs] };
+    let mut want = e.state.clone();
+    for i in 0..hs {
+        want[i] += want[n - hs + i];
+    }
+    e.step(hs);
+    same("state", &e.state, &want)?;
+    same("recvbuf", &e.recvbuf, &want[n - hs..].to_vec())
 }

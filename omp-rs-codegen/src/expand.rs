@@ -547,11 +547,9 @@ impl<'a> Lowerer<'a> {
         let names = crate::fields::ident_tokens(f.body.to_token_stream());
         let mut out: Vec<crate::fields::Hoisted> = Vec::new();
         for n in names {
-            // A `target_data` block's token stands for such a local there: the block's mapping types it.
-            if out.iter().any(|h| h.local == n)
-                || self.types.lookup(&n.to_string()).flatten().is_some()
-                || self.types.is_mapped(&n.to_string())
-            {
+            // Inside a `target_data` block such a local is the block's token: it is typed here too (the kernel
+            // needs its elements' type) but keeps its binding (see `target_loop_with_fields`).
+            if out.iter().any(|h| h.local == n) || self.types.lookup(&n.to_string()).flatten().is_some() {
                 continue;
             }
             if let Some((path, binding)) = self.types.alias_of(&n.to_string()) {
@@ -574,6 +572,9 @@ impl<'a> Lowerer<'a> {
     ) -> TokenStream {
         let Some(func) = self.func.clone() else { return self.parallel_loop(d, f) };
         let name = abi::kernel_name(func.name.trim_start_matches("r#"), self.region, func.hash);
+        // A `target_data` token keeps its binding (it holds the mapping); only its type is learnt here.
+        let mapped: Vec<bool> = hoisted.iter().map(|h| self.types.is_mapped(&h.local.to_string())).collect();
+        let rebound = |k: &usize| !mapped[*k];
         let types: Option<Vec<syn::Type>> = match self.package {
             Some(p) => hoisted
                 .iter()
@@ -628,13 +629,17 @@ impl<'a> Lowerer<'a> {
             }
             // No device build: the host runs the region, as any region without an image.
             self.types.push();
-            for h in hoisted {
+            for (h, &m) in hoisted.iter().zip(&mapped) {
                 self.types.bind(&h.local.to_string(), h.declared_type());
+                if m {
+                    self.types.bind_mapped(&h.local.to_string());
+                }
             }
             self.region += 1;
             let lowered = self.host_loop(d, rewritten);
             self.types.pop();
-            let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().map(|h| h.binding_stmt()));
+            let kept: Vec<&crate::fields::Hoisted> = hoisted.iter().enumerate().filter(|(k, _)| rebound(k)).map(|(_, h)| h).collect();
+            let lets = kept.iter().map(|h| h.projection_check.clone()).chain(kept.iter().map(|h| h.binding_stmt()));
             let off = quote!(::omp::__private::offload);
             return quote!({
                 #(#lets)*
@@ -643,8 +648,11 @@ impl<'a> Lowerer<'a> {
             });
         };
         self.types.push();
-        for (h, ty) in hoisted.iter().zip(&types) {
+        for ((h, ty), &m) in hoisted.iter().zip(&types).zip(&mapped) {
             self.types.bind(&h.local.to_string(), Some(h.typed(ty)));
+            if m {
+                self.types.bind_mapped(&h.local.to_string());
+            }
         }
         let planned = self.kernels.len();
         let lowered = self.parallel_loop(d, rewritten);
@@ -654,8 +662,9 @@ impl<'a> Lowerer<'a> {
         if let Some(plan) = self.kernels.get_mut(planned) {
             plan.field_types = field_types;
         }
-        let lets =
-            hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().zip(&types).map(|(h, ty)| h.typed_binding_stmt(ty)));
+        let kept: Vec<(&crate::fields::Hoisted, &syn::Type)> =
+            hoisted.iter().zip(&types).enumerate().filter(|(k, _)| rebound(k)).map(|(_, p)| p).collect();
+        let lets = kept.iter().map(|(h, _)| h.projection_check.clone()).chain(kept.iter().map(|(h, ty)| h.typed_binding_stmt(ty)));
         quote!({ #(#lets)* #lowered })
     }
 
@@ -764,6 +773,7 @@ impl<'a> Lowerer<'a> {
                 b.attrs.clear();
                 // The block's regions and updates decide which variables its tokens must hold mutably.
                 let vars: Vec<Ident> = d.settings.mapped().map(|i| i.var.clone()).collect();
+                crate::token_use::refuse_slice_methods(&b.block, &vars, self.cx);
                 let types = types::CaptureTypes::of(&vars, &self.types);
                 let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
                 self.types.push();

@@ -60,7 +60,7 @@ const ROUTINES: &[(&str, &str)] =
 
 /// A message of the analyses with the nest's names written as the routine calls they replace (the loop analysis
 /// knows them as loop variables of a collapsed nest, which the user did not write).
-pub fn in_user_terms(msg: String) -> String {
+pub(crate) fn in_user_terms(msg: String) -> String {
     if !msg.contains("__omp_spmd_") {
         return msg;
     }
@@ -77,7 +77,7 @@ pub fn in_user_terms(msg: String) -> String {
 /// When `stmt` is an SPMD region (`#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }`): the statements that
 /// replace it, the counts' `let`s and the loop directive; `Err(())` when it is one but malformed (reported to
 /// `cx`). `None` for every other statement.
-pub fn fuse(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
+pub(crate) fn fuse(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
     let Stmt::Expr(Expr::Block(teams_block), _) = stmt else { return None };
     let teams = find_omp_attr(&teams_block.attrs).filter(|a| a.name == "target_teams")?;
     let parallel_at = teams_block.block.stmts.iter().position(|s| parallel_attr(s).is_some())?;
