@@ -149,6 +149,25 @@ fn a_conflict_names_the_array_not_the_scalar_after_it() {
     }
 }
 
+/// Mapping a section of an array and later the whole array under another name (a helper's parameter): the
+/// conflict names the variable being mapped and the one whose section it would enclose.
+#[test]
+fn an_enclosing_map_names_both_variables() {
+    let (_, d) = saxpy();
+    let x = vec![1.0f64; 64];
+    let scope = DataRegion::begin(None, true, None).unwrap();
+    let _middle = scope.map_ref(&x, 16..32, true, plain(), "x").unwrap();
+    let e = scope.map_ref(&x, .., true, plain(), "v").map(|_| ()).unwrap_err();
+    match &e {
+        Error::MappingConflict { var, .. } => assert_eq!(var, "v"),
+        other => panic!("expected MappingConflict, got {other:?}"),
+    }
+    assert!(e.to_string().contains("it encloses `x`, mapped at"), "{e}");
+    let e = scope.map_ref(&x, 20..40, true, plain(), "w").map(|_| ()).unwrap_err();
+    assert!(e.to_string().contains("`w`") && e.to_string().contains("it starts inside the mapping of `x`"), "{e}");
+    let _ = d;
+}
+
 #[test]
 fn sections_that_would_extend_a_mapping_are_refused() {
     let (k, d) = saxpy();

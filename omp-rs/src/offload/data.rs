@@ -44,7 +44,7 @@ pub(crate) unsafe fn enter_raw(
     a.push(p, p, bytes as i64, kind.bits() | mods.bits());
     // SAFETY: checked above; validity guaranteed by the caller.
     unsafe { rt.data(DataOp::Begin, loc, device, &mut a) };
-    map::shadow_add(device, addr, bytes);
+    map::shadow_add(device, addr, bytes, var);
     drop(changing);
     super::queue::take_error(device)
 }

@@ -235,35 +235,47 @@ fn lookup_presence(rt: Rt, device: i32, s: &Section) -> Result<Presence, Error> 
     match (first != 0, last != 0) {
         (true, true) if last.wrapping_sub(first) == s.bytes - 1 => Ok(Presence::Present(first)),
         (true, true) => Err(conflict("its first and last bytes lie in different mappings".into())),
-        (true, false) => Err(conflict("it starts inside a mapping and extends past its end".into())),
-        (false, true) => Err(conflict("it ends inside a mapping that starts after its first byte".into())),
+        (true, false) => Err(conflict(format!("it starts inside {} and extends past its end", mapping_at(device, s.addr)))),
+        (false, true) => {
+            Err(conflict(format!("it ends inside {}, which starts after its first byte", mapping_at(device, s.addr + s.bytes - 1))))
+        }
         (false, false) => match shadow_overlap(device, s.addr, s.addr + s.bytes) {
-            Some((a, b)) => Err(conflict(format!("it encloses the mapped section {a:#x}..{b:#x}"))),
+            Some((a, b, var)) => Err(conflict(format!("it encloses `{var}`, mapped at {a:#x}..{b:#x}"))),
             None => Ok(Presence::Absent),
         },
     }
 }
 
-type Shadow = HashMap<i32, BTreeMap<(usize, usize), u32>>;
+/// Per device, the sections omp-rs holds mapped: how many times, and the variable that mapped the section first
+/// (for the conflict message of a later, enclosing map).
+type Shadow = HashMap<i32, BTreeMap<(usize, usize), (u32, String)>>;
 
 fn shadow() -> &'static Mutex<Shadow> {
     static S: OnceLock<Mutex<Shadow>> = OnceLock::new();
     S.get_or_init(Default::default)
 }
 
-fn shadow_overlap(device: i32, start: usize, end: usize) -> Option<(usize, usize)> {
+fn shadow_overlap(device: i32, start: usize, end: usize) -> Option<(usize, usize, String)> {
     let t = shadow().lock().unwrap_or_else(|p| p.into_inner());
     let m = t.get(&device)?;
-    m.range(..(end, 0)).map(|(&k, _)| k).find(|&(a, b)| a < end && b > start)
+    m.range(..(end, 0)).find(|(&(a, b), _)| a < end && b > start).map(|(&(a, b), (_, var))| (a, b, var.clone()))
 }
 
-/// Record that omp-rs holds `addr..addr+bytes` mapped on `device` (until [`shadow_remove`]).
-pub(crate) fn shadow_add(device: i32, addr: usize, bytes: usize) {
+/// "the mapping of `var`" for the section omp-rs mapped that holds byte `addr`, or "a mapping".
+fn mapping_at(device: i32, addr: usize) -> String {
+    match shadow_overlap(device, addr, addr + 1) {
+        Some((_, _, var)) => format!("the mapping of `{var}`"),
+        None => "a mapping".into(),
+    }
+}
+
+/// Record that omp-rs holds `addr..addr+bytes` mapped on `device` for variable `var` (until [`shadow_remove`]).
+pub(crate) fn shadow_add(device: i32, addr: usize, bytes: usize, var: &str) {
     if bytes == 0 {
         return;
     }
     let mut t = shadow().lock().unwrap_or_else(|p| p.into_inner());
-    *t.entry(device).or_default().entry((addr, addr + bytes)).or_insert(0) += 1;
+    t.entry(device).or_default().entry((addr, addr + bytes)).or_insert_with(|| (0, var.to_string())).0 += 1;
 }
 
 /// Undo one [`shadow_add`] (or all of them for this section when `all`, as exit `delete` does).
@@ -273,7 +285,7 @@ pub(crate) fn shadow_remove(device: i32, addr: usize, bytes: usize, all: bool) {
     }
     let mut t = shadow().lock().unwrap_or_else(|p| p.into_inner());
     if let Some(m) = t.get_mut(&device) {
-        if let Some(c) = m.get_mut(&(addr, addr + bytes)) {
+        if let Some((c, _)) = m.get_mut(&(addr, addr + bytes)) {
             *c = if all { 0 } else { *c - 1 };
             if *c == 0 {
                 m.remove(&(addr, addr + bytes));
