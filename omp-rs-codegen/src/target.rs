@@ -472,7 +472,7 @@ pub fn plan(
                 cx.error_spanned_by(&name, "`#[omp::critical]` is not supported in target regions: use `#[omp::atomic]`");
             }
             (Class::Reduction(op), DeviceType::Scalar(t)) => {
-                maps.push(MapDecision { var: key, map: format!("reduction({})", op_symbol(*op)), why: "reduction clause".into() });
+                maps.push(MapDecision { var: key, map: format!("reduction({})", op.spelling()), why: "reduction clause".into() });
                 reductions.push(KernelReduction { name, ty: t, op: *op });
             }
             (Class::Reduction(_), _) => cx.error_spanned_by(&name, format!("reduction variable `{key}` must be a primitive scalar")),
@@ -788,21 +788,6 @@ pub fn map_name(k: MapKind) -> &'static str {
         MapKind::Alloc => "alloc",
         MapKind::Release => "release",
         MapKind::Delete => "delete",
-    }
-}
-
-/// OpenMP's spelling of a reduction operator.
-pub fn op_symbol(op: ReductionOp) -> &'static str {
-    match op {
-        ReductionOp::Add => "+",
-        ReductionOp::Mul => "*",
-        ReductionOp::Min => "min",
-        ReductionOp::Max => "max",
-        ReductionOp::BitAnd => "&",
-        ReductionOp::BitOr => "|",
-        ReductionOp::BitXor => "^",
-        ReductionOp::LogAnd => "&&",
-        ReductionOp::LogOr => "||",
     }
 }
 

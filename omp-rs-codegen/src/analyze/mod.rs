@@ -291,7 +291,7 @@ fn unchecked_uses(name: &str, uses: &[Use], cx: &Ctxt) {
 /// A reduction variable may only be updated with its operator's statements: any other use would see (or change)
 /// one thread's partial result instead of the sequential value.
 fn reduction_uses(name: &str, op: ReductionOp, uses: &[Use], cx: &Ctxt) {
-    let sym = crate::target::op_symbol(op);
+    let sym = op.spelling();
     let form = match op {
         ReductionOp::Add => format!("`{name} += e;` or `{name} -= e;`"),
         ReductionOp::Mul => format!("`{name} *= e;`"),
