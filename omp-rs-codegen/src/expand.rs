@@ -428,6 +428,11 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             };
             self.types.bind_pattern(&l.pat, inferred.as_ref());
+            if let (syn::Pat::Ident(p), Some(init)) = (&l.pat, &l.init) {
+                if matches!(&*init.expr, Expr::Closure(_)) {
+                    self.types.bind_closure(&p.ident.to_string());
+                }
+            }
             // Untyped locals taken from struct fields (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
             // a target region types them as it types the field paths it uses (`target_loop_with_fields`).
             let Some(init) = &l.init else { return };

@@ -420,6 +420,17 @@ pub fn plan(
         let key = name.to_string();
         let ty = match env.lookup(&key) {
             Some(Some(t)) => t.clone(),
+            Some(None) if env.is_closure(&key) => {
+                cx.error_spanned_by(
+                    &name,
+                    format!(
+                        "the closure `{key}` cannot go to the device (a kernel takes arrays and values, not closures): \
+                         write it as a `fn` of the module (plain functions called in a target region are compiled for \
+                         the device) and pass it what it captured"
+                    ),
+                );
+                continue;
+            }
             Some(None) => {
                 cx.error_spanned_by(
                     &name,

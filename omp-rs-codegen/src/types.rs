@@ -27,6 +27,8 @@ struct Binding {
     mapped: bool,
     /// For an untyped local declared from a struct field path (`let a = &mut self.a;`): the path and how it is held.
     alias: Option<(syn::Expr, crate::fields::FieldBinding)>,
+    /// Declared as a closure (`let f = |x: f64| 2.0 * x;`).
+    closure: bool,
 }
 
 impl TypeEnv {
@@ -56,7 +58,7 @@ impl TypeEnv {
 
     /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
     pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
-        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: Some((path, binding)) });
+        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: Some((path, binding)), closure: false });
     }
 
     /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
@@ -66,14 +68,24 @@ impl TypeEnv {
 
     /// Declares a variable (type `None` when it was not annotated).
     pub fn bind(&mut self, name: &str, ty: Option<Type>) {
-        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None });
+        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None, closure: false });
     }
 
     /// Inside a `target_data` block: `name` is now the block's mapping token for the variable (same elements,
     /// but a token, not a `&mut` reference); an untyped field-path local keeps its path.
     pub fn bind_mapped(&mut self, name: &str) {
         let (ty, alias) = self.find(name).map_or((None, None), |b| (b.ty.clone(), if b.ty.is_none() { b.alias.clone() } else { None }));
-        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias });
+        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, closure: false });
+    }
+
+    /// Declares `name` as a closure (untyped: a kernel cannot take one as an argument).
+    pub fn bind_closure(&mut self, name: &str) {
+        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: None, closure: true });
+    }
+
+    /// Whether the innermost declaration of `name` is a closure.
+    pub fn is_closure(&self, name: &str) -> bool {
+        self.find(name).is_some_and(|b| b.closure)
     }
 
     /// Whether `name` is a `target_data` token (see [`TypeEnv::bind_mapped`]).
