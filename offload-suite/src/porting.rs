@@ -50,6 +50,7 @@ pub const CHECKS: &[Check] = &[
         "port: a halo exchange on field locals: target_update!(from: .., nowait), taskwait, a host copy, update to",
         check_field_halo_exchange,
     ),
+    ("port: a struct of slices with a lifetime parameter (self.y[i] += a * self.x[i]) and &[[f64; 3]] rows", check_slice_struct),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1191,4 +1192,44 @@ fn check_field_halo_exchange(rng: &mut StdRng) -> Result<(), String> {
     e.step(hs);
     same("state", &e.state, &want)?;
     same("recvbuf", &e.recvbuf, &want[n - hs..].to_vec())
+}
+
+/// A solver's borrowed views of its arrays, as a port that keeps slices in a struct writes them.
+struct Views<'a> {
+    x: &'a [f64],
+    y: &'a mut [f64],
+}
+
+impl Views<'_> {
+    #[omp::directives]
+    fn axpy(&mut self, a: f64) {
+        #[omp::target_teams_distribute_parallel_for]
+        for i in 0..self.y.len() {
+            self.y[i] += a * self.x[i];
+        }
+    }
+}
+
+/// Points as `[x, y, z]` rows.
+#[omp::directives]
+fn row_sums(p: &[[f64; 3]], out: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..out.len() {
+        out[i] = p[i][0] + 2.0 * p[i][1] + 3.0 * p[i][2];
+    }
+}
+
+fn check_slice_struct(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(0..2000);
+    let (x, y0) = (vec_f64(rng, n), vec_f64(rng, n));
+    let a: f64 = rng.gen_range(-2.0..2.0);
+    let mut y = y0.clone();
+    Views { x: &x, y: &mut y }.axpy(a);
+    let want: Vec<f64> = (0..n).map(|i| y0[i] + a * x[i]).collect();
+    same("y", &y, &want)?;
+    let p: Vec<[f64; 3]> = (0..n).map(|_| [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)]).collect();
+    let mut out = vec![0.0; n];
+    row_sums(&p, &mut out);
+    let want: Vec<f64> = p.iter().map(|r| r[0] + 2.0 * r[1] + 3.0 * r[2]).collect();
+    same("out", &out, &want)
 }

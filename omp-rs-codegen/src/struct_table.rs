@@ -42,11 +42,13 @@ impl StructTable {
                         Fields::Unnamed(u) => u.unnamed.iter().enumerate().map(|(i, f)| (i.to_string(), f.ty.clone())).collect(),
                         Fields::Unit => Vec::new(),
                     };
-                    // Type parameters only (a lifetime or const parameter: known by name, never resolved).
+                    // Type parameters, resolved from the root's type arguments; lifetimes are erased from the field
+                    // types (a struct of slices, `Views<'a> { x: &'a [f64] }`); a const parameter: never resolved.
                     let params: Option<Vec<String>> = s
                         .generics
                         .params
                         .iter()
+                        .filter(|p| !matches!(p, syn::GenericParam::Lifetime(_)))
                         .map(|p| match p {
                             syn::GenericParam::Type(t) => Some(t.ident.to_string()),
                             _ => None,
@@ -91,7 +93,7 @@ impl StructTable {
                 return None;
             }
             let field = def.fields.iter().find(|(f, _)| f == m)?.1.clone();
-            ty = substitute(&field, &def.params, &args);
+            ty = erase_lifetimes(substitute(&field, &def.params, &args));
         }
         Some(ty)
     }
@@ -110,6 +112,7 @@ fn struct_name(ty: &Type) -> Option<(String, Vec<Type>)> {
                 syn::PathArguments::AngleBracketed(a) => a
                     .args
                     .iter()
+                    .filter(|g| !matches!(g, syn::GenericArgument::Lifetime(_)))
                     .map(|g| match g {
                         syn::GenericArgument::Type(t) => Some(t.clone()),
                         _ => None,
@@ -121,6 +124,18 @@ fn struct_name(ty: &Type) -> Option<(String, Vec<Type>)> {
         }
         _ => None,
     }
+}
+
+/// `ty` with every named lifetime written `'_` (the struct's `'a` means nothing where the field's type is used).
+fn erase_lifetimes(mut ty: Type) -> Type {
+    struct Erase;
+    impl syn::visit_mut::VisitMut for Erase {
+        fn visit_lifetime_mut(&mut self, l: &mut syn::Lifetime) {
+            l.ident = proc_macro2::Ident::new("_", l.ident.span());
+        }
+    }
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Erase, &mut ty);
+    ty
 }
 
 /// `ty` with each of `params` (single-identifier type paths) replaced by the matching `args`.
@@ -158,6 +173,7 @@ mod test {
                 mod a { pub struct Twice { x: f64 } }
                 mod b { pub struct Twice { x: f32 } }
                 struct Gen<T> { x: T }
+                struct Views<'a, T> { x: &'a [T], y: &'a mut [f64] }
             },
             "src/lib.rs",
         );
@@ -183,6 +199,9 @@ mod test {
         assert_eq!(got(syn::parse_quote!(Sim), &["n"]).as_deref(), Some("usize"));
         // A generic struct's fields take the root's type arguments.
         assert_eq!(got(syn::parse_quote!(&mut Gen<U>), &["x"]).as_deref(), Some("U"));
+        // A struct of slices: its lifetimes are skipped among the arguments and erased from the field types.
+        assert_eq!(got(syn::parse_quote!(&mut Views<'_, f32>), &["x"]).as_deref(), Some("& '_ [f32]"));
+        assert_eq!(got(syn::parse_quote!(Views<'static, f32>), &["y"]).as_deref(), Some("& '_ mut [f64]"));
         // Ambiguous, arguments missing, unknown: nothing.
         assert_eq!(got(syn::parse_quote!(&Twice), &["x"]), None);
         assert_eq!(got(syn::parse_quote!(&Gen), &["x"]), None);
