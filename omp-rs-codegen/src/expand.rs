@@ -433,6 +433,13 @@ impl<'a> Lowerer<'a> {
                     self.types.bind_closure(&p.ident.to_string());
                 }
             }
+            if l.init.is_none() {
+                let mut names = Vec::new();
+                crate::analyze::walk::pat_idents(&l.pat, &mut names);
+                for n in names {
+                    self.types.mark_uninit(&n.to_string());
+                }
+            }
             // Untyped locals taken from struct fields (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
             // a target region types them as it types the field paths it uses (`target_loop_with_fields`).
             let Some(init) = &l.init else { return };
@@ -504,6 +511,22 @@ impl<'a> Lowerer<'a> {
         // After an error in the directive itself, analysing the loop would only report its consequences.
         if self.cx.has_errors() {
             return sequential(f);
+        }
+        // A C port's `int ind;` + `private(ind)`: each iteration's copy starts from the variable's value, which a
+        // declaration without one does not have (rustc would say "used binding isn't initialized" in the copy).
+        for v in d.settings.private.iter().chain(&d.settings.firstprivate) {
+            if self.types.is_uninit(&v.to_string()) {
+                let ty = self.types.lookup(&v.to_string()).flatten().map_or_else(|| "T".to_string(), |t| t.to_token_stream().to_string());
+                self.cx.error_spanned_by(
+                    v,
+                    format!(
+                        "`{v}` is declared without a value, and each iteration's private copy starts from the variable's \
+                         value: declare it inside the loop body instead (`let {v} = ...;`, then no clause is needed), \
+                         or give it one (`let mut {v}: {ty} = 0;`)"
+                    ),
+                );
+                return sequential(f);
+            }
         }
         // ndarray variables (`a[[i, j]]`) become a flat slice and extents bound before the loop (see `ndarrays`).
         if let Some((arrays, rewritten)) = crate::ndarrays::rewrite(f, &self.types) {

@@ -29,6 +29,8 @@ struct Binding {
     alias: Option<(syn::Expr, crate::fields::FieldBinding)>,
     /// Declared as a closure (`let f = |x: f64| 2.0 * x;`).
     closure: bool,
+    /// Declared without a value (`let mut ind: usize;`).
+    uninit: bool,
 }
 
 impl TypeEnv {
@@ -58,7 +60,14 @@ impl TypeEnv {
 
     /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
     pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
-        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: Some((path, binding)), closure: false });
+        self.declare(Binding {
+            name: name.to_string(),
+            ty: None,
+            mapped: false,
+            alias: Some((path, binding)),
+            closure: false,
+            uninit: false,
+        });
     }
 
     /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
@@ -68,19 +77,31 @@ impl TypeEnv {
 
     /// Declares a variable (type `None` when it was not annotated).
     pub fn bind(&mut self, name: &str, ty: Option<Type>) {
-        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None, closure: false });
+        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None, closure: false, uninit: false });
     }
 
     /// Inside a `target_data` block: `name` is now the block's mapping token for the variable (same elements,
     /// but a token, not a `&mut` reference); an untyped field-path local keeps its path.
     pub fn bind_mapped(&mut self, name: &str) {
         let (ty, alias) = self.find(name).map_or((None, None), |b| (b.ty.clone(), if b.ty.is_none() { b.alias.clone() } else { None }));
-        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, closure: false });
+        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, closure: false, uninit: false });
     }
 
     /// Declares `name` as a closure (untyped: a kernel cannot take one as an argument).
     pub fn bind_closure(&mut self, name: &str) {
-        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: None, closure: true });
+        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: None, closure: true, uninit: false });
+    }
+
+    /// Marks the innermost declaration of `name` as made without a value (`let mut ind: usize;`).
+    pub fn mark_uninit(&mut self, name: &str) {
+        if let Some(b) = self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|b| b.name == name) {
+            b.uninit = true;
+        }
+    }
+
+    /// Whether the innermost declaration of `name` gave it no value.
+    pub fn is_uninit(&self, name: &str) -> bool {
+        self.find(name).is_some_and(|b| b.uninit)
     }
 
     /// Whether the innermost declaration of `name` is a closure.
