@@ -486,7 +486,22 @@ pub fn plan(
                 maps.push(MapDecision { var: key, map: format!("reduction({})", op.spelling()), why: "reduction clause".into() });
                 reductions.push(KernelReduction { name, ty: t, op: *op });
             }
-            (Class::Reduction(_), _) => cx.error_spanned_by(&name, format!("reduction variable `{key}` must be a primitive scalar")),
+            (Class::Reduction(_), _) => {
+                // `type Real = f32;`: the macro reads the declaration's words, not what an alias stands for.
+                let alias = match &ty {
+                    Type::Path(p) if p.qself.is_none() => p.path.get_ident().map(ToString::to_string),
+                    _ => None,
+                };
+                let why = match alias {
+                    Some(a) => format!(
+                        "; its type `{a}` is not a primitive type name (a `type` alias is not followed into the kernel): \
+                         declare it with the primitive type `{a}` stands for (`let mut {key}: f32 = 0.0;` for \
+                         `type {a} = f32;`)"
+                    ),
+                    None => String::new(),
+                };
+                cx.error_spanned_by(&name, format!("reduction variable `{key}` must be a primitive scalar{why}"))
+            }
             (Class::Atomic { indexed: false }, DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: "tofrom".into(), why: "updated by `#[omp::atomic]`".into() });
                 let elem: Type = syn::parse_str(&t).unwrap_or_else(|_| ty.clone());
