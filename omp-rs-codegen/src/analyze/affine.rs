@@ -330,7 +330,11 @@ fn subslice(r: &syn::ExprRange, env: &Env, unreliable: &Unreliable) -> Result<Po
     let len: Expr = syn::parse_quote!(0 #(#terms)*);
     let range: Expr = syn::parse_quote!(0..#len);
     let text = range.to_token_stream().to_string();
-    let key = format!("subslice_{}", text.chars().filter(char::is_ascii_alphanumeric).collect::<String>());
+    // An identifier that names exactly this range (two lengths never share an inner variable): every other
+    // character as `_` and six hex digits.
+    let key: String = std::iter::once("subslice_".to_string())
+        .chain(text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_string() } else { format!("_{:06x}", c as u32) }))
+        .collect();
     let mut offset = Poly::var(IterVar::Inner { name: key.clone(), range: text });
     offset.inner_ranges.insert(key, range);
     lo.add(offset, 1)
