@@ -430,7 +430,7 @@ impl<'a> Lowerer<'a> {
             self.types.bind_pattern(&l.pat, inferred.as_ref());
             if let (syn::Pat::Ident(p), Some(init)) = (&l.pat, &l.init) {
                 if matches!(&*init.expr, Expr::Closure(_)) {
-                    self.types.bind_closure(&p.ident.to_string());
+                    self.types.mark_closure(&p.ident.to_string());
                 }
             }
             if l.init.is_none() {
@@ -602,7 +602,6 @@ impl<'a> Lowerer<'a> {
         let name = abi::kernel_name(func.name.trim_start_matches("r#"), self.region, func.hash);
         // A `target_data` token keeps its binding (it holds the mapping); only its type is learnt here.
         let mapped: Vec<bool> = hoisted.iter().map(|h| self.types.is_mapped(&h.local.to_string())).collect();
-        let rebound = |k: &usize| !mapped[*k];
         let types: Option<Vec<syn::Type>> = match self.package {
             Some(p) => hoisted
                 .iter()
@@ -658,15 +657,12 @@ impl<'a> Lowerer<'a> {
             // No device build: the host runs the region, as any region without an image.
             self.types.push();
             for (h, &m) in hoisted.iter().zip(&mapped) {
-                self.types.bind(&h.local.to_string(), h.declared_type());
-                if m {
-                    self.types.bind_mapped(&h.local.to_string());
-                }
+                self.bind_hoisted(h, h.declared_type(), m);
             }
             self.region += 1;
             let lowered = self.host_loop(d, rewritten);
             self.types.pop();
-            let kept: Vec<&crate::fields::Hoisted> = hoisted.iter().enumerate().filter(|(k, _)| rebound(k)).map(|(_, h)| h).collect();
+            let kept: Vec<&crate::fields::Hoisted> = hoisted.iter().zip(&mapped).filter(|(_, &m)| !m).map(|(h, _)| h).collect();
             let lets = kept.iter().map(|h| h.projection_check.clone()).chain(kept.iter().map(|h| h.binding_stmt()));
             let off = quote!(::omp::__private::offload);
             return quote!({
@@ -677,10 +673,7 @@ impl<'a> Lowerer<'a> {
         };
         self.types.push();
         for ((h, ty), &m) in hoisted.iter().zip(&types).zip(&mapped) {
-            self.types.bind(&h.local.to_string(), Some(h.typed(ty)));
-            if m {
-                self.types.bind_mapped(&h.local.to_string());
-            }
+            self.bind_hoisted(h, Some(h.typed(ty)), m);
         }
         let planned = self.kernels.len();
         let lowered = self.parallel_loop(d, rewritten);
@@ -691,9 +684,19 @@ impl<'a> Lowerer<'a> {
             plan.field_types = field_types;
         }
         let kept: Vec<(&crate::fields::Hoisted, &syn::Type)> =
-            hoisted.iter().zip(&types).enumerate().filter(|(k, _)| rebound(k)).map(|(_, p)| p).collect();
+            hoisted.iter().zip(&types).zip(&mapped).filter(|(_, &m)| !m).map(|(p, _)| p).collect();
         let lets = kept.iter().map(|(h, _)| h.projection_check.clone()).chain(kept.iter().map(|(h, ty)| h.typed_binding_stmt(ty)));
         quote!({ #(#lets)* #lowered })
+    }
+
+    /// Declares hoisted local `h` with type `ty` for the region's lowering; a `target_data` token (`token`) stays
+    /// the block's token.
+    fn bind_hoisted(&mut self, h: &crate::fields::Hoisted, ty: Option<syn::Type>, token: bool) {
+        let local = h.local.to_string();
+        self.types.bind(&local, ty);
+        if token {
+            self.types.bind_mapped(&local);
+        }
     }
 
     /// A parallel loop (after `for_loop`'s checks): analysis, then the host and, for target regions, device

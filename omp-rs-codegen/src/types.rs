@@ -18,7 +18,7 @@ pub struct TypeEnv {
 }
 
 /// One declared name.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Binding {
     name: String,
     /// The declared type (`None`: not annotated, not evident).
@@ -58,16 +58,13 @@ impl TypeEnv {
         self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|b| b.name == name)
     }
 
+    fn find_mut(&mut self, name: &str) -> Option<&mut Binding> {
+        self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|b| b.name == name)
+    }
+
     /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
     pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
-        self.declare(Binding {
-            name: name.to_string(),
-            ty: None,
-            mapped: false,
-            alias: Some((path, binding)),
-            closure: false,
-            uninit: false,
-        });
+        self.declare(Binding { name: name.to_string(), alias: Some((path, binding)), ..Binding::default() });
     }
 
     /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
@@ -77,24 +74,26 @@ impl TypeEnv {
 
     /// Declares a variable (type `None` when it was not annotated).
     pub fn bind(&mut self, name: &str, ty: Option<Type>) {
-        self.declare(Binding { name: name.to_string(), ty, mapped: false, alias: None, closure: false, uninit: false });
+        self.declare(Binding { name: name.to_string(), ty, ..Binding::default() });
     }
 
     /// Inside a `target_data` block: `name` is now the block's mapping token for the variable (same elements,
     /// but a token, not a `&mut` reference); an untyped field-path local keeps its path.
     pub fn bind_mapped(&mut self, name: &str) {
         let (ty, alias) = self.find(name).map_or((None, None), |b| (b.ty.clone(), if b.ty.is_none() { b.alias.clone() } else { None }));
-        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, closure: false, uninit: false });
+        self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, ..Binding::default() });
     }
 
-    /// Declares `name` as a closure (untyped: a kernel cannot take one as an argument).
-    pub fn bind_closure(&mut self, name: &str) {
-        self.declare(Binding { name: name.to_string(), ty: None, mapped: false, alias: None, closure: true, uninit: false });
+    /// Marks the innermost declaration of `name` as a closure (a kernel cannot take one as an argument).
+    pub fn mark_closure(&mut self, name: &str) {
+        if let Some(b) = self.find_mut(name) {
+            b.closure = true;
+        }
     }
 
     /// Marks the innermost declaration of `name` as made without a value (`let mut ind: usize;`).
     pub fn mark_uninit(&mut self, name: &str) {
-        if let Some(b) = self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|b| b.name == name) {
+        if let Some(b) = self.find_mut(name) {
             b.uninit = true;
         }
     }
