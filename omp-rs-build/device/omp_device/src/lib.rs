@@ -51,6 +51,9 @@
 #![cfg_attr(any(target_arch = "nvptx64", target_arch = "amdgpu"), no_std)]
 #![cfg_attr(target_arch = "nvptx64", feature(stdarch_nvptx))]
 #![cfg_attr(target_arch = "amdgpu", feature(stdarch_amdgpu))]
+// `ffi_const` on the vendor math declarations: LLVM then knows them pure, so `y.sin() * y.sin()` calls once (as
+// nvcc does for its builtins) and calls in loops can be hoisted.
+#![cfg_attr(any(target_arch = "nvptx64", target_arch = "amdgpu"), feature(ffi_const))]
 #![allow(internal_features, non_upper_case_globals, unknown_lints)]
 #![deny(missing_docs, unsafe_op_in_unsafe_fn)]
 

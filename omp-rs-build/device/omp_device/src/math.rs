@@ -104,17 +104,17 @@ macro_rules! float_impl {
     ) => {
         #[cfg(target_arch = "nvptx64")]
         extern "C" {
-            $(fn $unv(x: $t) -> $t;)*
-            $(fn $bnv(x: $t, y: $t) -> $t;)*
-            fn $pnv(x: $t, n: $int) -> $t;
-            fn $fnv(x: $t, y: $t, z: $t) -> $t;
+            $(#[unsafe(ffi_const)] fn $unv(x: $t) -> $t;)*
+            $(#[unsafe(ffi_const)] fn $bnv(x: $t, y: $t) -> $t;)*
+            #[unsafe(ffi_const)] fn $pnv(x: $t, n: $int) -> $t;
+            #[unsafe(ffi_const)] fn $fnv(x: $t, y: $t, z: $t) -> $t;
         }
         #[cfg(target_arch = "amdgpu")]
         extern "C" {
-            $(fn $uamd(x: $t) -> $t;)*
-            $(fn $bamd(x: $t, y: $t) -> $t;)*
-            fn $pamd(x: $t, n: $int) -> $t;
-            fn $famd(x: $t, y: $t, z: $t) -> $t;
+            $(#[unsafe(ffi_const)] fn $uamd(x: $t) -> $t;)*
+            $(#[unsafe(ffi_const)] fn $bamd(x: $t, y: $t) -> $t;)*
+            #[unsafe(ffi_const)] fn $pamd(x: $t, n: $int) -> $t;
+            #[unsafe(ffi_const)] fn $famd(x: $t, y: $t, z: $t) -> $t;
         }
         impl Float for $t {
             $(
