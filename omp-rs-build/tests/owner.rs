@@ -30,12 +30,26 @@ fn writable<const I: usize>(mode: u64, origin: u64, width: u64, stride: u64, inn
     let base: &mut [f64; 0] = (&mut data[..0]).try_into().unwrap();
     // SAFETY: `base` starts `data`'s 16 elements, which outlive the view; one thread.
     let d = unsafe { Disjoint::<f64, 1, I>::new(View::from_base(base, 16), Owner::from_slots(mode, origin, width, [stride], inner)) };
-    (0..16)
+    let general: Vec<usize> = (0..16)
         .filter(|&i| {
             let mut v = d.at([k]);
             catch_unwind(AssertUnwindSafe(|| v[i] = 1.0)).is_ok()
         })
-        .collect()
+        .collect();
+    // The kernel's fast copy of the loop (straight-line checks) owns exactly what the general one does, and is
+    // refused for an ownership of another form.
+    if d.fast() {
+        let fast: Vec<usize> = (0..16)
+            .filter(|&i| {
+                let mut v = d.at_fast([k]);
+                catch_unwind(AssertUnwindSafe(|| v[i] = 1.0)).is_ok()
+            })
+            .collect();
+        assert_eq!(fast, general, "mode {mode}, origin {origin}, width {width}, stride {stride}, inner {inner:?}, k {k}");
+    } else {
+        assert!(catch_unwind(AssertUnwindSafe(|| d.at_fast([k]).len())).is_err());
+    }
+    general
 }
 
 #[test]
@@ -43,6 +57,10 @@ fn each_mode_owns_what_the_runtime_says() {
     std::panic::set_hook(Box::new(|_| {}));
     // Hull: base 2 + 3k, and 2 more.
     assert_eq!(writable(0, 2, 2, 3, [], 1), vec![5, 6, 7]);
+    // Hull in 32 bits (the runtime checked that every owned element is below 2^31): the same elements, through
+    // the kernel's fast copy too.
+    assert_eq!(writable(3, 2, 2, 3, [], 1), vec![5, 6, 7]);
+    assert_eq!(writable(3, 0, 0, 1, [], 15), vec![15]);
     // Lattice without sequential terms: the base only (folded into hull of width 0).
     assert_eq!(writable(1, 2, 99, 3, [], 1), vec![5]);
     // Lattice with a term: base + 4q for q < 3.

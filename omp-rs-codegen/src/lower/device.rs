@@ -56,6 +56,9 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let mut params = vec![quote!(_dyn: *mut u8)];
     let mut setup = TokenStream::new();
     let mut per_iteration = TokenStream::new();
+    // Each iteration's views of the written arrays, for the loop's general copy (`Disjoint::at`) and its fast copy
+    // (`Disjoint::at_fast`), and the launch's test for the fast one.
+    let (mut general_views, mut fast_views, mut fast_tests) = (TokenStream::new(), TokenStream::new(), Vec::new());
     // By-value structs, read from their one mapped element once the slices are set up.
     let mut value_copies = TokenStream::new();
     // Atomic arrays the kernel only adds to: combined per team (`TeamAdds`), set up once the walk is known.
@@ -157,7 +160,9 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                                 )
                             };
                         ));
-                        per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name = #h.at(__omp_ks);));
+                        general_views.extend(quote!(#[allow(unused_mut)] let mut #name = #h.at(__omp_ks);));
+                        fast_views.extend(quote!(#[allow(unused_mut)] let mut #name = #h.at_fast(__omp_ks);));
+                        fast_tests.push(quote!(#h.fast()));
                     }
                     ArrayUse::Unchecked => {
                         params.push(quote!(#b: *mut #elem));
@@ -302,6 +307,46 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let stmts = &body.stmts;
     let items = &plan.local_items;
     let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);
+    // The loop, with the written arrays' views made by `view`: at most one unit per thread (the default grid up
+    // to 128 teams per SM) runs without a loop, so the compiler sets up no strided increments (some fifty
+    // instructions per thread on sm_90, more than the iteration itself when the data sits in L2). `while` with a
+    // flag, so that `continue` in the body means what it means in the loop below.
+    let walk_loop = |views: &TokenStream| {
+        quote! {
+            if __omp_units <= __omp_stride {
+                let mut __omp_once = __omp_next < __omp_units;
+                while __omp_once {
+                    __omp_once = false;
+                    let __omp_unit = __omp_next;
+                    #decode
+                    #(#var_lets)*
+                    #per_iteration
+                    #views
+                    #(#stmts)*
+                }
+            } else {
+                while __omp_next < __omp_units {
+                    let __omp_unit = __omp_next;
+                    // Advance first: `continue` in the body must not skip it.
+                    __omp_next += __omp_stride;
+                    #decode
+                    #(#var_lets)*
+                    #per_iteration
+                    #views
+                    #(#stmts)*
+                }
+            }
+        }
+    };
+    let general = walk_loop(&general_views);
+    // Where the launch's ownership of every written array has the common form (`Owner::fast`), a second copy of
+    // the loop checks ownership in straight-line code that LLVM folds across accesses; the branch is uniform.
+    let walks = if fast_tests.is_empty() {
+        general
+    } else {
+        let fast = walk_loop(&fast_views);
+        quote!(if #(#fast_tests)&&* { #fast } else { #general })
+    };
     let kernel = quote! {
         omp_device::kernel! {
             #[doc = #doc]
@@ -314,31 +359,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let __omp_stride: u64 = __omp_walk.step();
                 let mut __omp_next: u64 = __omp_walk.first();
                 #team_begin
-                if __omp_units <= __omp_stride {
-                    // At most one unit per thread (the default grid up to 128 teams per SM): without a loop the
-                    // compiler sets up no strided increments (some fifty instructions per thread on sm_90, more than
-                    // the iteration itself when the data sits in L2). `while` with a flag, so that `continue` in the
-                    // body means what it means in the loop below.
-                    let mut __omp_once = __omp_next < __omp_units;
-                    while __omp_once {
-                        __omp_once = false;
-                        let __omp_unit = __omp_next;
-                        #decode
-                        #(#var_lets)*
-                        #per_iteration
-                        #(#stmts)*
-                    }
-                } else {
-                    while __omp_next < __omp_units {
-                        let __omp_unit = __omp_next;
-                        // Advance first: `continue` in the body must not skip it.
-                        __omp_next += __omp_stride;
-                        #decode
-                        #(#var_lets)*
-                        #per_iteration
-                        #(#stmts)*
-                    }
-                }
+                #walks
                 #team_end
                 #red_out
             }

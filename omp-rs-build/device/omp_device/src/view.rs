@@ -198,11 +198,23 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         Owner { nothing, lattice, narrow, origin: origin as i64, width, strides: s, inner: t, pow2 }
     }
 
+    /// Whether the launch's ownership has the form [`Disjoint::at_fast`] checks: narrow hull mode without
+    /// sequential-loop terms (`y[i]`, `next[row * n + col]`), or lattice mode whose strides are powers of two
+    /// (bitonic's partners). The same for every thread, so the kernel branches once, not per access.
+    #[inline(always)]
+    pub fn fast(&self) -> bool {
+        if I == 0 {
+            self.narrow
+        } else {
+            self.lattice && self.pow2 && !self.nothing
+        }
+    }
+
     /// The base element of the iteration with iteration numbers `k`: exact in 64 bits, and modulo 2^32 in narrow
     /// mode (where only that is used). Computed once per iteration ([`Disjoint::at`]), not per access.
     #[inline(always)]
-    fn base(&self, k: &[u64; D]) -> i64 {
-        if self.narrow {
+    fn base<const FAST: bool>(&self, k: &[u64; D]) -> i64 {
+        if (FAST && I == 0) || (!FAST && self.narrow) {
             let mut base = self.origin as u32;
             for d in 0..D {
                 base = base.wrapping_add((self.strides[d] as u32).wrapping_mul(k[d] as u32));
@@ -234,10 +246,22 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         at(6);
     }
 
-    /// Whether the iteration whose base element is `base` ([`Owner::base`]) owns element `i`.
+    /// Whether the iteration whose base element is `base` ([`Owner::base`]) owns element `i`. With `FAST` the
+    /// launch's form is the one [`Owner::fast`] found, so the check is straight-line code (no branch on the mode):
+    /// LLVM then computes it once for an element that an iteration reads and writes.
     #[inline(always)]
-    fn owns(&self, base: i64, i: usize) -> bool {
-        if self.narrow {
+    fn owns<const FAST: bool>(&self, base: i64, i: usize) -> bool {
+        if FAST && I > 0 {
+            let mut r = (i as i64).wrapping_sub(base) as u64;
+            let mut owned = true;
+            self.each_term(|t| {
+                let q = if t.shift < 64 { r >> t.shift } else { 0 };
+                owned &= q < t.count;
+                r &= t.mask;
+            });
+            return owned && r == 0;
+        }
+        if (FAST && I == 0) || self.narrow {
             // Compared in 32 bits as well (the runtime's hull is below 2^31, so is the width): a 64-bit
             // comparison lets LLVM widen the whole computation back to 64-bit multiplies.
             return (i as u64) >> 32 == 0 && (i as u32).wrapping_sub(base as u32) <= self.width as u32;
@@ -295,23 +319,47 @@ impl<T, const D: usize, const I: usize> Disjoint<T, D, I> {
 
     /// The view of the iteration with iteration numbers `k` (each GPU thread runs its own iterations).
     #[inline(always)]
-    pub fn at(&self, k: [u64; D]) -> OwnedView<'_, T, D, I> {
-        OwnedView { view: self.view, base: self.owner.base(&k), owner: &self.owner }
+    pub fn at(&self, k: [u64; D]) -> OwnedView<'_, T, D, I, false> {
+        OwnedView { view: self.view, base: self.owner.base::<false>(&k), owner: &self.owner }
     }
+
+    /// [`Disjoint::at`] for a launch whose ownership is [`Owner::fast`]'s form (the kernel runs its loop once with
+    /// these views and once with [`Disjoint::at`]'s, and picks the copy at the start); panics otherwise.
+    #[inline(always)]
+    #[track_caller]
+    pub fn at_fast(&self, k: [u64; D]) -> OwnedView<'_, T, D, I, true> {
+        if !self.owner.fast() {
+            not_fast();
+        }
+        OwnedView { view: self.view, base: self.owner.base::<true>(&k), owner: &self.owner }
+    }
+
+    /// Whether [`Disjoint::at_fast`] applies to this launch.
+    #[inline(always)]
+    pub fn fast(&self) -> bool {
+        self.owner.fast()
+    }
+}
+
+#[cold]
+#[inline(never)]
+#[track_caller]
+fn not_fast() -> ! {
+    panic!("omp: a kernel took the fast ownership path for an ownership of another form")
 }
 
 /// One iteration's access to a written array: an element is reachable only if the iteration owns it, so no two
 /// GPU threads write the same element whatever the loop body computes (a stray index panics, like an
 /// out-of-bounds one).
 #[derive(Debug)]
-pub struct OwnedView<'o, T, const D: usize, const I: usize> {
+pub struct OwnedView<'o, T, const D: usize, const I: usize, const FAST: bool> {
     view: View<T>,
     /// The iteration's base element ([`Owner::base`]).
     base: i64,
     owner: &'o Owner<D, I>,
 }
 
-impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> OwnedView<'_, T, D, I, FAST> {
     /// Number of elements of the array.
     #[inline(always)]
     pub const fn len(&self) -> usize {
@@ -328,7 +376,7 @@ impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
     #[track_caller]
     fn element(&self, i: usize) -> *mut T {
         check(i, self.view.len);
-        if !self.owner.owns(self.base, i) {
+        if !self.owner.owns::<FAST>(self.base, i) {
             not_owned();
         }
         // SAFETY: in bounds, and owned by this iteration alone (the host verified the ownership disjoint).
@@ -336,7 +384,7 @@ impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
     }
 }
 
-impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> OwnedView<'_, T, D, I, FAST> {
     /// The elements of `r`, every one in bounds and owned by this iteration (a subslice passed to a helper:
     /// `&mut f[8 * k..8 * k + 8]`); panics as slice indexing does, or as a stray index does.
     #[inline(always)]
@@ -349,7 +397,7 @@ impl<T, const D: usize, const I: usize> OwnedView<'_, T, D, I> {
             check(r.end - 1, self.view.len);
         }
         for i in r.clone() {
-            if !self.owner.owns(self.base, i) {
+            if !self.owner.owns::<FAST>(self.base, i) {
                 not_owned();
             }
         }
@@ -366,7 +414,7 @@ fn range_order(start: usize, end: usize) -> ! {
     panic!("slice index starts after it ends")
 }
 
-impl<T, const D: usize, const I: usize> Index<core::ops::Range<usize>> for OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> Index<core::ops::Range<usize>> for OwnedView<'_, T, D, I, FAST> {
     type Output = [T];
     #[inline(always)]
     #[track_caller]
@@ -377,7 +425,7 @@ impl<T, const D: usize, const I: usize> Index<core::ops::Range<usize>> for Owned
     }
 }
 
-impl<T, const D: usize, const I: usize> IndexMut<core::ops::Range<usize>> for OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> IndexMut<core::ops::Range<usize>> for OwnedView<'_, T, D, I, FAST> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, r: core::ops::Range<usize>) -> &mut [T] {
@@ -394,7 +442,7 @@ fn not_owned() -> ! {
     panic!("omp: this iteration accesses an element of a written array that another iteration owns (a data race)")
 }
 
-impl<T, const D: usize, const I: usize> Index<usize> for OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> Index<usize> for OwnedView<'_, T, D, I, FAST> {
     type Output = T;
     #[inline(always)]
     #[track_caller]
@@ -404,7 +452,7 @@ impl<T, const D: usize, const I: usize> Index<usize> for OwnedView<'_, T, D, I> 
     }
 }
 
-impl<T, const D: usize, const I: usize> IndexMut<usize> for OwnedView<'_, T, D, I> {
+impl<T, const D: usize, const I: usize, const FAST: bool> IndexMut<usize> for OwnedView<'_, T, D, I, FAST> {
     #[inline(always)]
     #[track_caller]
     fn index_mut(&mut self, i: usize) -> &mut T {
