@@ -4,7 +4,9 @@
 //! first one to run registers its set. A program whose first region sits inside its own timer (or after MPI's
 //! start-up) then does not pay the driver's initialisation there — 0.2-0.3 s for CUDA on the H200.
 //!
-//! Nothing is decided early that the first region would decide otherwise: registration reads no policy, a failure
+//! The default device's queue is opened and the set's program loaded there too (`queue::preload`), so the
+//! first launch does not pay liboffload's program load either. Nothing is decided early that the first region
+//! would decide otherwise: registration reads no policy, a failure
 //! (no device, no image that fits) is kept and met again by the first region, which then runs on the host or
 //! reports it as it always does. `OMP_TARGET_OFFLOAD=DISABLED` (libomptarget is never loaded) and
 //! `OMP_RS_DEVICE_START=first-region` leave the start-up to the first region. Linux only (`.init_array`); elsewhere
@@ -12,8 +14,9 @@
 
 use std::sync::Once;
 
+use super::device::Device;
 use super::image::ImageSet;
-use super::{policy, registry};
+use super::{policy, queue, registry};
 
 /// Registers `set` (and so starts the devices) once per process, from a constructor. Never panics: a panic in a
 /// constructor would abort the process before `main`.
@@ -24,8 +27,14 @@ pub fn start_early(set: &'static ImageSet) {
             return;
         }
         let _ = std::panic::catch_unwind(|| {
-            if registry::runtime().is_ok() {
-                let _ = registry::ensure_registered(set);
+            if let Ok(rt) = registry::runtime() {
+                if let Ok(reg) = registry::ensure_registered(set) {
+                    // The default device's program too (the device a region without `device(..)` uses).
+                    let device = super::device::get_default_device();
+                    if (0..rt.rt.num_devices()).contains(&device) {
+                        queue::preload(Device(device), reg);
+                    }
+                }
             }
         });
     });

@@ -286,6 +286,20 @@ pub(crate) struct QueuedLaunch<'k> {
     pub(crate) record: Option<usize>,
 }
 
+/// Opens `device`'s queue and loads `reg`'s program there ahead of the first launch (the devices' start before
+/// `main`, `early.rs`): liboffload's program load, 4-6 ms on the H200, then does not fall inside a timer around the
+/// program's first regions, as libomptarget's images, loaded when the device starts, do not. A failure is kept and
+/// met (and logged) by the first launch, exactly as without the preload.
+pub(crate) fn preload(device: Device, reg: &'static Registered) {
+    if mode() == LaunchMode::Sync || reg.family != Family::Gpu {
+        return;
+    }
+    if let Some(DeviceQueue { backend: Backend::Offload(q), .. }) = for_device(device, reg.family) {
+        let mut progs = q.programs.lock().unwrap_or_else(|p| p.into_inner());
+        progs.entry(reg as *const Registered as usize).or_insert_with(|| q.load(reg, device.0));
+    }
+}
+
 /// A kernel ready to be queued on one device: the device's queue and, on liboffload, the kernel's handle in the
 /// program loaded there. Looked up once per region and device (`KernelRef` keeps it).
 #[derive(Debug, Clone, Copy)]
