@@ -68,6 +68,8 @@ fn each_mode_owns_what_the_runtime_says() {
     // Mode 2: nothing (the runtime found no element to own); not element 0, not the base.
     assert_eq!(writable(2, 0, 0, 0, [], 0), Vec::<usize>::new());
     assert_eq!(writable(2, 0, 0, 0, [[0, 1]], 3), Vec::<usize>::new());
+    // A value no mode encodes: nothing either.
+    assert_eq!(writable(7, 2, 2, 3, [], 1), Vec::<usize>::new());
 }
 
 /// Lattices of two sequential-loop terms (power-of-two strides, which take the shift-and-mask path, and others,

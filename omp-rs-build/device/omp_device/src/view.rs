@@ -191,10 +191,14 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         }
         // Lattice mode without sequential-loop terms owns exactly the base: hull mode of width 0. Folding it here
         // leaves the common 1-D write (`y[i]`) one comparison instead of a mode branch.
-        let mode = OwnerMode::decode(mode);
-        let lattice = mode == OwnerMode::Lattice && I > 0;
-        let width = if mode == OwnerMode::Lattice && I == 0 { 0 } else { width };
-        let (nothing, narrow) = (mode == OwnerMode::Nothing, mode == OwnerMode::Hull32);
+        // One comparison per flag on the raw slot (what `OwnerMode::decode` means, without its chain of branches,
+        // some twenty instructions in every thread's prologue): a value no mode encodes owns nothing.
+        let is = |m: OwnerMode| mode == m.encode();
+        let lattice_mode = is(OwnerMode::Lattice);
+        let lattice = lattice_mode && I > 0;
+        let width = if lattice_mode && I == 0 { 0 } else { width };
+        let narrow = is(OwnerMode::Hull32);
+        let nothing = !(is(OwnerMode::Hull) || lattice_mode || narrow);
         Owner { nothing, lattice, narrow, origin: origin as i64, width, strides: s, inner: t, pow2 }
     }
 
