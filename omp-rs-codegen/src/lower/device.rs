@@ -9,6 +9,7 @@ use quote::{format_ident, quote};
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Stmt};
 
+use crate::abi::{self, SlotKind};
 use crate::body::{self, AtomicOp, AtomicStmt, BodyDirective};
 use crate::lower::names;
 use crate::model::AtomicKind;
@@ -50,10 +51,39 @@ fn fresh_ty(t: &syn::Type) -> TokenStream {
     super::print::unlocated(quote!(#t))
 }
 
+/// A kernel's parameters after `dyn_ptr`, each with the slot of the kernel ABI it receives. The plan's layout
+/// ([`KernelPlan::slots`], which the manifest carries and the host packs) is the one source of the order: [`kernel`]
+/// compares the two and refuses to print a kernel whose parameters do not follow it.
+#[derive(Default)]
+struct Params(Vec<(SlotKind, TokenStream)>);
+
+impl Params {
+    fn push(&mut self, kind: SlotKind, param: TokenStream) {
+        self.0.push((kind, param));
+    }
+
+    /// An array capture's base parameter (`param`) and its length `len`.
+    fn array(&mut self, param: TokenStream, len: &Ident) {
+        self.push(SlotKind::ArrayBase, param);
+        self.push(SlotKind::ArrayLen, quote!(#len: u64));
+    }
+
+    fn kinds(&self) -> Vec<SlotKind> {
+        self.0.iter().map(|(k, _)| *k).collect()
+    }
+}
+
+impl quote::ToTokens for Params {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        let params = self.0.iter().map(|(_, p)| p);
+        out.extend(quote!(#(#params),*));
+    }
+}
+
 /// The `omp_device::kernel! { ... }` item of one kernel.
 pub fn kernel(plan: &KernelPlan) -> TokenStream {
     let name = format_ident!("{}", plan.name);
-    let mut params = vec![quote!(_dyn: *mut u8)];
+    let mut params = Params::default();
     let mut setup = TokenStream::new();
     let mut per_iteration = TokenStream::new();
     // Each iteration's views of the written arrays, for the loop's general copy (`Disjoint::at`) and its fast copy
@@ -79,7 +109,9 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 let name = &fresh(name);
                 let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
                 let slots: Vec<Ident> = (0..*n).map(|k| format_ident!("__omp_e{}_{}", k, name)).collect();
-                params.extend(slots.iter().map(|s| quote!(#s: u64)));
+                for s in &slots {
+                    params.push(abi::scalar_slot(ty), quote!(#s: u64));
+                }
                 setup.extend(quote!(let #name: [#t; #n] = [#(omp_device::abi::from_slot::<#t>(#slots)),*];));
                 if *private_mut {
                     per_iteration.extend(quote!(#[allow(unused_mut)] let mut #name: [#t; #n] = #name;));
@@ -88,7 +120,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             KernelArg::Scalar { name, ty, private_mut, inline_len: None } => {
                 let name = &fresh(name);
                 let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(u64));
-                params.push(quote!(#name: u64));
+                params.push(abi::scalar_slot(ty), quote!(#name: u64));
                 setup.extend(quote!(let #name: #t = omp_device::abi::from_slot(#name);));
                 if *private_mut {
                     // Each iteration starts from the value passed in (the host lowering makes rustc reject a
@@ -116,24 +148,29 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                 // body itself stays safe code (`deny(unsafe_op_in_unsafe_fn)` in the crate header).
                 match usage {
                     ArrayUse::Read => {
-                        params.push(quote!(#b: &[#elem; 0]));
-                        params.push(quote!(#n: u64));
+                        params.array(quote!(#b: &[#elem; 0]), &n);
                         setup.extend(quote!(
                             // SAFETY: the runtime passes `len` initialised elements that no thread writes.
                             let #name: &[#elem] = unsafe { omp_device::view::ro_slice(#b, #n) };
                         ));
                     }
                     ArrayUse::Disjoint => {
-                        params.push(quote!(#b: &mut [#elem; 0]));
-                        params.push(quote!(#n: u64));
+                        params.array(quote!(#b: &mut [#elem; 0]), &n);
                         let shape = arg.owner().unwrap_or(crate::target::OwnerShape { depth, inner: 0 });
                         let slot = |tag: &str, k: usize| format_ident!("__omp_o{}_{}_{}", tag, k, name);
                         let (mode, origin, width) = (slot("m", 0), slot("o", 0), slot("w", 0));
-                        params.extend([quote!(#mode: u64), quote!(#origin: u64), quote!(#width: u64)]);
+                        params.push(SlotKind::OwnerMode, quote!(#mode: u64));
+                        params.push(SlotKind::OwnerOrigin, quote!(#origin: u64));
+                        params.push(SlotKind::OwnerWidth, quote!(#width: u64));
                         let strides: Vec<Ident> = (0..shape.depth).map(|k| slot("s", k)).collect();
-                        params.extend(strides.iter().map(|s| quote!(#s: u64)));
+                        for s in &strides {
+                            params.push(SlotKind::OwnerStride, quote!(#s: u64));
+                        }
                         let inner: Vec<(Ident, Ident)> = (0..shape.inner).map(|k| (slot("is", k), slot("ic", k))).collect();
-                        params.extend(inner.iter().flat_map(|(s, c)| [quote!(#s: u64), quote!(#c: u64)]));
+                        for (s, c) in &inner {
+                            params.push(SlotKind::OwnerInnerStride, quote!(#s: u64));
+                            params.push(SlotKind::OwnerInnerCount, quote!(#c: u64));
+                        }
                         let plain =
                             matches!(arg, KernelArg::Array { private_len: None, by_value: None, .. } | KernelArg::DeviceBuffer { .. });
                         if serial && plain {
@@ -165,8 +202,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         fast_tests.push(quote!(#h.fast()));
                     }
                     ArrayUse::Unchecked => {
-                        params.push(quote!(#b: *mut #elem));
-                        params.push(quote!(#n: u64));
+                        params.array(quote!(#b: *mut #elem), &n);
                         setup.extend(quote!(
                             // SAFETY: the runtime passes the device base and length; that no element is written by
                             // one iteration and touched by another is the user's `unsafe(disjoint(..))` promise
@@ -176,8 +212,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         ));
                     }
                     ArrayUse::Atomic if team_added.iter().any(|v| v == name) => {
-                        params.push(quote!(#b: *mut #elem));
-                        params.push(quote!(#n: u64));
+                        params.array(quote!(#b: *mut #elem), &n);
                         let h = names::atomic(name);
                         team_begin.extend(quote!(
                             // SAFETY: the runtime passes the device base and length; the body only adds to it with
@@ -192,8 +227,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                         team_end.extend(quote!(#h.finish();));
                     }
                     ArrayUse::Atomic => {
-                        params.push(quote!(#b: *mut #elem));
-                        params.push(quote!(#n: u64));
+                        params.array(quote!(#b: *mut #elem), &n);
                         let h = names::atomic(name);
                         setup.extend(quote!(
                             // SAFETY: the runtime passes the device base and length; the body only updates it with
@@ -215,14 +249,16 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     );
     for k in 0..depth {
         let (f, t, s) = (&firsts[k], &trips[k], &steps[k]);
-        params.push(quote!(#f: u64));
-        params.push(quote!(#t: u64));
-        params.push(quote!(#s: u64));
+        params.push(SlotKind::LoopFirst, quote!(#f: u64));
+        params.push(SlotKind::LoopTrips, quote!(#t: u64));
+        params.push(SlotKind::LoopStep, quote!(#s: u64));
     }
     // Collapsed nests: the tiling the runtime chose with the launch geometry (`ArgPack::walk`; rows 0 = flat).
     let tiled = plan.walks_in_tiles();
     if tiled {
-        params.extend([quote!(__omp_tile_rows: u64), quote!(__omp_tiles_inner: u64), quote!(__omp_tiles: u64)]);
+        params.push(SlotKind::WalkTileRows, quote!(__omp_tile_rows: u64));
+        params.push(SlotKind::WalkTilesPerRow, quote!(__omp_tiles_inner: u64));
+        params.push(SlotKind::WalkTiles, quote!(__omp_tiles: u64));
     }
     let mut red_init = TokenStream::new();
     let mut red_out = TokenStream::new();
@@ -233,7 +269,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let op = format_ident!("{}", r.op.type_name());
         // bool partials travel as u8 (the host reads them as plain bytes).
         let (slot_t, store) = if r.ty == "bool" { (quote!(u8), quote!(__omp_v as u8)) } else { (quote!(#t), quote!(__omp_v)) };
-        params.push(quote!(#p: *mut #slot_t));
+        params.push(SlotKind::ReductionPartials, quote!(#p: *mut #slot_t));
         red_init.extend(quote!(let mut #v: #t = <#op as Reducer<#t>>::identity();));
         // Every thread reaches this point (no early exit from the loop), as team_reduce requires.
         red_out.extend(quote! {
@@ -347,10 +383,20 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let fast = walk_loop(&fast_views);
         quote!(if #(#fast_tests)&&* { #fast } else { #general })
     };
+    if params.kinds() != plan.slots() {
+        // Never reached while the two follow one layout; a kernel that would misread its arguments is not printed.
+        let msg = format!(
+            "omp-rs internal error: the device parameters of `{}` do not follow its slot layout: {:?} against {:?}",
+            plan.name,
+            params.kinds(),
+            plan.slots()
+        );
+        return quote!(::core::compile_error!(#msg););
+    }
     let kernel = quote! {
         omp_device::kernel! {
             #[doc = #doc]
-            pub unsafe fn #name(#(#params),*) {
+            pub unsafe fn #name(_dyn: *mut u8, #params) {
                 #(#items)*
                 #setup
                 #red_init
@@ -466,5 +512,69 @@ fn apply(op: AtomicOp, old: TokenStream, v: TokenStream) -> TokenStream {
         AtomicOp::BitXor => quote!(#old ^ #v),
         AtomicOp::Min => quote!(#old.min(#v)),
         AtomicOp::Max => quote!(#old.max(#v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plans of the target regions of `body` (a `#[omp::directives]` function's).
+    fn plans(body: &str) -> Vec<KernelPlan> {
+        let src =
+            format!("fn f(n: usize, m: usize, x: f64, y: f32, q: i32, a: &[f64], t: &mut [f64], u: &mut [u64], c: [f64; 3]) {{ {body} }}");
+        let f: syn::ItemFn = syn::parse_str(&src).unwrap_or_else(|e| panic!("{e}"));
+        crate::expand::collect_kernels(&f, None)
+    }
+
+    /// Every kind of kernel the device lowering prints: its parameters follow the plan's slot layout (the one the
+    /// manifest carries and the host packs), and together the kernels use every kind of slot.
+    #[test]
+    fn device_parameters_follow_the_slot_layout() {
+        let regions = [
+            // value slots of each kind, a read-only array, a disjoint 1-D write
+            "#[omp::target_teams_distribute_parallel_for] for i in 0..n { t[i] = a[i] * x + f64::from(y) + f64::from(q); }",
+            // a collapsed nest whose body runs a loop: the tiled walk
+            "#[omp::target_teams_distribute_parallel_for(collapse(2))] for i in 0..n { for j in 0..m { let mut s = 0.0; for k in 0..m { s += a[k]; } t[i * m + j] = s; } }",
+            // a write at a sequential loop's stride: lattice terms
+            "#[omp::target_teams_distribute_parallel_for] for i in 0..n { for r in 0..3 { t[i + r * n] = a[i]; } }",
+            // atomics, a reduction, a by-value array
+            "#[omp::target_teams_distribute_parallel_for(reduction(+: s))] for i in 0..n { #[omp::atomic] u[i % 4] += 1; s += a[i] * c[i % 3]; }",
+        ];
+        let mut seen: Vec<SlotKind> = Vec::new();
+        for r in regions {
+            let body = if r.contains("reduction") { format!("let mut s = 0.0f64; {r}") } else { r.to_string() };
+            let plans = plans(&body);
+            assert_eq!(plans.len(), 1, "{r}");
+            let printed = kernel(&plans[0]).to_string();
+            assert!(!printed.contains("internal error"), "{r}: {printed}");
+            let slots = plans[0].slots();
+            // `_dyn` and one parameter per slot.
+            let sig = printed.split("pub unsafe fn").nth(1).and_then(|s| s.split(") {").next()).unwrap_or_default();
+            assert_eq!(sig.matches(':').count() - sig.matches("::").count() * 2, slots.len() + 1, "{r}: {sig}");
+            seen.extend(slots);
+        }
+        for kind in [
+            SlotKind::Int,
+            SlotKind::Float64,
+            SlotKind::Float32,
+            SlotKind::ArrayBase,
+            SlotKind::ArrayLen,
+            SlotKind::LoopFirst,
+            SlotKind::LoopTrips,
+            SlotKind::LoopStep,
+            SlotKind::ReductionPartials,
+            SlotKind::OwnerMode,
+            SlotKind::OwnerOrigin,
+            SlotKind::OwnerWidth,
+            SlotKind::OwnerStride,
+            SlotKind::OwnerInnerStride,
+            SlotKind::OwnerInnerCount,
+            SlotKind::WalkTileRows,
+            SlotKind::WalkTilesPerRow,
+            SlotKind::WalkTiles,
+        ] {
+            assert!(seen.contains(&kind), "no kernel above has a {kind:?} slot");
+        }
     }
 }
