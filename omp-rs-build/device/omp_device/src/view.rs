@@ -210,7 +210,7 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         if I == 0 {
             self.narrow
         } else {
-            self.lattice && self.pow2 && !self.nothing
+            self.lattice && self.pow2
         }
     }
 
@@ -218,7 +218,7 @@ impl<const D: usize, const I: usize> Owner<D, I> {
     /// mode (where only that is used). Computed once per iteration ([`Disjoint::at`]), not per access.
     #[inline(always)]
     fn base<const FAST: bool>(&self, k: &[u64; D]) -> i64 {
-        if (FAST && I == 0) || (!FAST && self.narrow) {
+        if self.narrow_for::<FAST>() {
             let mut base = self.origin as u32;
             for d in 0..D {
                 base = base.wrapping_add((self.strides[d] as u32).wrapping_mul(k[d] as u32));
@@ -250,22 +250,39 @@ impl<const D: usize, const I: usize> Owner<D, I> {
         at(6);
     }
 
+    /// Whether the base and the checks are computed in 32 bits: narrow hull mode (in the fast copy, which
+    /// [`Owner::fast`] admits without sequential-loop terms only in that mode).
+    #[inline(always)]
+    fn narrow_for<const FAST: bool>(&self) -> bool {
+        if FAST {
+            I == 0
+        } else {
+            self.narrow
+        }
+    }
+
+    /// Lattice mode with power-of-two strides: whether the element `r` above the iteration's base is one of its
+    /// points. A shift and a mask per term: `r - q·stride` is `r & (stride - 1)`.
+    #[inline(always)]
+    fn lattice_pow2_owns(&self, mut r: u64) -> bool {
+        let mut owned = true;
+        self.each_term(|t| {
+            let q = if t.shift < 64 { r >> t.shift } else { 0 };
+            owned &= q < t.count;
+            r &= t.mask;
+        });
+        owned && r == 0
+    }
+
     /// Whether the iteration whose base element is `base` ([`Owner::base`]) owns element `i`. With `FAST` the
     /// launch's form is the one [`Owner::fast`] found, so the check is straight-line code (no branch on the mode):
     /// LLVM then computes it once for an element that an iteration reads and writes.
     #[inline(always)]
     fn owns<const FAST: bool>(&self, base: i64, i: usize) -> bool {
         if FAST && I > 0 {
-            let mut r = (i as i64).wrapping_sub(base) as u64;
-            let mut owned = true;
-            self.each_term(|t| {
-                let q = if t.shift < 64 { r >> t.shift } else { 0 };
-                owned &= q < t.count;
-                r &= t.mask;
-            });
-            return owned && r == 0;
+            return self.lattice_pow2_owns((i as i64).wrapping_sub(base) as u64);
         }
-        if (FAST && I == 0) || self.narrow {
+        if self.narrow_for::<FAST>() {
             // Compared in 32 bits as well (the runtime's hull is below 2^31, so is the width): a 64-bit
             // comparison lets LLVM widen the whole computation back to 64-bit multiplies.
             return (i as u64) >> 32 == 0 && (i as u32).wrapping_sub(base as u32) <= self.width as u32;
@@ -278,26 +295,20 @@ impl<const D: usize, const I: usize> Owner<D, I> {
             return r <= self.width;
         }
         // Strides are the launch's (every thread branches alike).
-        let mut owned = true;
         if self.pow2 {
-            // A shift and a mask per term: `r - q·stride` is `r & (stride - 1)`.
-            self.each_term(|t| {
-                let q = if t.shift < 64 { r >> t.shift } else { 0 };
-                owned &= q < t.count;
-                r &= t.mask;
-            });
-        } else {
-            self.each_term(|t| {
-                if owned && t.stride != 0 {
-                    let q = r / t.stride;
-                    if q >= t.count {
-                        owned = false;
-                    } else {
-                        r -= q * t.stride;
-                    }
-                }
-            });
+            return self.lattice_pow2_owns(r);
         }
+        let mut owned = true;
+        self.each_term(|t| {
+            if owned && t.stride != 0 {
+                let q = r / t.stride;
+                if q >= t.count {
+                    owned = false;
+                } else {
+                    r -= q * t.stride;
+                }
+            }
+        });
         const { assert!(I <= 7, "more sequential-loop terms than the ownership check unrolls") };
         owned && r == 0
     }
