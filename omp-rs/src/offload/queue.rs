@@ -296,7 +296,7 @@ pub(crate) fn preload(device: Device, reg: &'static Registered) {
     }
     if let Some(DeviceQueue { backend: Backend::Offload(q), .. }) = for_device(device, reg.family) {
         let mut progs = q.programs.lock().unwrap_or_else(|p| p.into_inner());
-        progs.entry(reg as *const Registered as usize).or_insert_with(|| q.load(reg, device.0));
+        q.program(&mut progs, reg, device.0);
     }
 }
 
@@ -623,8 +623,7 @@ impl OffloadQueue {
     /// The kernel `name` of `reg`'s image for this device, loading the program on first use.
     fn kernel(&self, reg: &'static Registered, device: i32, name: &'static str) -> Result<H, String> {
         let mut progs = self.programs.lock().unwrap_or_else(|p| p.into_inner());
-        let prog = progs.entry(reg as *const Registered as usize).or_insert_with(|| self.load(reg, device));
-        let prog = prog.as_mut().map_err(|e| e.clone())?;
+        let prog = self.program(&mut progs, reg, device).as_mut().map_err(|e| e.clone())?;
         if let Some(k) = prog.kernels.get(name) {
             return Ok(*k);
         }
@@ -638,6 +637,16 @@ impl OffloadQueue {
         }
         prog.kernels.insert(name, H(k));
         Ok(H(k))
+    }
+
+    /// `reg`'s entry in `progs` (this queue's locked `programs`), loading the program on first use.
+    fn program<'p>(
+        &self,
+        progs: &'p mut HashMap<usize, Result<Program, String>>,
+        reg: &'static Registered,
+        device: i32,
+    ) -> &'p mut Result<Program, String> {
+        progs.entry(reg as *const Registered as usize).or_insert_with(|| self.load(reg, device))
     }
 
     /// Load `reg`'s image for this device as a liboffload program and point its panic-record global at the pinned
