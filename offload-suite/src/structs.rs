@@ -14,11 +14,68 @@ pub const CHECKS: &[Check] = &[
     ("struct fields in target regions: s.c[i] = s.a[i] + s.scalar * s.b[i], nested s.grid.u[i]", check_fields),
     ("struct fields in target regions: a &mut self method (BabelStream's class pattern)", check_method_fields),
     ("structs: methods of a declare_target struct called in a kernel, Self::N in a method's region", check_struct_methods),
+    ("structs: `#[repr(align(8))]` structs (CUDA's float2) read in an inner loop and written whole", check_aligned),
     (
         "structs: a struct by value and a firstprivate [f64; 40] changing between nowait regions (the region's device copy follows)",
         check_value_changes,
     ),
 ];
+
+/// CUDA's `float2`: two `f32` aligned to 8 bytes, so a point is one 8-byte load.
+#[omp::declare_target]
+#[repr(align(8))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Float2 {
+    /// First coordinate.
+    pub x: f32,
+    /// Second coordinate.
+    pub y: f32,
+}
+
+/// For each point of `a`, the nearest point of `b` (squared distance) and the difference to it (hausdorff's loop).
+#[omp::directives]
+fn nearest(a: &[Float2], b: &[Float2], near: &mut [Float2]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..a.len() {
+        let p = a[i];
+        let mut best = Float2 { x: f32::MAX, y: 0.0 };
+        for j in 0..b.len() {
+            let d = (p.x - b[j].x) * (p.x - b[j].x) + (p.y - b[j].y) * (p.y - b[j].y);
+            if d < best.x {
+                best = Float2 { x: d, y: p.y - b[j].y };
+            }
+        }
+        near[i] = best;
+    }
+}
+
+fn nearest_sequential(a: &[Float2], b: &[Float2]) -> Vec<Float2> {
+    a.iter()
+        .map(|p| {
+            let mut best = Float2 { x: f32::MAX, y: 0.0 };
+            for q in b {
+                let d = (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y);
+                if d < best.x {
+                    best = Float2 { x: d, y: p.y - q.y };
+                }
+            }
+            best
+        })
+        .collect()
+}
+
+fn check_aligned(rng: &mut StdRng) -> Result<(), String> {
+    if std::mem::align_of::<Float2>() != 8 || std::mem::size_of::<Float2>() != 8 {
+        return Err(format!("Float2 has size {} and alignment {}", std::mem::size_of::<Float2>(), std::mem::align_of::<Float2>()));
+    }
+    let (na, nb) = (rng.gen_range(1..3000), rng.gen_range(1..300));
+    let mut point = || Float2 { x: rng.gen_range(-1.0..1.0), y: rng.gen_range(-1.0..1.0) };
+    let a: Vec<Float2> = (0..na).map(|_| point()).collect();
+    let b: Vec<Float2> = (0..nb).map(|_| point()).collect();
+    let mut near = vec![Float2 { x: -1.0, y: -1.0 }; a.len()];
+    nearest(&a, &b, &mut near);
+    same("near", &near, &nearest_sequential(&a, &b))
+}
 
 /// An affine step's parameters, passed by value to each region.
 #[omp::declare_target]

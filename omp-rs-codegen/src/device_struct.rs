@@ -21,15 +21,15 @@ use crate::ctxt::Ctxt;
 
 /// The host side: the struct as written, `repr(C)`, deriving `Pod` through `omp`, plus the layout assertions.
 pub fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
-    if !check(&s, cx) {
+    let Some(repr) = check(&s, cx) else {
         return s.to_token_stream();
-    }
-    ensure_repr_c(&mut s.attrs);
+    };
+    set_repr(&mut s.attrs, repr);
     let bytemuck = quote!(::omp::__private::bytemuck);
     let krate = format!("{bytemuck}").replace(' ', "");
     s.attrs.push(syn::parse_quote!(#[derive(#bytemuck::Pod, #bytemuck::Zeroable)]));
     s.attrs.push(syn::parse_quote!(#[bytemuck(crate = #krate)]));
-    let layout = layout_assertions(&s);
+    let layout = layout_assertions(&s, repr);
     // The same properties `Pod`'s derive checks, stated first in omp-rs's words (the derive's errors follow).
     let name = &s.ident;
     let fields: Vec<&Type> = s.fields.iter().map(|f| &f.ty).collect();
@@ -45,7 +45,7 @@ pub fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
     }
 }
 
-/// The device crate's copy: `repr(C)`, the derives `core` has (others name host crates), field attributes
+/// The device crate's copy: `repr(C)` (with the struct's `align`), the derives `core` has (others name host crates), field attributes
 /// dropped, and the same layout assertions, checked once per arch the device crate is built for.
 pub fn device(mut s: ItemStruct) -> TokenStream {
     s.attrs.retain(|a| a.path().is_ident("doc") || a.path().is_ident("repr") || a.path().is_ident("derive"));
@@ -63,57 +63,91 @@ pub fn device(mut s: ItemStruct) -> TokenStream {
             *a = syn::parse_quote!(#[derive(#(#kept),*)]);
         }
     }
-    ensure_repr_c(&mut s.attrs);
+    // The host side refuses what `repr` does not parse; the copy takes what does.
+    let repr = repr_of(&s.attrs).unwrap_or_default();
+    set_repr(&mut s.attrs, repr);
     for f in s.fields.iter_mut() {
         f.attrs.retain(|a| a.path().is_ident("doc"));
     }
-    let layout = layout_assertions(&s);
+    let layout = layout_assertions(&s, repr);
     quote!(#s #layout)
 }
 
 /// Derives `core` provides (the device crate is `no_std` and depends on nothing else).
 const CORE_DERIVES: &[&str] = &["Clone", "Copy", "Debug", "Default", "PartialEq", "Eq", "PartialOrd", "Ord", "Hash"];
 
-/// What the layout check and the copy need: no generics, fields, and `repr(C)` or no `repr` at all.
-fn check(s: &ItemStruct, cx: &Ctxt) -> bool {
+/// What the layout check and the copy need: no generics, fields, and a `repr` of `C` and `align(N)` only (or no
+/// `repr` at all: `C` is added). The struct's `repr` if so.
+fn check(s: &ItemStruct, cx: &Ctxt) -> Option<Repr> {
     let name = &s.ident;
     if !s.generics.params.is_empty() {
         cx.error_spanned_by(
             &s.generics,
             format!("`#[omp::declare_target]` struct `{name}` cannot be generic: the device crate needs one concrete layout"),
         );
-        return false;
+        return None;
     }
     if s.fields.is_empty() {
         cx.error_spanned_by(
             name,
             format!("`#[omp::declare_target]` struct `{name}` has no fields: there is nothing to copy to the device"),
         );
-        return false;
+        return None;
     }
-    for a in s.attrs.iter().filter(|a| a.path().is_ident("repr")) {
-        if !is_repr_c(a) {
+    match repr_of(&s.attrs) {
+        Ok(repr) => Some(repr),
+        Err(at) => {
             cx.error_spanned_by(
-                a,
+                at,
                 format!(
-                    "`#[omp::declare_target]` struct `{name}` must be `#[repr(C)]` (or have no `repr`: it is added), so that \
-                     host and device lay it out alike"
+                    "`#[omp::declare_target]` struct `{name}` must be `#[repr(C)]`, `#[repr(C, align(N))]` or `#[repr(align(N))]` \
+                     (or have no `repr`: `C` is added), so that host and device lay it out alike"
                 ),
             );
-            return false;
+            None
         }
     }
-    true
 }
 
-fn is_repr_c(a: &Attribute) -> bool {
-    a.parse_args::<syn::Ident>().is_ok_and(|i| i == "C")
+/// What a struct's `repr` attributes ask for, of what host and device can share: C's layout (always) and a
+/// minimum alignment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Repr {
+    /// `align(N)`, if given.
+    align: Option<u64>,
 }
 
-fn ensure_repr_c(attrs: &mut Vec<Attribute>) {
-    if !attrs.iter().any(|a| a.path().is_ident("repr")) {
-        attrs.push(syn::parse_quote!(#[repr(C)]));
+/// The `repr` of `attrs` (`C` and `align(N)`, in any number of `repr` attributes), or the attribute that asks
+/// for something else (`packed`, `transparent`, an integer type, `Rust`).
+fn repr_of(attrs: &[Attribute]) -> Result<Repr, &Attribute> {
+    let mut repr = Repr::default();
+    for a in attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        let hints = a.parse_args_with(syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated).map_err(|_| a)?;
+        for hint in hints {
+            match hint {
+                syn::Meta::Path(p) if p.is_ident("C") => {}
+                syn::Meta::List(l) if l.path.is_ident("align") => {
+                    let n = l.parse_args::<syn::LitInt>().and_then(|n| n.base10_parse::<u64>()).map_err(|_| a)?;
+                    // Rust takes the largest of several `align`s.
+                    repr.align = Some(repr.align.map_or(n, |m| m.max(n)));
+                }
+                _ => return Err(a),
+            }
+        }
     }
+    Ok(repr)
+}
+
+/// `attrs` with their `repr`s replaced by the one `repr(C)` or `repr(C, align(N))` that `repr` says.
+fn set_repr(attrs: &mut Vec<Attribute>, repr: Repr) {
+    attrs.retain(|a| !a.path().is_ident("repr"));
+    attrs.push(match repr.align {
+        Some(n) => {
+            let n = proc_macro2::Literal::u64_unsuffixed(n);
+            syn::parse_quote!(#[repr(C, align(#n))])
+        }
+        None => syn::parse_quote!(#[repr(C)]),
+    });
 }
 
 /// `(size, alignment)` of a field type as a const expression: a number for primitives and arrays of them (the
@@ -151,15 +185,17 @@ fn primitive_layout(ty: &Type) -> Option<(usize, usize)> {
 }
 
 /// Const assertions that the struct has the layout C's rules give for its fields' expected sizes: each field's
-/// offset, the size and the alignment. Emitted identically on the host and in the device crate.
-fn layout_assertions(s: &ItemStruct) -> TokenStream {
+/// offset, the size and the alignment (`repr`'s `align` raises the fields' largest). Emitted identically on the host
+/// and in the device crate.
+fn layout_assertions(s: &ItemStruct, repr: Repr) -> TokenStream {
     let name = &s.ident;
     let members: Vec<Member> = match &s.fields {
         Fields::Named(n) => n.named.iter().filter_map(|f| f.ident.clone().map(Member::Named)).collect(),
         _ => (0..s.fields.len()).map(|i| Member::Unnamed(syn::Index::from(i))).collect(),
     };
     let mut checks = TokenStream::new();
-    let (mut end, mut align) = (quote!(0usize), quote!(1usize));
+    let min_align = repr.align.map_or(1, |n| n as usize);
+    let (mut end, mut align) = (quote!(0usize), quote!(#min_align));
     for (k, (field, member)) in s.fields.iter().zip(&members).enumerate() {
         let (size, field_align) = expected(&field.ty);
         let off = format_ident!("__OMP_OFFSET_{}", k);
@@ -206,7 +242,7 @@ mod test {
     #[test]
     fn other_reprs_and_generics_are_refused() {
         let cx = Ctxt::scratch();
-        assert!(!check(
+        assert!(check(
             &syn::parse_quote!(
                 #[repr(C, packed)]
                 struct P {
@@ -214,15 +250,17 @@ mod test {
                 }
             ),
             &cx
-        ));
-        assert!(!check(
+        )
+        .is_none());
+        assert!(check(
             &syn::parse_quote!(
                 struct P<T> {
                     a: T,
                 }
             ),
             &cx
-        ));
+        )
+        .is_none());
         assert!(check(
             &syn::parse_quote!(
                 #[repr(C)]
@@ -231,12 +269,88 @@ mod test {
                 }
             ),
             &cx
-        ));
+        )
+        .is_some());
         assert!(check(
             &syn::parse_quote!(
                 struct P(f64, [u32; 2]);
             ),
             &cx
-        ));
+        )
+        .is_some());
+    }
+
+    #[test]
+    fn c_and_align_are_the_reprs_taken() {
+        let repr = |s: ItemStruct| check(&s, &Ctxt::scratch());
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(align(8))]
+                struct P {
+                    x: f32,
+                    y: f32,
+                }
+            )),
+            Some(Repr { align: Some(8) })
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(C, align(16))]
+                struct P {
+                    x: f32,
+                }
+            )),
+            Some(Repr { align: Some(16) })
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(C)]
+                #[repr(align(4), align(8))]
+                struct P {
+                    x: f32,
+                }
+            )),
+            Some(Repr { align: Some(8) })
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                struct P {
+                    x: f32,
+                }
+            )),
+            Some(Repr { align: None })
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(C, align(x))]
+                struct P {
+                    x: f32,
+                }
+            )),
+            None
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(transparent)]
+                struct P {
+                    x: f32,
+                }
+            )),
+            None
+        );
+        assert_eq!(
+            repr(syn::parse_quote!(
+                #[repr(u8)]
+                struct P {
+                    x: f32,
+                }
+            )),
+            None
+        );
+        // One `repr(C, align(N))` replaces what the user wrote, so the device copy cannot lose the `C`.
+        let mut attrs: Vec<Attribute> = vec![syn::parse_quote!(#[repr(align(8))])];
+        set_repr(&mut attrs, Repr { align: Some(8) });
+        assert_eq!(attrs.len(), 1);
+        assert_eq!(attrs[0].to_token_stream().to_string(), "# [repr (C , align (8))]");
     }
 }
