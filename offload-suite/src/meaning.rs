@@ -21,6 +21,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: cfg!(debug_assertions) and debug_assert! in a kernel follow the profile", check_debug_assertions),
     ("meaning: an unsuffixed literal range -50..50 is i32 in the kernel too", check_literal_range_type),
     ("meaning: (u64::MAX - 3)..=u64::MAX", check_range_to_type_max),
+    ("meaning: divided loop variables below, across and above 2^32, ascending by steps and descending", check_divided_near_2_32),
     ("meaning: a map(to: x[0..n]) section region reads the section's bound (x.len() there is refused)", check_section_len),
     ("meaning: mem::forget of a target_data token still copies back and unmaps", check_forgotten_token),
     ("meaning: max reduction in the `if x > m { m = x }` form keeps a NaN start", check_nan_start_if_form),
@@ -221,6 +222,54 @@ fn check_range_to_type_max(_: &mut StdRng) -> Result<(), String> {
     top_of_range(&mut y);
     let want: Vec<f64> = ((u64::MAX - 3)..=u64::MAX).map(|v| (v % 1000) as f64).collect();
     same("y", &y, &want)
+}
+
+// The fast copy of a kernel computes a 64-bit loop variable that the body divides in 32 bits where the launch's
+// values all fit there (`omp_device::abi::loop_value_u32`); values that reach 2^32 take the general copy.
+#[omp::target_teams_distribute_parallel_for]
+fn divided_ascending(base: u64, s: usize, y: &mut [u64]) {
+    for k in (0..y.len()).step_by(s) {
+        let v = base + k as u64;
+        y[k] = v % 1_000_003 + (k % 7) as u64 * 3 + v / 65_536;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn divided_values(base: u64, y: &mut [u64]) {
+    for v in base..base + y.len() as u64 {
+        y[(v - base) as usize] = v % 1_000_003 + v / 65_536;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn divided_descending(n: usize, y: &mut [u64]) {
+    for i in (0..n).rev() {
+        y[n - 1 - i] = (i % 13) as u64 + (i / 5) as u64;
+    }
+}
+
+fn check_divided_near_2_32(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..4000usize);
+    let top = 1u64 << 32;
+    for base in [top - n as u64, top - n as u64 - rng.gen_range(1..1000), top - rng.gen_range(1..n as u64 + 1), top, top + 17] {
+        let mut y = vec![0u64; n];
+        divided_values(base, &mut y);
+        let want: Vec<u64> = (base..base + n as u64).map(|v| v % 1_000_003 + v / 65_536).collect();
+        same(&format!("values from {base}"), &y, &want)?;
+        let s = rng.gen_range(1..8);
+        let mut y = vec![0u64; n];
+        divided_ascending(base, s, &mut y);
+        let mut want = vec![0u64; n];
+        for k in (0..n).step_by(s) {
+            let v = base + k as u64;
+            want[k] = v % 1_000_003 + (k % 7) as u64 * 3 + v / 65_536;
+        }
+        same(&format!("ascending from {base} by {s}"), &y, &want)?;
+    }
+    let mut y = vec![0u64; n];
+    divided_descending(n, &mut y);
+    let want: Vec<u64> = (0..n).rev().map(|i| (i % 13) as u64 + (i / 5) as u64).collect();
+    same("descending", &y, &want)
 }
 
 // `x.len()` in the region would be the section's length on a GPU and the slice's on the host: refused

@@ -41,6 +41,63 @@ mod loop_tests {
         check::<usize>(10, 3, 1000);
         check::<isize>(-7, -2, 1000);
     }
+
+    /// Where `values_fit_u32` holds, the 32-bit computation gives every value; it holds for every loop of fewer than
+    /// 2^32 iterations and steps whose values fit (checked exactly in i128 at the ends, which bound a monotone loop).
+    #[test]
+    fn the_32_bit_values_are_the_loop_values_where_they_fit() {
+        use super::values_fit_u32;
+        const TOP: i128 = 1 << 32;
+        let mut cases: [(i128, i128, u64); 14] = [
+            (0, 1, 0),
+            (0, 1, 1 << 32),
+            (0, 1, (1 << 32) + 1),
+            (1, 1, 1 << 32),
+            (TOP - 1, -1, 1 << 32),
+            (TOP - 1, -1, (1 << 32) + 1),
+            (TOP, 1, 1),
+            (-1, 1, 3),
+            (5, -3, 2),
+            (5, -3, 3),
+            (0, 0, u64::MAX),
+            (7, 1 << 40, 2),
+            (7, 1 << 20, 4096),
+            (3, i64::MIN as i128, 2),
+        ];
+        // Fixed pseudo-random cases around the boundaries too.
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for _ in 0..2000 {
+            let first = (next() % (1 << 33)) as i128 - (1 << 31);
+            let step = (next() % 2001) as i128 - 1000;
+            let trips = next() % 5_000_000;
+            cases[0] = (first, step, trips);
+            for &(first, step, trips) in &cases {
+                let fits = values_fit_u32(loop_slot(first), loop_slot(step), trips);
+                let last = first + (trips as i128 - 1) * step;
+                let want = trips == 0 || ((0..TOP).contains(&first) && (0..TOP).contains(&last));
+                // Never a false "fits"; exact for loops of iterations and steps below 2^32.
+                assert!(!fits || want, "{first} + k·{step}, {trips} trips");
+                if trips > 0 && (trips as i128) < TOP && step.abs() < TOP {
+                    assert_eq!(fits, want, "{first} + k·{step}, {trips} trips");
+                }
+                if fits && trips > 0 {
+                    for k in [0, 1, trips / 2, trips - 1].into_iter().filter(|&k| k < trips) {
+                        let v = first + k as i128 * step;
+                        let got = <u64 as LoopIndex>::loop_value_u32(loop_slot(first), loop_slot(step), k);
+                        assert_eq!(got as i128, v);
+                        assert_eq!(<i64 as LoopIndex>::loop_value_u32(loop_slot(first), loop_slot(step), k) as i128, v);
+                        assert_eq!(<usize as LoopIndex>::loop_value_u32(loop_slot(first), loop_slot(step), k) as i128, v);
+                    }
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

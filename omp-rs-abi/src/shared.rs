@@ -209,6 +209,11 @@ pub const fn loop_slot(value: i128) -> u64 {
 pub trait LoopIndex: Copy {
     /// `first + k·step` in the type's wrapping arithmetic, from the [`loop_slot`]s of the first value and step.
     fn loop_value(first: u64, step: u64, k: u64) -> Self;
+
+    /// The same value computed in 32 bits and widened, which the compiler knows to fit in 32 bits (so that the
+    /// body's index arithmetic can narrow): equal to [`loop_value`](LoopIndex::loop_value) whenever every value
+    /// of the loop lies in `0..2^32` ([`values_fit_u32`]); types of 32 bits or fewer compute as `loop_value` does.
+    fn loop_value_u32(first: u64, step: u64, k: u64) -> Self;
 }
 
 macro_rules! loop_index {
@@ -218,10 +223,32 @@ macro_rules! loop_index {
             fn loop_value(first: u64, step: u64, k: u64) -> Self {
                 (first as $t).wrapping_add((k as $t).wrapping_mul(step as $t))
             }
+            #[inline(always)]
+            fn loop_value_u32(first: u64, step: u64, k: u64) -> Self {
+                if core::mem::size_of::<$t>() <= 4 {
+                    Self::loop_value(first, step, k)
+                } else {
+                    (first as u32).wrapping_add((k as u32).wrapping_mul(step as u32)) as $t
+                }
+            }
         }
     )*};
 }
 loop_index!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// Whether every value `first + k·step`, `k < trips`, of a loop (first value and step as [`loop_slot`]s) lies in
+/// `0..2^32`, where [`LoopIndex::loop_value_u32`] gives the loop's values. Conservative and cheap, as kernels test
+/// it per launch: `true` only where every value fits; `false` too for loops without iterations and for those of
+/// `2^32` or more iterations or steps. With the first value, the trip count and the step's magnitude below
+/// `2^32`, the last value is exact in 64 bits (a descending loop that passes zero wraps to a value of 64 bits,
+/// which fails the test), and a monotone loop's values lie between its first and its last.
+#[inline(always)]
+pub const fn values_fit_u32(first: u64, step: u64, trips: u64) -> bool {
+    let magnitude = (step as i64).unsigned_abs();
+    let span = trips.wrapping_sub(1).wrapping_mul(magnitude);
+    let last = if (step as i64) < 0 { first.wrapping_sub(span) } else { first.wrapping_add(span) };
+    trips != 0 && (first | trips | magnitude | last) >> 32 == 0
+}
 
 /// What a device image is: how the runtime registers it and the manifest names it (`cubin`, `hsaco`, `so`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -317,19 +317,34 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         }
     }
     decode.extend(quote!(let __omp_ks: [u64; #depth] = [#(#ks),*];));
-    let var_lets = plan.nest.dims.iter().enumerate().map(|(k, dim)| {
-        let t: syn::Type = syn::parse_str(&plan.dim_types[k]).unwrap_or_else(|_| syn::parse_quote!(usize));
-        let (f, kk) = (&firsts[k], &ks[k]);
+    // The loop variables, in the general copy and in the fast one. The fast copy computes a 64-bit variable that
+    // the body divides (`i % 97`, `i / n`) in 32 bits (`loop_value_u32`) where every value of its dimension lies
+    // in `0..2^32` (one uniform test per launch), so that LLVM knows it fits and divides in 32 bits: a 64-bit
+    // remainder is some twenty instructions on the GPU, a 32-bit one five. Other variables stay 64-bit: there the
+    // test costs more than the narrower additions and multiplies save.
+    let divided = divided_names(&plan.nest.body);
+    let (mut general_lets, mut fast_lets) = (Vec::new(), Vec::new());
+    for (k, dim) in plan.nest.dims.iter().enumerate() {
+        let ty = plan.dim_types[k].as_str();
+        let t: syn::Type = syn::parse_str(ty).unwrap_or_else(|_| syn::parse_quote!(usize));
+        let (f, kk, trip) = (&firsts[k], &ks[k], &trips[k]);
         // The literal step saves a 64-bit multiply per dimension and thread; the launch checks the step it passes
         // (`LoopDim::counts_by_one`), so a misread header stops the launch instead of walking the wrong values.
         let step = &steps[k];
         let s = if dim.counts_by_one() { quote!(1u64) } else { quote!(#step) };
-        match dim.var.as_ref().map(fresh) {
-            Some(v) => quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);),
-            None => quote!(let _ = #kk;),
+        let Some(v) = dim.var.as_ref().map(fresh) else {
+            general_lets.push(quote!(let _ = #kk;));
+            fast_lets.push(quote!(let _ = #kk;));
+            continue;
+        };
+        general_lets.push(quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);));
+        if matches!(ty, "usize" | "u64" | "isize" | "i64") && dim.var.as_ref().is_some_and(|v| divided.contains(&v.to_string())) {
+            fast_lets.push(quote!(let #v: #t = omp_device::abi::loop_value_u32(#f, #s, #kk);));
+            fast_tests.push(quote!(omp_device::abi::values_fit_u32(#f, #s, #trip)));
+        } else {
+            fast_lets.push(quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);));
         }
-    });
-    let var_lets: Vec<TokenStream> = var_lets.collect();
+    }
     let mut body = plan.nest.body.clone();
     AtomicRewriter.visit_block_mut(&mut body);
     crate::ndarrays::DeviceBelow.visit_block_mut(&mut body);
@@ -347,7 +362,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // to 128 teams per SM) runs without a loop, so the compiler sets up no strided increments (some fifty
     // instructions per thread on sm_90, more than the iteration itself when the data sits in L2). `while` with a
     // flag, so that `continue` in the body means what it means in the loop below.
-    let walk_loop = |views: &TokenStream| {
+    let walk_loop = |var_lets: &[TokenStream], views: &TokenStream| {
         quote! {
             if __omp_units <= __omp_stride {
                 let mut __omp_once = __omp_next < __omp_units;
@@ -374,13 +389,14 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             }
         }
     };
-    let general = walk_loop(&general_views);
-    // Where the launch's ownership of every written array has the common form (`Owner::fast`), a second copy of
-    // the loop checks ownership in straight-line code that LLVM folds across accesses; the branch is uniform.
+    let general = walk_loop(&general_lets, &general_views);
+    // Where the launch's ownership of every written array has the common form (`Owner::fast`) and the 64-bit loop
+    // variables' values fit in 32 bits, a second copy of the loop checks ownership in straight-line code that LLVM
+    // folds across accesses and computes those variables in 32 bits; the branch is uniform.
     let walks = if fast_tests.is_empty() {
         general
     } else {
-        let fast = walk_loop(&fast_views);
+        let fast = walk_loop(&fast_lets, &fast_views);
         quote!(if #(#fast_tests)&&* { #fast } else { #general })
     };
     if params.kinds() != plan.slots() {
@@ -412,6 +428,32 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         }
     };
     crate::generic::in_instance_module(plan, kernel)
+}
+
+/// The names the body divides or takes a remainder of (`i % 97`, `(i as u64) / n`, `i %= m`), casts and
+/// parentheses peeled.
+fn divided_names(body: &syn::Block) -> Vec<String> {
+    struct Divided(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Divided {
+        fn visit_expr_binary(&mut self, e: &'ast syn::ExprBinary) {
+            use syn::BinOp::{Div, DivAssign, Rem, RemAssign};
+            if matches!(e.op, Div(_) | Rem(_) | DivAssign(_) | RemAssign(_)) {
+                let mut operand = &*e.left;
+                while let syn::Expr::Paren(syn::ExprParen { expr, .. }) | syn::Expr::Cast(syn::ExprCast { expr, .. }) = operand {
+                    operand = expr;
+                }
+                if let syn::Expr::Path(p) = operand {
+                    if let Some(name) = p.path.get_ident() {
+                        self.0.push(name.to_string());
+                    }
+                }
+            }
+            syn::visit::visit_expr_binary(self, e);
+        }
+    }
+    let mut divided = Divided(Vec::new());
+    syn::visit::Visit::visit_block(&mut divided, body);
+    divided.0
 }
 
 /// The whole `lib.rs` of the device crate: header, items the kernels use, kernels.

@@ -18,3 +18,12 @@ pub use crate::abi_shared::LoopIndex;
 pub fn loop_value<T: LoopIndex>(first: u64, step: u64, k: u64) -> T {
     T::loop_value(first, step, k)
 }
+
+/// The same value computed in 32 bits (the loop's fast copy, where [`values_fit_u32`] held for the launch).
+#[inline(always)]
+pub fn loop_value_u32<T: LoopIndex>(first: u64, step: u64, k: u64) -> T {
+    T::loop_value_u32(first, step, k)
+}
+
+/// Whether every value of a loop dimension lies in `0..2^32` (one uniform test per launch).
+pub use crate::abi_shared::values_fit_u32;
