@@ -29,7 +29,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
-    ("meaning: a type alias in arrays, scalars and a declare_target struct's fields", check_type_alias),
+    ("meaning: a type alias in arrays, scalars, a declare_target struct's fields and consts (a value, a table)", check_type_alias),
     ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
     ("meaning: a read-only static table read in a kernel and by its helper", check_static_table),
 ];
@@ -519,11 +519,23 @@ pub struct Body {
     pub mass: Real,
 }
 
+/// Constants of the alias type, as nbody's `kSofteningSquared` (a value and a table).
+const SOFTENING: Real = 1e-3;
+const AXIS_WEIGHTS: [Real; 3] = [1.0, -0.5, 0.25];
+
 #[omp::target_teams_distribute_parallel_for]
 fn weighted(bodies: &[Body], w: Real, out: &mut [Real]) {
     for i in 0..out.len() {
         let b = bodies[i];
         out[i] = w * b.mass * (b.pos[0] + b.pos[1] + b.pos[2]);
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn softened(bodies: &[Body], out: &mut [Real]) {
+    for i in 0..out.len() {
+        let p = bodies[i].pos;
+        out[i] = 1.0 / (p[0] * AXIS_WEIGHTS[0] + p[1] * AXIS_WEIGHTS[1] + p[2] * AXIS_WEIGHTS[2] + SOFTENING).abs().sqrt();
     }
 }
 
@@ -539,7 +551,16 @@ fn check_type_alias(rng: &mut StdRng) -> Result<(), String> {
     let mut out = vec![0.0; n];
     weighted(&bodies, w, &mut out);
     let want: Vec<Real> = bodies.iter().map(|b| w * b.mass * (b.pos[0] + b.pos[1] + b.pos[2])).collect();
-    same("out", &out, &want)
+    same("out", &out, &want)?;
+    softened(&bodies, &mut out);
+    let want: Vec<Real> = bodies
+        .iter()
+        .map(|b| {
+            let p = b.pos;
+            1.0 / (p[0] * AXIS_WEIGHTS[0] + p[1] * AXIS_WEIGHTS[1] + p[2] * AXIS_WEIGHTS[2] + SOFTENING).abs().sqrt()
+        })
+        .collect();
+    same("softened", &out, &want)
 }
 
 // ---------------------------------------------------------------------------------------------------------------

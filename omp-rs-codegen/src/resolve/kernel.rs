@@ -219,11 +219,11 @@ impl Work {
 
     fn name(&mut self, modules: &Modules, cfg: &mut Resolver<'_>, ctx: Ctx, name: &str, first: bool, is_path: bool) {
         let found = self.found(modules, cfg, ctx, name);
-        self.take(name, name, found, first, is_path);
+        self.take(modules, name, name, found, first, is_path);
     }
 
     /// Records what `found` (for `name`, written `written` in the code) means for the kernel.
-    fn take(&mut self, name: &str, written: &str, found: Found, first: bool, is_path: bool) {
+    fn take(&mut self, modules: &Modules, name: &str, written: &str, found: Found, first: bool, is_path: bool) {
         match found {
             Found::NotFound => {
                 self.bind(name, Key::Nothing);
@@ -312,8 +312,10 @@ impl Work {
                     match (&item, value_item) {
                         (_, Some(item_ty)) => {
                             let ty = item_ty.to_token_stream().to_string();
-                            if comparable(item_ty) {
-                                self.first_consts.push((written.to_string(), name.to_string(), ty));
+                            // The value's type as the check compares it (a type alias's, whose copy the device
+                            // crate gets with a host check of its own).
+                            if let Some(plain) = through_aliases(modules, item_ty, 0).filter(comparable) {
+                                self.first_consts.push((written.to_string(), name.to_string(), plain.to_token_stream().to_string()));
                             } else {
                                 self.refuse(
                                     name,
@@ -422,7 +424,7 @@ impl Work {
         if matches!(found, Found::Item { .. }) {
             self.rewrites.push((path.to_vec(), name.clone()));
         }
-        self.take(&name, &written, found, first, true);
+        self.take(modules, &name, &written, found, first, true);
     }
 }
 
@@ -478,6 +480,34 @@ fn token_names(e: &syn::Expr) -> bool {
         let i = i.to_string();
         !matches!(i.as_str(), "as" | "true" | "false") && !crate::types::SCALARS.contains(&i.as_str())
     })
+}
+
+/// `ty` with the package's type aliases replaced by the types they name (`[RealType; 3]` is `[f32; 3]` after
+/// `type RealType = f32;`), where the package has one alias of each name (the aliases the device crate gets:
+/// `outline::settle_type_aliases`); `None` for a name with several.
+fn through_aliases(modules: &Modules, ty: &syn::Type, depth: usize) -> Option<syn::Type> {
+    match ty {
+        syn::Type::Array(a) => {
+            let mut a = a.clone();
+            *a.elem = through_aliases(modules, &a.elem, depth)?;
+            Some(syn::Type::Array(a))
+        }
+        syn::Type::Paren(p) => through_aliases(modules, &p.elem, depth),
+        syn::Type::Path(p) if p.qself.is_none() && depth < 8 => {
+            let Some(name) = p.path.get_ident().map(ToString::to_string) else { return Some(ty.clone()) };
+            if COMPARABLE.contains(&name.as_str()) {
+                return Some(ty.clone());
+            }
+            let mut defs = modules.modules.iter().flat_map(|m| &m.aliases).filter(|a| a.ident == name && a.generics.params.is_empty());
+            let Some(first) = defs.next() else { return Some(ty.clone()) };
+            let rhs = first.ty.to_token_stream().to_string();
+            if defs.any(|d| d.ty.to_token_stream().to_string() != rhs) {
+                return None;
+            }
+            through_aliases(modules, &first.ty, depth + 1)
+        }
+        _ => Some(ty.clone()),
+    }
 }
 
 fn comparable(ty: &syn::Type) -> bool {

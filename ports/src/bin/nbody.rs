@@ -16,10 +16,7 @@
 //! `kernel time:` is the original's `# Total Time (s)` (the clock around the data region).
 //!
 //! What changed, and why:
-//! - `using RealType = float;` is spelled `f32` in `Particle` and in the kernels. With `type RealType = f32;` and
-//!   `#[omp::declare_target] struct Particle { pos: [RealType; 3], … }` the build script fails compiling the device
-//!   crate: "error[E0425]: cannot find type `RealType` in this scope --> omp_kernels_omp_ports/lib.rs:9:…" (the struct
-//!   is copied into the kernel crate, the type alias is not), and the failure stops every bin of the crate.
+//! - `using RealType = float;` (type.hpp) is `type RealType = f32;`, used where the original uses it.
 //! - The acceleration kernel reads a second particle array. As written it reads `p[j]` (every particle's position and
 //!   mass) while writing `p[i] = pi` (only `acc` changes), which omp-rs refuses: "error: `p` is written at `p[i]` but
 //!   also read at `p[j]` in this parallel loop: another iteration may write that element. Keep one index per array, or
@@ -52,19 +49,22 @@
 use omp_ports::g6;
 use std::time::Instant;
 
-/// `Particle` of `Particle.hpp` (`RealType` is `float`).
+/// `RealType` (type.hpp).
+type RealType = f32;
+
+/// `Particle` of `Particle.hpp`.
 #[omp::declare_target]
 #[derive(Clone, Copy, Default)]
 struct Particle {
-    pos: [f32; 3],
-    vel: [f32; 3],
-    acc: [f32; 3],
-    mass: f32,
+    pos: [RealType; 3],
+    vel: [RealType; 3],
+    acc: [RealType; 3],
+    mass: RealType,
 }
 
 /// Prevents explosion in the case the particles are really close to each other.
-const K_SOFTENING_SQUARED: f32 = 1e-3;
-const K_G: f32 = 6.67259e-11;
+const K_SOFTENING_SQUARED: RealType = 1e-3;
+const K_G: RealType = 6.67259e-11;
 
 /// `std::mt19937`.
 struct Mt19937 {
@@ -119,10 +119,10 @@ struct GSimulation {
     particles: Vec<Particle>,
     npart: usize,
     nsteps: usize,
-    tstep: f32,
+    tstep: RealType,
     sfreq: usize,
-    kenergy: f32,
-    ref_kenergy: f32,
+    kenergy: RealType,
+    ref_kenergy: RealType,
     total_time: f64,
 }
 
@@ -162,7 +162,7 @@ impl GSimulation {
         for p in self.particles.iter_mut() {
             p.acc = [0.0; 3];
         }
-        let nf = n as f32;
+        let nf = n as RealType;
         let mut gen = Mt19937::new(42);
         for p in self.particles.iter_mut() {
             p.mass = nf * gen.uniform(0.0, 1.0);
@@ -173,7 +173,7 @@ impl GSimulation {
     fn start(&mut self) {
         let dt = self.tstep;
         let n = self.npart;
-        let mut energy: Vec<f32> = vec![0.0; n];
+        let mut energy: Vec<RealType> = vec![0.0; n];
         self.init();
         self.total_time = 0.0;
         let gflops = 1e-9 * ((11.0 + 10.0) * n as f64 * n as f64 + n as f64 * 19.0);
@@ -207,14 +207,14 @@ impl GSimulation {
     fn verify(&mut self) -> bool {
         let dt = self.tstep;
         let n = self.npart;
-        let mut energy: Vec<f32> = vec![0.0; n];
+        let mut energy: Vec<RealType> = vec![0.0; n];
         self.init();
         let p = &mut self.particles;
         for _s in 1..=self.nsteps {
             accelerate_particles_ref(p, n, K_SOFTENING_SQUARED, K_G);
             update_particles_ref(p, &mut energy, n, dt);
             accumulate_energy_ref(&mut energy, n);
-            self.ref_kenergy = (0.5 * energy[0] as f64) as f32;
+            self.ref_kenergy = (0.5 * energy[0] as f64) as RealType;
         }
         println!();
         (self.kenergy - self.ref_kenergy).abs() < 1e-3
@@ -252,7 +252,7 @@ fn compute_accelerations(p: &[Particle], q: &mut [Particle], n: usize) {
 
 /// The second kernel: velocities and positions from `q[i]` into `p[i]`, each particle's kinetic energy into `e[i]`.
 #[omp::directives]
-fn update_particles(q: &[Particle], p: &mut [Particle], e: &mut [f32], n: usize, dt: f32) {
+fn update_particles(q: &[Particle], p: &mut [Particle], e: &mut [RealType], n: usize, dt: RealType) {
     #[omp::target_teams_distribute_parallel_for(thread_limit(256))]
     for i in 0..n {
         let mut pi = q[i];
@@ -273,7 +273,7 @@ fn update_particles(q: &[Particle], p: &mut [Particle], e: &mut [f32], n: usize,
 /// The third kernel, the original's serial `#pragma omp target` loop `for (i = 1; i < n; i++) e[0] += e[i];`: one
 /// device thread runs it.
 #[omp::target]
-fn accumulate_energy(e: &mut [f32], n: usize) {
+fn accumulate_energy(e: &mut [RealType], n: usize) {
     for i in 1..n {
         e[0] += e[i];
     }
@@ -282,7 +282,14 @@ fn accumulate_energy(e: &mut [f32], n: usize) {
 /// The step loop of `Start` inside its data region; `step(s, seconds)` gets each step's time. Returns the last
 /// step's kinetic energy.
 #[omp::directives]
-fn simulate(p: &mut Vec<Particle>, e: &mut Vec<f32>, n: usize, nsteps: usize, dt: f32, mut step: impl FnMut(usize, f64)) -> f32 {
+fn simulate(
+    p: &mut Vec<Particle>,
+    e: &mut Vec<RealType>,
+    n: usize,
+    nsteps: usize,
+    dt: RealType,
+    mut step: impl FnMut(usize, f64),
+) -> RealType {
     let mut q: Vec<Particle> = vec![Particle::default(); n];
     let mut kenergy = 0.0f32;
     // #pragma omp target data map (to: p[0:n]) map(alloc: e[0:n])
@@ -298,7 +305,7 @@ fn simulate(p: &mut Vec<Particle>, e: &mut Vec<f32>, n: usize, nsteps: usize, dt
         accumulate_energy(e, n);
         let elapsed_seconds = omp_ports::seconds_since(ts0);
         omp::target_update!(from: e[0..1]);
-        kenergy = (0.5 * e[0] as f64) as f32;
+        kenergy = (0.5 * e[0] as f64) as RealType;
         e[0] = 0.0;
         step(s, elapsed_seconds);
     }
@@ -307,7 +314,7 @@ fn simulate(p: &mut Vec<Particle>, e: &mut Vec<f32>, n: usize, nsteps: usize, dt
 }
 
 /// `accelerate_particles_ref` (GSimulationReference.hpp).
-fn accelerate_particles_ref(p: &mut [Particle], n: usize, k_softening_squared: f32, k_g: f32) {
+fn accelerate_particles_ref(p: &mut [Particle], n: usize, k_softening_squared: RealType, k_g: RealType) {
     for i in 0..n {
         let mut pi = p[i];
         let mut acc0 = pi.acc[0];
@@ -332,7 +339,7 @@ fn accelerate_particles_ref(p: &mut [Particle], n: usize, k_softening_squared: f
 }
 
 /// `update_particles_ref`.
-fn update_particles_ref(p: &mut [Particle], e: &mut [f32], n: usize, dt: f32) {
+fn update_particles_ref(p: &mut [Particle], e: &mut [RealType], n: usize, dt: RealType) {
     for i in 0..n {
         let mut pi = p[i];
         pi.vel[0] += pi.acc[0] * dt;
@@ -348,7 +355,7 @@ fn update_particles_ref(p: &mut [Particle], e: &mut [f32], n: usize, dt: f32) {
 }
 
 /// `accumulate_energy_ref`.
-fn accumulate_energy_ref(e: &mut [f32], n: usize) {
+fn accumulate_energy_ref(e: &mut [RealType], n: usize) {
     for i in 1..n {
         e[0] += e[i];
     }
