@@ -32,7 +32,9 @@ fn builder_end_to_end_and_missing_toolchain() {
                  for j in 0..16 { sum += taps[j] * window[j]; }\n\
                  out[i] = sum;\n\
              }\n\
-         }\n",
+         }\n\
+         #[omp::target_teams_distribute_parallel_for]\n\
+         pub fn roots(x: &[f32], y: &mut [f32]) { for i in 0..y.len() { y[i] = x[i].sqrt(); } }\n",
     );
     write(&pkg, "examples/plain.rs", "fn main() {}\n");
 
@@ -74,7 +76,7 @@ fn builder_end_to_end_and_missing_toolchain() {
             assert!(out.join(manifest::DIR).join(&i.file).is_file(), "{} missing", i.file);
         }
         // The outliner named each target region after its function.
-        assert_eq!(m.kernels.len(), 2);
+        assert_eq!(m.kernels.len(), 3);
         let k = m.kernels.iter().find(|k| k.function == "saxpy").unwrap();
         assert!(k.name.starts_with("omp_saxpy_0_"), "{k:?}");
         let sm90 = &m.images[0].resources;
@@ -91,6 +93,10 @@ fn builder_end_to_end_and_missing_toolchain() {
         }
         let ptx = std::fs::read_to_string(out.join(manifest::DIR).join(m.images[0].file.replace(".cubin", ".ptx"))).unwrap();
         assert!(ptx.contains(&format!(".visible .entry {}(", k.name)) && ptx.contains(&format!(".visible .entry {}(", fir.name)));
+        // `f32::sqrt` is correctly rounded on the device as on the host (libdevice's `sqrtf` under `-prec-sqrt`).
+        let roots = m.kernels.iter().find(|k| k.function == "roots").unwrap();
+        let entry = ptx.split(".visible .entry ").find(|e| e.starts_with(&roots.name)).unwrap();
+        assert!(entry.contains("sqrt.rn.f32") && !entry.contains("\tsqrt.approx"), "{entry}");
         assert!(m.globals.iter().any(|g| g.name == "__omp_rs_panic_record" && g.size == 8));
         let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
         eprintln!("{log}");

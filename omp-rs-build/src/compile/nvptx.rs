@@ -48,10 +48,14 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
             .arg(w.join("linked.bc")),
     )?;
     t.link = a + b;
-    // -mcpu here resolves __nvvm_reflect before O3 (otherwise libdevice keeps both paths).
+    // -mcpu here resolves __nvvm_reflect before O3 (otherwise libdevice keeps both paths). libdevice's `sqrtf` is
+    // the correctly rounded `sqrt.rn.f32` only where `__CUDA_PREC_SQRT` reflects 1 (nvcc's default, `-prec-sqrt`);
+    // unset, it is `sqrt.approx.f32`, one ulp off Rust's `f32::sqrt` on the host. `__CUDA_FTZ` stays 0: Rust keeps
+    // subnormals.
     t.opt = run_timed(
         Command::new(&llvm.opt)
             .args([&triple, &mcpu])
+            .arg("-nvvm-reflect-add=__CUDA_PREC_SQRT=1")
             .arg(format!("--internalize-public-api-list={}", job.krate.export_list().join(",")))
             .arg("-passes=internalize,default<O3>,globaldce")
             .args(extra_args("OMP_RS_OPT_ARGS"))
