@@ -45,8 +45,9 @@ pub fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
     }
 }
 
-/// The device crate's copy: `repr(C)` (with the struct's `align`), the derives `core` has (others name host crates), field attributes
-/// dropped, and the same layout assertions, checked once per arch the device crate is built for.
+/// The device crate's copy: `repr(C)` (with the struct's `align`), the derives `core` has (others name host
+/// crates), field attributes dropped, and the same layout assertions, checked once per arch the device crate is
+/// built for.
 pub fn device(mut s: ItemStruct) -> TokenStream {
     s.attrs.retain(|a| a.path().is_ident("doc") || a.path().is_ident("repr") || a.path().is_ident("derive"));
     for a in &mut s.attrs {
