@@ -31,6 +31,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
     ("meaning: a type alias in arrays, scalars, a declare_target struct's fields and consts (a value, a table)", check_type_alias),
     ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
+    ("meaning: f32 and f64 square roots are the host's bit for bit (correctly rounded, subnormals included)", check_exact_roots),
     ("meaning: a read-only static table read in a kernel and by its helper", check_static_table),
 ];
 
@@ -590,6 +591,41 @@ fn check_more_math(rng: &mut StdRng) -> Result<(), String> {
         // The device's math library rounds within a few ulps of the host's.
         if (y[i] - want).abs() > 1e-12 * (1.0 + want.abs()) || (yf[i] - wantf).abs() > 1e-5 * (1.0 + wantf.abs()) {
             return Err(format!("element {i}: {} / {} (f32 {} / {}), host {want} / {wantf}", y[i], want, yf[i], wantf));
+        }
+    }
+    Ok(())
+}
+
+// IEEE 754 makes the square root correctly rounded (Rust's `f32::sqrt` and `f64::sqrt` are), so the device's must
+// equal the host's bit for bit, over the whole exponent range, subnormals included.
+#[omp::target_teams_distribute_parallel_for]
+fn roots(xf: &[f32], x: &[f64], yf: &mut [f32], y: &mut [f64]) {
+    for i in 0..yf.len() {
+        yf[i] = xf[i].sqrt();
+        y[i] = x[i].sqrt();
+    }
+}
+
+fn check_exact_roots(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1000..20_000);
+    // Random bit patterns of positive finite values (subnormals included), and a few edge values.
+    let mut xf: Vec<f32> = (0..n).map(|_| f32::from_bits(rng.gen_range(0..0x7f80_0000u32))).collect();
+    let mut x: Vec<f64> = (0..n).map(|_| f64::from_bits(rng.gen_range(0..0x7ff0_0000_0000_0000u64))).collect();
+    xf[..4].copy_from_slice(&[0.0, 1.0, f32::MIN_POSITIVE, f32::MAX]);
+    x[..4].copy_from_slice(&[0.0, 2.0, f64::MIN_POSITIVE, f64::MAX]);
+    let (mut yf, mut y) = (vec![0.0f32; n], vec![0.0f64; n]);
+    roots(&xf, &x, &mut yf, &mut y);
+    for i in 0..n {
+        if yf[i].to_bits() != xf[i].sqrt().to_bits() || y[i].to_bits() != x[i].sqrt().to_bits() {
+            return Err(format!(
+                "sqrt({:e}) = {:e} on the device, {:e} here; sqrt({:e}) = {:e}, {:e}",
+                xf[i],
+                yf[i],
+                xf[i].sqrt(),
+                x[i],
+                y[i],
+                x[i].sqrt()
+            ));
         }
     }
     Ok(())
