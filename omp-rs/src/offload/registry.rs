@@ -124,7 +124,8 @@ pub(crate) fn ensure_registered(set: &'static ImageSet) -> Result<&'static Regis
 /// share one), so identical sets are registered once: the first set seen with the same kernels and image bytes is
 /// the canonical one, and later copies use its registration. Each copy is compared once, at its region's first
 /// launch, which a program's timer may span: images that are the same bytes in memory compare by address, others
-/// by length and then content (a `memcmp`, ~30 µs for a 600 KB cubin, where hashing the bytes took ~0.9 ms).
+/// by length and then content (H200: the first launches of nbody's regions 2.6 and 0.7 µs in `decide`, where a
+/// hash of every image byte took ~0.9 ms).
 fn canonical(set: &'static ImageSet) -> &'static ImageSet {
     static SEEN: Mutex<Vec<&'static ImageSet>> = Mutex::new(Vec::new());
     let mut seen = SEEN.lock().unwrap_or_else(|p| p.into_inner());
