@@ -193,21 +193,7 @@ impl Outline {
     pub fn settle_type_aliases(&mut self) {
         self.refuse_ambiguous_structs();
         self.copy_declare_target_methods();
-        let mut defs: Vec<(String, syn::ItemType)> = Vec::new();
         let mut cfg = crate::resolve::cfg::Resolver::new(&self.cfg);
-        for m in &self.modules.modules {
-            for a in &m.aliases {
-                if cfg.keep(&a.attrs) == Some(true) && a.generics.params.is_empty() {
-                    defs.push((a.ident.to_string(), a.clone()));
-                }
-            }
-        }
-        let rhs = |t: &syn::ItemType| t.ty.to_token_stream().to_string();
-        let unique = |name: &str| -> Option<&syn::ItemType> {
-            let mut found = defs.iter().filter(|(n, _)| n == name).map(|(_, t)| t);
-            let first = found.next()?;
-            found.all(|t| rhs(t) == rhs(first)).then_some(first)
-        };
         let kernel_idents: Vec<std::collections::BTreeSet<String>> =
             self.kernels.iter().map(|k| crate::fields::idents_in(device::kernel(k))).collect();
         let mut wanted: std::collections::BTreeSet<String> = kernel_idents.iter().flatten().cloned().collect();
@@ -226,9 +212,9 @@ impl Outline {
             if copied.iter().any(|(n, _)| *n == name) || defined.contains(&name) {
                 continue;
             }
-            let Some(def) = unique(&name) else { continue };
+            let Some(def) = self.modules.unique_alias(&name, &mut cfg).cloned() else { continue };
             queue.extend(crate::fields::idents_in(def.ty.to_token_stream()));
-            copied.push((name, rhs(def)));
+            copied.push((name, def.ty.to_token_stream().to_string()));
             let (ident, ty) = (&def.ident, &def.ty);
             self.items.push(syn::parse_quote!(pub type #ident = #ty;));
         }

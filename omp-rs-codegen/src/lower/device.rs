@@ -338,7 +338,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             continue;
         };
         general_lets.push(quote!(let #v: #t = omp_device::abi::loop_value(#f, #s, #kk);));
-        if matches!(ty, "usize" | "u64" | "isize" | "i64") && dim.var.as_ref().is_some_and(|v| divided.contains(&v.to_string())) {
+        if matches!(ty, "usize" | "u64" | "isize" | "i64") && divided.contains(&v.to_string()) {
             fast_lets.push(quote!(let #v: #t = omp_device::abi::loop_value_u32(#f, #s, #kk);));
             fast_tests.push(quote!(omp_device::abi::values_fit_u32(#f, #s, #trip)));
         } else {

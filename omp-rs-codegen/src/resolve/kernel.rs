@@ -219,11 +219,13 @@ impl Work {
 
     fn name(&mut self, modules: &Modules, cfg: &mut Resolver<'_>, ctx: Ctx, name: &str, first: bool, is_path: bool) {
         let found = self.found(modules, cfg, ctx, name);
-        self.take(modules, name, name, found, first, is_path);
+        self.take(modules, cfg, name, name, found, first, is_path);
     }
 
-    /// Records what `found` (for `name`, written `written` in the code) means for the kernel.
-    fn take(&mut self, modules: &Modules, name: &str, written: &str, found: Found, first: bool, is_path: bool) {
+    /// Records what `found` (for `name`, written `written` in the code) means for the kernel; `modules` and `cfg`
+    /// resolve the type of a const it copies.
+    #[allow(clippy::too_many_arguments)]
+    fn take(&mut self, modules: &Modules, cfg: &mut Resolver<'_>, name: &str, written: &str, found: Found, first: bool, is_path: bool) {
         match found {
             Found::NotFound => {
                 self.bind(name, Key::Nothing);
@@ -314,7 +316,8 @@ impl Work {
                             let ty = item_ty.to_token_stream().to_string();
                             // The value's type as the check compares it (a type alias's, whose copy the device
                             // crate gets with a host check of its own).
-                            if let Some(plain) = through_aliases(modules, item_ty, 0).filter(comparable) {
+                            let plain = through_aliases(modules, cfg, item_ty, 0);
+                            if comparable(&plain) {
                                 self.first_consts.push((written.to_string(), name.to_string(), plain.to_token_stream().to_string()));
                             } else {
                                 self.refuse(
@@ -424,7 +427,7 @@ impl Work {
         if matches!(found, Found::Item { .. }) {
             self.rewrites.push((path.to_vec(), name.clone()));
         }
-        self.take(modules, &name, &written, found, first, true);
+        self.take(modules, cfg, &name, &written, found, first, true);
     }
 }
 
@@ -483,30 +486,24 @@ fn token_names(e: &syn::Expr) -> bool {
 }
 
 /// `ty` with the package's type aliases replaced by the types they name (`[RealType; 3]` is `[f32; 3]` after
-/// `type RealType = f32;`), where the package has one alias of each name (the aliases the device crate gets:
-/// `outline::settle_type_aliases`); `None` for a name with several.
-fn through_aliases(modules: &Modules, ty: &syn::Type, depth: usize) -> Option<syn::Type> {
+/// `type RealType = f32;`): the aliases the device crate gets copies of (`Modules::unique_alias`, as
+/// `outline::settle_type_aliases` copies them). A name without such an alias stays as written.
+fn through_aliases(modules: &Modules, cfg: &mut Resolver<'_>, ty: &syn::Type, depth: usize) -> syn::Type {
     match ty {
         syn::Type::Array(a) => {
             let mut a = a.clone();
-            *a.elem = through_aliases(modules, &a.elem, depth)?;
-            Some(syn::Type::Array(a))
+            *a.elem = through_aliases(modules, cfg, &a.elem, depth);
+            syn::Type::Array(a)
         }
-        syn::Type::Paren(p) => through_aliases(modules, &p.elem, depth),
+        syn::Type::Paren(p) => through_aliases(modules, cfg, &p.elem, depth),
         syn::Type::Path(p) if p.qself.is_none() && depth < 8 => {
-            let Some(name) = p.path.get_ident().map(ToString::to_string) else { return Some(ty.clone()) };
-            if COMPARABLE.contains(&name.as_str()) {
-                return Some(ty.clone());
+            let alias = p.path.get_ident().and_then(|name| modules.unique_alias(&name.to_string(), cfg));
+            match alias {
+                Some(a) => through_aliases(modules, cfg, &a.ty, depth + 1),
+                None => ty.clone(),
             }
-            let mut defs = modules.modules.iter().flat_map(|m| &m.aliases).filter(|a| a.ident == name && a.generics.params.is_empty());
-            let Some(first) = defs.next() else { return Some(ty.clone()) };
-            let rhs = first.ty.to_token_stream().to_string();
-            if defs.any(|d| d.ty.to_token_stream().to_string() != rhs) {
-                return None;
-            }
-            through_aliases(modules, &first.ty, depth + 1)
         }
-        _ => Some(ty.clone()),
+        _ => ty.clone(),
     }
 }
 

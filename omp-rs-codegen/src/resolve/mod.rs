@@ -103,6 +103,24 @@ pub struct Modules {
 const MAX_DEPTH: u32 = 16;
 
 impl Modules {
+    /// The package's type alias named `name` (`type Real = f32;`, no generics) among those `cfg` keeps, where all
+    /// of them name the same type; `None` where there is none or two differ (the device crate gets no copy then).
+    pub fn unique_alias(&self, name: &str, cfg: &mut cfg::Resolver<'_>) -> Option<&syn::ItemType> {
+        let rhs = |t: &syn::ItemType| quote::ToTokens::to_token_stream(&t.ty).to_string();
+        let mut found: Option<&syn::ItemType> = None;
+        for a in self.modules.iter().flat_map(|m| &m.aliases) {
+            if a.ident != name || !a.generics.params.is_empty() || cfg.keep(&a.attrs) != Some(true) {
+                continue;
+            }
+            match found {
+                Some(f) if rhs(f) != rhs(a) => return None,
+                Some(_) => {}
+                None => found = Some(a),
+            }
+        }
+        found
+    }
+
     /// Records the library crate's name (paths from the package's other crates start with it).
     pub fn set_lib(&mut self, name: &str, krate: usize) {
         self.lib = Some((name.replace('-', "_"), krate));
