@@ -1,5 +1,6 @@
 //! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
-//! SPMD kernels (one without a barrier, one with team-local data and a barrier, one without its geometry), the split
+//! SPMD kernels (one without a barrier, one with team-local arrays and a barrier, one with per-team code, one without
+//! its geometry), the split
 //! `target` + `teams distribute parallel for` form (and a `target` holding more than that), loop directives nested
 //! in a parallel loop, and a Fortran program.
 
@@ -40,6 +41,21 @@ fn programs_and_blockers_as_written() {
              s[t] = x[omp_get_team_num() * 256 + t];\n\
              #pragma omp barrier\n\
              if (t == 0) out[omp_get_team_num()] = s[0];\n\
+           }\n\
+         }\n}\n",
+    );
+    write(
+        &root.join("perteam-omp/main.cpp"),
+        "void p(int n, float *x, float *out) {\n\
+         #pragma omp target teams num_teams(n/256) thread_limit(256)\n\
+         {\n\
+           float s[256];\n\
+           int base = omp_get_team_num() * 256;\n\
+           #pragma omp parallel\n\
+           {\n\
+             s[omp_get_thread_num()] = x[base + omp_get_thread_num()];\n\
+             #pragma omp barrier\n\
+             out[base + omp_get_thread_num()] = s[255 - omp_get_thread_num()];\n\
            }\n\
          }\n}\n",
     );
@@ -112,8 +128,10 @@ fn programs_and_blockers_as_written() {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("8 programs, 22 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   4 / 8 (50.0 %)"), "{text}");
+    assert!(text.contains("9 programs, 25 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   5 / 9 (55.6 %)"), "{text}");
+    // Team-local arrays before the `parallel` and its barriers (omp_rs_codegen::spmd::team); per-team code is not.
+    assert!(text.contains("reduce-omp: expressible (3 directives)"), "{text}");
     // SPMD regions: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
     assert!(text.contains("gid-omp: expressible (2 directives)"), "{text}");
     assert!(
@@ -130,7 +148,7 @@ fn programs_and_blockers_as_written() {
     assert!(text.contains("saxpy-omp: expressible (4 directives)"), "{text}");
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
     assert!(text.contains("| `parallel` inside `target teams` beside team-local data or per-team code (SPMD kernels) | 1 | 1 |"), "{text}");
-    assert!(text.contains("| `barrier` (team-local arrays, SPMD teams) | 1 | 1 |"), "{text}");
+    assert!(text.contains("| `barrier` outside an SPMD `target teams` + `parallel` region | 1 | 1 |"), "{text}");
     assert!(text.contains("omp_get_thread_num"), "{text}");
     assert!(text.contains("split-omp: expressible (4 directives)"), "OpenMP's split form is the combined construct: {text}");
     assert!(text.contains("mixed-omp: 1 of 2 directives expressible; `teams` inside a `target` whose body holds more"), "{text}");

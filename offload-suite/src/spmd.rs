@@ -13,6 +13,9 @@ pub const CHECKS: &[Check] = &[
     ("spmd: mixbench's benchmark_func, input in its own array (per-thread tmps, fused strides)", check_mixbench),
     ("spmd: a guarded gid kernel with i32 num_teams, num_threads below thread_limit", check_guarded_gid),
     ("spmd: a grid-stride loop with an atomic histogram and a teams reduction", check_grid_stride),
+    ("spmd: a block reversed through a team-local array and a barrier", check_block_reverse),
+    ("spmd: block sums halved in a team-local array between barriers, thread 0 writing the team's sum", check_block_sums),
+    ("spmd: team-local races (a neighbour read, one element written by all) panic", check_team_local_races),
 ];
 
 const GRANULARITY: usize = 8;
@@ -142,4 +145,139 @@ fn check_grid_stride(rng: &mut StdRng) -> Result<(), String> {
     }
     same("hist", &hist, &want)?;
     close("sum", sum, data.iter().map(|&d| d as f64).sum(), n, 1000.0)
+}
+
+/// Each team reverses its block of `x` through a team-local array: thread `t` writes element `t`, and after the
+/// barrier reads element `size - 1 - t`, which another thread wrote.
+#[omp::directives]
+fn block_reverse(x: &[f32], y: &mut [f32]) {
+    let teams = x.len() / 128;
+    #[omp::target_teams(num_teams(teams), thread_limit(128))]
+    {
+        let mut s = [0.0f32; 128];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let base = omp::get_team_num() * 128;
+            s[t] = x[base + t];
+            omp::barrier!();
+            y[base + t] = s[127 - t];
+        }
+    }
+}
+
+fn check_block_reverse(rng: &mut StdRng) -> Result<(), String> {
+    let teams = rng.gen_range(1..20);
+    let x: Vec<f32> = (0..teams * 128).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut y = vec![0.0f32; x.len()];
+    block_reverse(&x, &mut y);
+    let want: Vec<f32> = x.chunks(128).flat_map(|c| c.iter().rev().copied()).collect();
+    same("y", &y, &want)
+}
+
+/// A block reduction as CUDA codes write it: each thread sums a grid-stride part of `x` into the team-local `part`,
+/// then the team halves `part` between barriers, and thread 0 writes the team's sum.
+#[omp::directives]
+fn block_sums(x: &[f64], sums: &mut [f64]) {
+    let (n, teams) = (x.len(), sums.len());
+    #[omp::target_teams(num_teams(teams), thread_limit(64))]
+    {
+        let mut part = [0.0f64; 64];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let team = omp::get_team_num();
+            let mut acc = 0.0;
+            let mut i = team * 64 + t;
+            while i < n {
+                acc += x[i];
+                i += teams * 64;
+            }
+            part[t] = acc;
+            omp::barrier!();
+            for s in [32, 16, 8, 4, 2, 1] {
+                if t < s {
+                    part[t] += part[t + s];
+                }
+                omp::barrier!();
+            }
+            if t == 0 {
+                sums[team] = part[0];
+            }
+        }
+    }
+}
+
+fn check_block_sums(rng: &mut StdRng) -> Result<(), String> {
+    let teams = rng.gen_range(1..24);
+    let n = rng.gen_range(0..20_000);
+    let x = vec_f64(rng, n);
+    let mut sums = vec![f64::NAN; teams];
+    block_sums(&x, &mut sums);
+    // The sequential order of the same tree: per thread its grid-stride sum, then the pairwise halving.
+    let want: Vec<f64> = (0..teams)
+        .map(|team| {
+            let mut part: Vec<f64> =
+                (0..64).map(|t| (team * 64 + t..n).step_by(teams * 64).map(|i| x[i]).fold(0.0, |a, v| a + v)).collect();
+            for s in [32, 16, 8, 4, 2, 1] {
+                for t in 0..s {
+                    part[t] += part[t + s];
+                }
+            }
+            part[0]
+        })
+        .collect();
+    same("sums", &sums, &want)
+}
+
+/// Thread `t` writes `s[t]` and, with no barrier between, reads `s[t + 1]`, which thread `t + 1` writes: a race the
+/// team-local checks catch (one of the two accesses of each pair sees the other and panics).
+#[omp::directives]
+fn neighbour_without_barrier(y: &mut [u32]) {
+    let teams = y.len() / 64;
+    #[omp::target_teams(num_teams(teams), thread_limit(64))]
+    {
+        let mut s = [0u32; 65];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            s[t] = t as u32;
+            y[omp::get_team_num() * 64 + t] = s[t + 1];
+        }
+    }
+}
+
+/// Every thread writes `s[0]` between the same two barriers.
+#[omp::directives]
+fn all_write_one(y: &mut [u32]) {
+    let teams = y.len() / 64;
+    #[omp::target_teams(num_teams(teams), thread_limit(64))]
+    {
+        let mut s = [0u32; 64];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            omp::barrier!();
+            s[0] = t as u32;
+            omp::barrier!();
+            y[omp::get_team_num() * 64 + t] = s[0];
+        }
+    }
+}
+
+fn check_team_local_races(rng: &mut StdRng) -> Result<(), String> {
+    let teams = rng.gen_range(1..4);
+    let mut y = vec![0u32; teams * 64];
+    let caught = |f: &mut dyn FnMut()| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err();
+    if !caught(&mut || neighbour_without_barrier(&mut y)) {
+        return Err("a read of a neighbour's team-local element in the phase that writes it did not panic".into());
+    }
+    if !caught(&mut || all_write_one(&mut y)) {
+        return Err("64 threads writing one team-local element between two barriers did not panic".into());
+    }
+    // The region is usable afterwards.
+    let x: Vec<f32> = (0..128).map(|i| i as f32).collect();
+    let mut r = vec![0.0f32; 128];
+    block_reverse(&x, &mut r);
+    same("reversed after the races", &r, &x.iter().rev().copied().collect::<Vec<_>>())
 }

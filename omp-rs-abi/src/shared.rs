@@ -407,3 +407,481 @@ pub mod reduce {
     reducer!(BitOr, bool, false, |a, b| a | b);
     reducer!(BitXor, bool, false, |a, b| a ^ b);
 }
+
+/// Team-local arrays of SPMD regions (`target_teams` + `parallel` with `omp::barrier!()`), one definition for the
+/// host runtime and the kernels, and the barrier the host's teams use.
+///
+/// A team-local array lives in memory the team's threads share (GPU shared memory; on the host, one allocation per
+/// team). Its accesses are checked at run time so that no two threads of a team touch an element between two
+/// barriers (a *phase*) where one of them writes it, whatever the code generator concluded about the region:
+///
+/// - every element has a write stamp and a read stamp (`phase << 11 | thread`): a write swaps its stamp in and
+///   panics when the old one is another thread's of the same phase; an element read of a phase that writes the
+///   array ([`TeamArray::read_checked`]) records itself in the read stamp (or "several") and panics when the write
+///   stamp is another thread's of the phase; a writer whose array has such reads checks the read stamp after its
+///   own. Each side orders its record before its check with a team-scope sequentially consistent fence, so of two
+///   conflicting accesses at least one sees the other and panics before it touches the element;
+/// - reads of a phase that writes no element of the array ([`TeamArray::read`]) announce the phase once per thread
+///   in the array's read word, writers theirs in its write word (the same fence between announcing and checking
+///   the other word): a read is then a plain load.
+///
+/// The barrier orders the phases: what a phase wrote is what the next phase reads.
+pub mod team_local {
+    use core::cell::Cell;
+    use core::marker::PhantomData;
+    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+    const THREAD_BITS: u32 = 11;
+    const THREAD_MASK: u32 = (1 << THREAD_BITS) - 1;
+    /// A read stamp's thread field when several threads read the element in its phase.
+    const SEVERAL: u32 = THREAD_MASK;
+    /// Teams have fewer threads than this (thread numbers fit the stamps beside [`SEVERAL`]).
+    pub const MAX_TEAM: usize = SEVERAL as usize;
+    /// Most phases (barriers + 1) one team passes in one region.
+    pub const MAX_PHASE: u32 = u32::MAX >> THREAD_BITS;
+    /// Most bytes of team-local arrays (stamps included) one region's team may have: a GPU team's static shared
+    /// memory.
+    pub const MAX_BYTES: usize = 48 * 1024;
+
+    /// Where a team's threads run: the team-scope fence of the checks, the team's memory, the thread's position and
+    /// the team's barrier (the kernels' on a GPU, OS threads' on the host).
+    pub trait Team {
+        /// A fence that orders the calling thread's accesses to team memory before its later ones for every thread
+        /// of the team (sequentially consistent, team scope).
+        fn team_fence();
+        /// The team's memory for team-local arrays: 16-byte aligned, at least `BYTES` bytes (at most
+        /// [`MAX_BYTES`]), the same for every thread of the team, used by nothing else while the team runs.
+        fn memory<const BYTES: usize>() -> *mut u8;
+        /// The calling thread's number in its team and the team's size.
+        fn position() -> (u32, u32);
+        /// Waits for the team's other threads; orders the accesses before it before those after it.
+        fn barrier();
+    }
+
+    /// The region's team memory, `BYTES` in all, handed out front to back: every thread of the team makes the same
+    /// [`Arena::array`] calls in the same order, so every thread gets the same pieces.
+    #[derive(Debug)]
+    pub struct Arena<P, const BYTES: usize> {
+        base: *mut u8,
+        used: usize,
+        _team: PhantomData<P>,
+    }
+
+    impl<P: Team, const BYTES: usize> Arena<P, BYTES> {
+        /// The team's memory.
+        #[inline(always)]
+        pub fn new() -> Self {
+            const { assert!(BYTES <= MAX_BYTES, "the team-local arrays of an SPMD region need more than 48 KiB") };
+            Arena { base: P::memory::<BYTES>(), used: 0, _team: PhantomData }
+        }
+
+        /// A team-local array of dimensions `dims` whose elements start as `value`, named `name` in messages;
+        /// `mixed`: whether the region reads it where it also writes it. The team's threads set the elements
+        /// together; the region's first phase starts after [`Arena::start`].
+        #[inline(always)]
+        pub fn array<T: Copy, const D: usize>(
+            &mut self,
+            name: &'static str,
+            dims: [usize; D],
+            value: T,
+            mixed: bool,
+        ) -> TeamArray<T, D, P> {
+            let len = elements(dims);
+            let start = self.used;
+            self.used += bytes::<T>(len);
+            if self.used > BYTES || core::mem::align_of::<T>() > 16 {
+                arena_overflow(name);
+            }
+            let (me, size) = P::position();
+            if me as usize >= MAX_TEAM {
+                team_too_large();
+            }
+            // SAFETY: `start..start + bytes` lies in the team's `BYTES` bytes (checked above), 16-byte aligned (pieces
+            // are multiples of 16 from a 16-byte aligned base); the team's threads set disjoint elements (`me`, `me +
+            // size`, ...) and no handle accesses the piece before `start`'s barrier; `me` is unique in the team.
+            unsafe {
+                let base = self.base.add(start);
+                TeamArray::<T, D, P>::init(base, len, value, me as usize, size as usize);
+                TeamArray::<T, D, P>::from_base(base, name, dims, me, mixed)
+            }
+        }
+
+        /// Ends the arrays' set-up (a barrier of the team); the region's first phase number.
+        #[inline(always)]
+        pub fn start(&self) -> u32 {
+            P::barrier();
+            1
+        }
+    }
+
+    impl<P: Team, const BYTES: usize> Default for Arena<P, BYTES> {
+        fn default() -> Self {
+            Self::new()
+        }
+    }
+
+    /// `omp::barrier!()`: waits for the team's other threads and starts the next phase.
+    #[inline(always)]
+    pub fn barrier<P: Team>(phase: &mut u32) {
+        P::barrier();
+        if *phase >= MAX_PHASE {
+            too_many_phases();
+        }
+        *phase += 1;
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn arena_overflow(name: &str) -> ! {
+        panic!("omp-rs internal error: team-local array `{name}` does not fit the region's team memory")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn team_too_large() -> ! {
+        panic!("omp: SPMD regions with team-local arrays have at most 2047 threads per team")
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many_phases() -> ! {
+        panic!("omp: an SPMD region's team passed more than 2^21 barriers")
+    }
+
+    const fn stamp(phase: u32, thread: u32) -> u32 {
+        (phase << THREAD_BITS) | thread
+    }
+
+    const fn stamps_bytes(len: usize) -> usize {
+        (8 + 8 * len).next_multiple_of(16)
+    }
+
+    /// Bytes one team-local array of `len` elements of `T` takes (stamps, then elements, each 16-byte aligned).
+    pub const fn bytes<T>(len: usize) -> usize {
+        stamps_bytes(len) + (core::mem::size_of::<T>() * len).next_multiple_of(16)
+    }
+
+    /// Elements of an array of these dimensions.
+    pub const fn elements<const D: usize>(dims: [usize; D]) -> usize {
+        let (mut n, mut k) = (1usize, 0);
+        while k < D {
+            n *= dims[k];
+            k += 1;
+        }
+        n
+    }
+
+    /// One thread's handle on a team-local array of `D` dimensions in the team's memory.
+    #[derive(Debug)]
+    pub struct TeamArray<T, const D: usize, F> {
+        data: *mut T,
+        /// `[read word, write word]`: the latest phase whose plain reads, whose writes were announced.
+        words: *const AtomicU32,
+        writes: *const AtomicU32,
+        reads: *const AtomicU32,
+        dims: [usize; D],
+        name: &'static str,
+        me: u32,
+        /// Whether the region reads the array where it also writes it ([`TeamArray::read_checked`]): writers then
+        /// check the read stamps.
+        mixed: bool,
+        read_announced: Cell<u32>,
+        write_announced: Cell<u32>,
+        _fence: PhantomData<F>,
+    }
+
+    impl<T: Copy, const D: usize, F: Team> TeamArray<T, D, F> {
+        /// Sets elements `first, first + step, ...` of the array at `base` to `value` and zeroes their stamps
+        /// (element `first` also the array's words): the team's threads together, or one thread with `first` 0 and
+        /// `step` 1.
+        ///
+        /// # Safety
+        /// `base` is 16-byte aligned and valid for [`bytes::<T>(len)`](bytes) bytes that no other thread accesses
+        /// at these elements meanwhile.
+        pub unsafe fn init(base: *mut u8, len: usize, value: T, first: usize, step: usize) {
+            let (words, writes, reads, data) = Self::parts(base, len);
+            let mut i = first;
+            if i == 0 {
+                // SAFETY: the two words lie in the piece (the caller's promise), nobody else touches them now.
+                unsafe {
+                    (*words).store(0, Ordering::Relaxed);
+                    (*words.add(1)).store(0, Ordering::Relaxed);
+                }
+            }
+            while i < len {
+                // SAFETY: `i < len`: inside the piece; element `i` is this call's alone (the caller's promise).
+                unsafe {
+                    (*writes.add(i)).store(0, Ordering::Relaxed);
+                    (*reads.add(i)).store(0, Ordering::Relaxed);
+                    data.add(i).write(value);
+                }
+                i += step.max(1);
+            }
+        }
+
+        /// The handle of thread `me` on the array at `base`.
+        ///
+        /// # Safety
+        /// `base` is 16-byte aligned, valid for [`bytes::<T>`](bytes)`(elements(dims))` bytes that only the team's
+        /// threads access, and only through handles made by this function, for as long as the handle lives;
+        /// [`TeamArray::init`] has set every element, and a barrier of the team separates it from the handle's first
+        /// access; `me` is the thread's number in the team, unique, below [`MAX_TEAM`]; phases passed to the accesses
+        /// are the team's phase numbers (one more at each barrier, the same in every thread between two barriers).
+        pub unsafe fn from_base(base: *mut u8, name: &'static str, dims: [usize; D], me: u32, mixed: bool) -> Self {
+            let (words, writes, reads, data) = Self::parts(base, elements(dims));
+            TeamArray {
+                data,
+                words,
+                writes,
+                reads,
+                dims,
+                name,
+                me,
+                mixed,
+                read_announced: Cell::new(0),
+                write_announced: Cell::new(0),
+                _fence: PhantomData,
+            }
+        }
+
+        fn parts(base: *mut u8, len: usize) -> (*const AtomicU32, *const AtomicU32, *const AtomicU32, *mut T) {
+            let words = base as *const AtomicU32;
+            // Pointer arithmetic only (`wrapping_add`); the pieces lie in the allocation by the callers' promises.
+            let writes = words.wrapping_add(2);
+            let reads = writes.wrapping_add(len);
+            let data = base.wrapping_add(stamps_bytes(len)) as *mut T;
+            (words, writes, reads, data)
+        }
+
+        /// The first dimension, as `[T; N]::len()`.
+        #[inline(always)]
+        pub fn len(&self) -> usize {
+            self.dims[0]
+        }
+
+        /// Whether the first dimension is 0.
+        #[inline(always)]
+        pub fn is_empty(&self) -> bool {
+            self.dims[0] == 0
+        }
+
+        /// The element's offset, every index bounds-checked as `[T; N]` indexing checks it.
+        #[inline(always)]
+        #[track_caller]
+        fn flat(&self, idx: [usize; D]) -> usize {
+            let mut flat = 0;
+            for k in 0..D {
+                let (i, n) = (idx[k], self.dims[k]);
+                if i >= n {
+                    out_of_bounds(n, i);
+                }
+                flat = flat * n + i;
+            }
+            flat
+        }
+
+        #[inline(always)]
+        fn word(&self, k: usize) -> &AtomicU32 {
+            // SAFETY: the two words lie in the piece (`from_base`'s promise).
+            unsafe { &*self.words.add(k) }
+        }
+
+        /// Element `idx` in a phase where the region writes no element of the array.
+        #[inline(always)]
+        #[track_caller]
+        pub fn read(&self, phase: u32, idx: [usize; D]) -> T {
+            let i = self.flat(idx);
+            if self.read_announced.get() != phase {
+                self.word(0).store(phase, Ordering::Relaxed);
+                F::team_fence();
+                if self.word(1).load(Ordering::Relaxed) == phase {
+                    phase_conflict(self.name);
+                }
+                self.read_announced.set(phase);
+            }
+            // SAFETY: `i` is in bounds; no thread writes the array in this phase (announced above: a writer of this
+            // phase sees the announcement or is seen, and one of the two panics before touching an element).
+            unsafe { self.data.add(i).read() }
+        }
+
+        /// Element `idx` in a phase where the region also writes the array.
+        #[inline(always)]
+        #[track_caller]
+        pub fn read_checked(&self, phase: u32, idx: [usize; D]) -> T {
+            let i = self.flat(idx);
+            if !self.mixed {
+                unchecked_mode(self.name);
+            }
+            let mine = stamp(phase, self.me);
+            // SAFETY: `i < len`: the stamps lie in the piece.
+            let (reads, writes) = unsafe { (&*self.reads.add(i), &*self.writes.add(i)) };
+            let mut old = reads.load(Ordering::Relaxed);
+            loop {
+                let new = if old >> THREAD_BITS != phase {
+                    mine
+                } else if old == mine || old & THREAD_MASK == SEVERAL {
+                    break;
+                } else {
+                    stamp(phase, SEVERAL)
+                };
+                match reads.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => break,
+                    Err(now) => old = now,
+                }
+            }
+            F::team_fence();
+            let w = writes.load(Ordering::Relaxed);
+            if w >> THREAD_BITS == phase && w != mine {
+                race(self.name, self.dims, i, w & THREAD_MASK, self.me, "reads");
+            }
+            // SAFETY: in bounds; no other thread writes element `i` in this phase: a writer of the phase sees this
+            // read's stamp or this read saw its write stamp, and the one that saw panicked before the access.
+            unsafe { self.data.add(i).read() }
+        }
+
+        /// Stores `value` at `idx`.
+        #[inline(always)]
+        #[track_caller]
+        pub fn write(&self, phase: u32, idx: [usize; D], value: T) {
+            let i = self.flat(idx);
+            if self.write_announced.get() != phase {
+                self.word(1).store(phase, Ordering::Relaxed);
+                F::team_fence();
+                if self.word(0).load(Ordering::Relaxed) == phase {
+                    phase_conflict(self.name);
+                }
+                self.write_announced.set(phase);
+            }
+            let mine = stamp(phase, self.me);
+            // SAFETY: `i < len`: the stamps lie in the piece.
+            let old = unsafe { &*self.writes.add(i) }.swap(mine, Ordering::Relaxed);
+            if old >> THREAD_BITS == phase && old != mine {
+                race(self.name, self.dims, i, old & THREAD_MASK, self.me, "writes");
+            }
+            if self.mixed {
+                F::team_fence();
+                // SAFETY: as above.
+                let r = unsafe { &*self.reads.add(i) }.load(Ordering::Relaxed);
+                if r >> THREAD_BITS == phase && r != mine {
+                    let reader = r & THREAD_MASK;
+                    race(self.name, self.dims, i, self.me, reader, "reads");
+                }
+            }
+            // SAFETY: in bounds; no other thread touches element `i` in this phase: another writer swapped after
+            // this one and panics, a checked reader saw this stamp or was seen above, plain readers of the phase
+            // were excluded by the announcement.
+            unsafe { self.data.add(i).write(value) }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn out_of_bounds(len: usize, index: usize) -> ! {
+        panic!("index out of bounds: the len is {len} but the index is {index}")
+    }
+
+    /// An element's indices (`[i][j]`) from its offset, for messages.
+    struct Indices<const D: usize>([usize; D], usize);
+
+    impl<const D: usize> core::fmt::Display for Indices<D> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            let (dims, mut rest) = (self.0, self.1);
+            let mut idx = [0usize; D];
+            for k in (0..D).rev() {
+                idx[k] = rest % dims[k].max(1);
+                rest /= dims[k].max(1);
+            }
+            for i in idx {
+                write!(f, "[{i}]")?;
+            }
+            Ok(())
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    fn race<const D: usize>(name: &str, dims: [usize; D], i: usize, writer: u32, other: u32, other_does: &str) -> ! {
+        let at = Indices(dims, i);
+        if other == SEVERAL {
+            panic!(
+                "omp: a race on team-local array `{name}`: thread {writer} writes `{name}{at}` that other threads {other_does} \
+                 between the same two barriers; put an `omp::barrier!()` between the write and the other accesses"
+            )
+        }
+        panic!(
+            "omp: a race on team-local array `{name}`: thread {writer} writes `{name}{at}` that thread {other} {other_does} \
+             between the same two barriers; put an `omp::barrier!()` between the write and the other access"
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn phase_conflict(name: &str) -> ! {
+        panic!(
+            "omp-rs internal error: team-local array `{name}` is written by one thread and read without checks by another between the same two barriers"
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unchecked_mode(name: &str) -> ! {
+        panic!("omp-rs internal error: a checked read of team-local array `{name}`, made without read stamps")
+    }
+
+    /// A barrier for `n` host threads whose waiting step is the caller's (`relax`: spin, yield), with the phase
+    /// order the team-local arrays need (each thread's accesses before the barrier happen before every thread's
+    /// after it) and a poison flag: a team whose thread panicked releases the others instead of hanging them.
+    #[derive(Debug)]
+    pub struct SpinBarrier {
+        n: u32,
+        arrived: AtomicU32,
+        generation: AtomicU32,
+        poisoned: AtomicBool,
+    }
+
+    /// The barrier was poisoned: another thread of the team panicked.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Poisoned;
+
+    impl SpinBarrier {
+        /// A barrier for `n` threads.
+        pub const fn new(n: u32) -> Self {
+            SpinBarrier { n, arrived: AtomicU32::new(0), generation: AtomicU32::new(0), poisoned: AtomicBool::new(false) }
+        }
+
+        /// Waits until all `n` threads have arrived. The last one to arrive runs `last` before any thread leaves.
+        pub fn wait(&self, relax: impl Fn(), last: impl FnOnce()) -> Result<(), Poisoned> {
+            let generation = self.generation.load(Ordering::Acquire);
+            if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.n {
+                last();
+                self.arrived.store(0, Ordering::Relaxed);
+                self.generation.store(generation.wrapping_add(1), Ordering::Release);
+                return Ok(());
+            }
+            while self.generation.load(Ordering::Acquire) == generation {
+                if self.poisoned.load(Ordering::Acquire) {
+                    return Err(Poisoned);
+                }
+                relax();
+            }
+            Ok(())
+        }
+
+        /// Releases every waiting thread (and every later one) with [`Poisoned`].
+        pub fn poison(&self) {
+            self.poisoned.store(true, Ordering::Release);
+        }
+
+        /// The number of threads it waits for.
+        pub const fn size(&self) -> u32 {
+            self.n
+        }
+
+        /// Whether [`SpinBarrier::poison`] was called.
+        pub fn is_poisoned(&self) -> bool {
+            self.poisoned.load(Ordering::Acquire)
+        }
+    }
+}

@@ -28,6 +28,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("nd.rs", include_str!("../device/omp_device/src/nd.rs")),
     ("panic.rs", include_str!("../device/omp_device/src/panic.rs")),
     ("reduce.rs", include_str!("../device/omp_device/src/reduce.rs")),
+    ("spmd.rs", include_str!("../device/omp_device/src/spmd.rs")),
     ("team.rs", include_str!("../device/omp_device/src/team.rs")),
     ("view.rs", include_str!("../device/omp_device/src/view.rs")),
     // The kernel ABI's shared definitions, the same file the host crates compile (`omp-rs-abi`).
@@ -177,24 +178,38 @@ fn data_layout(tc: &Toolchain, arch: &Arch) -> Result<String> {
 /// - `__omp_rs_team_barrier()`: NVIDIA `barrier.sync 0` (waits for non-exited threads only);
 ///   AMD workgroup release fence + `s_barrier` + acquire fence (what HIP's `__syncthreads` is).
 /// - `__omp_rs_thread_exit()`: NVIDIA `exit` (this thread), AMD `s_endpgm` (this wavefront).
+/// - `__omp_rs_team_fence()`: a sequentially consistent fence of team (CTA / workgroup) scope, for the team-local
+///   arrays' checks; `__omp_rs_spmd_arena_{2,4,8,16,32,48}k()`: generic pointers to shared buffers of those sizes,
+///   the team memory of SPMD regions' team-local arrays (a kernel picks one at compile time).
 /// - `__omp_rs_atomic_fadd_f64/_f32(p, v)`: `atomicrmw fadd` on the global address space,
 ///   device / agent scope, relaxed; `__omp_rs_atomic_fadd_shared_f64/_f32(p, v)` the same on the shared
 ///   address space (`p` points into the arena).
 pub fn ir_helper(arch: &Arch, data_layout: &str) -> String {
-    let (triple, barrier, exit, scope) = match arch {
+    let (triple, barrier, exit, scope, team_fence) = match arch {
         Arch::Nvidia(_) => (
             crate::arch::NVPTX_TARGET,
             "  call void asm sideeffect \"barrier.sync 0;\", \"~{memory}\"() #2\n",
             "  call void asm sideeffect \"exit;\", \"\"() #2\n",
             "device",
+            "  call void asm sideeffect \"fence.sc.cta;\", \"~{memory}\"() #2\n",
         ),
         _ => (
             crate::arch::AMDGPU_TARGET,
             "  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier() #2\n  fence syncscope(\"workgroup\") acquire\n",
             "  call void @llvm.amdgcn.endpgm()\n",
             "agent",
+            "  fence syncscope(\"workgroup\") seq_cst\n",
         ),
     };
+    // `__omp_rs_spmd_arena_{2..48}k`: the team memory of SPMD regions' team-local arrays, one size per global.
+    let mut spmd_arenas = String::new();
+    for kib in [2, 4, 8, 16, 32, 48] {
+        spmd_arenas.push_str(&format!(
+            "@__omp_rs_spmd_arena_{kib}k_buf = internal addrspace(3) global [{slots} x i128] undef, align 16\n\n\
+             define ptr @__omp_rs_spmd_arena_{kib}k() #0 {{\n  ret ptr addrspacecast (ptr addrspace(3) @__omp_rs_spmd_arena_{kib}k_buf to ptr)\n}}\n\n",
+            slots = kib * 1024 / 16
+        ));
+    }
     let decls =
         if matches!(arch, Arch::Amd(_)) { "declare void @llvm.amdgcn.s.barrier()\ndeclare void @llvm.amdgcn.endpgm()\n" } else { "" };
     let arena_slots = omp_rs_abi::TEAM_ARENA_BYTES / 16;
@@ -233,6 +248,11 @@ define void @__omp_rs_thread_exit() #3 {{
 {exit}  unreachable
 }}
 
+define void @__omp_rs_team_fence() #0 {{
+{team_fence}  ret void
+}}
+
+{spmd_arenas}
 {fadds}
 {decls}
 attributes #0 = {{ alwaysinline nounwind }}

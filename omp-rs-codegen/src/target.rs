@@ -237,7 +237,14 @@ impl KernelPlan {
         }
         let mut f = FindLoop(false);
         syn::visit::Visit::visit_block(&mut f, &self.nest.body);
-        self.nest.dims.len() >= 2 && f.0
+        // A team body's threads are its (team, thread) pairs, in order: a flat walk.
+        self.nest.dims.len() >= 2 && f.0 && !self.is_team_body()
+    }
+
+    /// Whether the kernel is an SPMD region's team body (barriers or team-local arrays, see `spmd::team`): one
+    /// thread per (team, thread) pair, the grid exactly the region's teams of its team size.
+    pub fn is_team_body(&self) -> bool {
+        crate::spmd::is_team_body(&self.nest.body)
     }
 
     /// Whether the kernel's flat walk puts neighbouring threads on neighbouring outer iterations
@@ -248,7 +255,7 @@ impl KernelPlan {
     /// apart, which no warp coalesces. Speed only: every walk runs each iteration once.
     pub fn lanes_follow_outer(&self) -> bool {
         let depth = self.nest.dims.len();
-        if depth < 2 || self.walks_in_tiles() || !self.nest.dims.iter().all(|d| d.counts_by_one()) {
+        if depth < 2 || self.walks_in_tiles() || self.is_team_body() || !self.nest.dims.iter().all(|d| d.counts_by_one()) {
             return false;
         }
         let unit = |c: &Coeff| c.atoms.is_empty() && c.lit.abs() == 1;
@@ -311,6 +318,10 @@ impl KernelPlan {
                 syn::visit::visit_stmt(self, stmt);
             }
             fn visit_item(&mut self, _: &'ast syn::Item) {}
+        }
+        if self.is_team_body() {
+            // Its teams' shared memory belongs to the team-local arrays, and its grid is the region's.
+            return Vec::new();
         }
         let mut found = Atomics(Vec::new());
         syn::visit::Visit::visit_block(&mut found, &self.nest.body);

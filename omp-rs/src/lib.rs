@@ -86,6 +86,20 @@ macro_rules! taskwait {
 }
 pub use routines::*;
 
+/// `#pragma omp barrier` in the `#[omp::parallel]` block of an SPMD `#[omp::target_teams]` region: every thread of
+/// the team waits until all have arrived, and what they wrote to team-local arrays before it is what they read
+/// after it. The region's macro replaces it (see `docs/porting.md`, "SPMD regions"); anywhere else it is a compile
+/// error.
+#[macro_export]
+macro_rules! barrier {
+    () => {
+        ::core::compile_error!(
+            "`omp::barrier!()` stands in the `#[omp::parallel]` block of an SPMD `#[omp::target_teams]` region inside a \
+             `#[omp::directives]` fn"
+        )
+    };
+}
+
 mod error;
 pub mod offload;
 
@@ -100,6 +114,7 @@ pub use offload::{
 pub mod __private {
     pub use crate::check;
     pub use crate::host::nd;
+    pub use crate::host::spmd;
     pub use crate::host::{
         as_slice, as_slice_mut, atomic, chunk_size, coefficient, corner_max, corner_min, critical_lock, form_product, form_sum, int_bounds,
         parallel_for, range_count, range_count_inclusive, range_nth, range_nth_inclusive, reduce, row_span, slice_len, spmd_count,

@@ -156,7 +156,20 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
     let in_loop = enclosing.iter().any(|e| split(&e.text).is_some_and(|(n, _)| is_loop(n)));
     let mut out = Vec::new();
     match name {
-        "barrier" => out.push("`barrier` (team-local arrays, SPMD teams)".to_string()),
+        // omp_rs_codegen::spmd::team: a barrier of an SPMD region's `parallel` (where it stands there, the macro checks).
+        "barrier" => {
+            let spmd = enclosing
+                .iter()
+                .filter(|e| split(&e.text).is_some_and(|(n, _)| n == "parallel"))
+                .max_by_key(|e| e.extent.start)
+                .is_some_and(|p| {
+                    let around_p: Vec<&Directive> = enclosing.iter().copied().filter(|e| e.at < p.at).collect();
+                    in_target && spmd_region(p, &around_p, source).is_ok()
+                });
+            if !spmd {
+                out.push("`barrier` outside an SPMD `target teams` + `parallel` region".to_string());
+            }
+        }
         // omp_rs_codegen::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
         "parallel" if in_target => {
             if let Err(why) = spmd_region(d, enclosing, source) {
@@ -265,11 +278,12 @@ const SPMD_BESIDE: &str = "`parallel` inside `target teams` beside team-local da
 /// Whether a `parallel` inside a target region is an SPMD region omp-rs writes as the loop nest over its teams and
 /// threads (omp_rs_codegen::spmd): the whole body of the `target teams` directly enclosing it, which gives
 /// `num_teams` and a team size (`thread_limit` there or `num_threads` here), without `if`, its reductions repeated
-/// on the teams. `barrier` is classified on its own.
+/// on the teams; before it the `target teams` block may declare team-local arrays (then without a reduction).
 fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<(), &'static str> {
     let teams = enclosing.iter().max_by_key(|e| e.extent.start).filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target teams"));
     let Some(teams) = teams else { return Err("`parallel` inside a target loop or a split `target` + `teams` (SPMD kernels)") };
-    if !whole_body_of(d, teams, source) {
+    let team_arrays = !whole_body_of(d, teams, source);
+    if team_arrays && !only_team_arrays_before(d, teams, source) {
         return Err(SPMD_BESIDE);
     }
     let of = |dir: &Directive| clauses(&split(&dir.text).map_or(String::new(), |(_, rest)| rest));
@@ -285,10 +299,34 @@ fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<
         cs.iter().filter(|(n, _)| n == "reduction").map(|(_, a)| a.chars().filter(|c| !c.is_whitespace()).collect()).collect()
     };
     let on_teams = reductions(&outer);
+    if team_arrays && !on_teams.is_empty() {
+        return Err("`reduction` on an SPMD `target teams` with team-local arrays");
+    }
     if reductions(&inner).iter().any(|r| !on_teams.contains(r)) {
         return Err("`reduction` on the `parallel` of an SPMD `target teams` that the teams do not repeat");
     }
     Ok(())
+}
+
+/// Whether the `target teams` block around `d` (C) holds only array declarations before it (`float tile[16][16];`,
+/// the team-local arrays omp-rs writes as `let mut tile = [[0.0f32; 16]; 16];`) and nothing after it.
+fn only_team_arrays_before(d: &Directive, teams: &Directive, source: &str) -> bool {
+    let (Some(open), Some(close)) = (source.get(teams.extent.start..d.at), source.get(d.extent.end..teams.extent.end)) else {
+        return false;
+    };
+    let (open, close) = (open.trim(), close.trim());
+    let Some(decls) = open.strip_prefix('{') else { return false };
+    if close != "}" {
+        return false;
+    }
+    let array_decl = |stmt: &str| {
+        let Some((head, dims)) = stmt.split_once('[') else { return false };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let ident = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+        words.len() >= 2 && words.iter().all(|w| ident(w)) && dims.trim_end().ends_with(']') && !dims.contains('=')
+    };
+    let stmts: Vec<&str> = decls.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
+    !stmts.is_empty() && stmts.iter().all(|s| array_decl(s))
 }
 
 fn is_data(name: &str) -> bool {

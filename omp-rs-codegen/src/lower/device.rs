@@ -389,6 +389,32 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             }
         }
     };
+    // A team body: every thread runs its own (team, thread) pair, all of a team at once (`spmd::each_thread`
+    // checks that the launch is that grid; on the host plugin it runs the team's threads as OS threads).
+    let team_body = plan.is_team_body();
+    let team_size = trips.last().map_or_else(|| quote!(1u64), |t| quote!(#t));
+    let team_walk = |var_lets: &[TokenStream], views: &TokenStream| {
+        quote! {
+            omp_device::spmd::each_thread(__omp_units, #team_size, |__omp_unit: u64| {
+                let mut __omp_once = true;
+                while __omp_once {
+                    __omp_once = false;
+                    #decode
+                    #(#var_lets)*
+                    #per_iteration
+                    #views
+                    #(#stmts)*
+                }
+            });
+        }
+    };
+    let walk_loop = |var_lets: &[TokenStream], views: &TokenStream| {
+        if team_body {
+            team_walk(var_lets, views)
+        } else {
+            walk_loop(var_lets, views)
+        }
+    };
     let general = walk_loop(&general_lets, &general_views);
     // Where the launch's ownership of every written array has the common form (`Owner::fast`) and the 64-bit loop
     // variables' values fit in 32 bits, a second copy of the loop checks ownership in straight-line code that LLVM
@@ -399,6 +425,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let fast = walk_loop(&fast_lets, &fast_views);
         quote!(if #(#fast_tests)&&* { #fast } else { #general })
     };
+    let spmd_imports = if team_body { crate::spmd::team::imports(quote!(omp_device::spmd)) } else { quote!() };
     if params.kinds() != plan.slots() {
         // Never reached while the two follow one layout; a kernel that would misread its arguments is not printed.
         let msg = format!(
@@ -413,6 +440,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         omp_device::kernel! {
             #[doc = #doc]
             pub unsafe fn #name(_dyn: *mut u8, #params) {
+                #spmd_imports
                 #(#items)*
                 #setup
                 #red_init

@@ -328,18 +328,25 @@ pub fn parallel_loop(
     });
     let combine_loop = if red_vars.is_empty() { quote!(let _ = #parts;) } else { quote!(for #part in #parts { #(#combine)* }) };
     let span = nest.dims[0].span;
+    let team_body = crate::spmd::is_team_body(&nest.body);
+    let spmd_imports = if team_body { crate::spmd::team::imports(quote!(#rt::spmd)) } else { quote!() };
     let body = quote_spanned! {span=>
         #[allow(unused_imports)]
         use #rt::{CopyValue as _, OmpAt as _, OmpAtMut as _, PickAny as _, PickSlice as _, RefLocal as _, RefRows as _, RefValue as _, SliceLocal as _, SliceRows as _};
+        #spmd_imports
     };
+    // A team body (an SPMD region with barriers or team-local arrays) runs each (team, thread) pair on its own
+    // thread of a team of the region's size (`omp::__private::spmd::team_for`); other loops share out chunks.
+    let (run, config_arg) =
+        if team_body { (quote!(#rt::spmd::team_for), quote!()) } else { (quote!(#rt::parallel_for), quote!(&#config_v,)) };
     // Spanned at the `for`, so that type errors about the loop (a capture that is not `Sync`) point there.
     quote_spanned! {span=>
         {
             let #config_v = #config;
             #(#dim_lets)*
             #setup
-            let #parts = #rt::parallel_for(
-                &#config_v,
+            let #parts = #run(
+                #config_arg
                 [#(#dim_names.count()),*],
                 (#(#red_inits,)*),
                 (#(#handles,)*),

@@ -11,6 +11,8 @@ pub mod reduce;
 mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
+#[allow(unsafe_code)]
+pub mod spmd; // team-local arrays' memory and the teams' barrier, each unsafe block with its SAFETY argument
 pub(crate) mod storage;
 mod team; // its few unsafe blocks (the erased job pointer) allow themselves, each with its SAFETY argument
 pub(crate) mod unchecked; // the escape hatch `unsafe(disjoint(..))`, an audited unsafe module

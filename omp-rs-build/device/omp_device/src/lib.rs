@@ -67,6 +67,7 @@ pub mod math;
 pub mod nd;
 pub mod panic;
 pub mod reduce;
+pub mod spmd;
 pub mod team;
 pub mod view;
 

@@ -13,10 +13,10 @@ fn no_num_teams(y: &mut [f64]) {
 }
 
 #[omp::directives]
-fn team_local_array(y: &mut [f64]) {
+fn untyped_team_local_array(y: &mut [f64]) {
     #[omp::target_teams(num_teams(4), thread_limit(64))]
     {
-        let mut tile = [0.0f64; 64];
+        let mut tile = [0.0; 64];
         #[omp::parallel]
         {
             y[omp::get_team_num() * 64 + omp::get_thread_num()] = tile[0];
@@ -25,15 +25,61 @@ fn team_local_array(y: &mut [f64]) {
 }
 
 #[omp::directives]
-fn with_barrier(y: &mut [f64]) {
+fn barrier_under_a_condition(y: &mut [f64]) {
     #[omp::target_teams(num_teams(4), thread_limit(64))]
     {
         #[omp::parallel]
         {
             let gid = omp::get_team_num() * 64 + omp::get_thread_num();
             y[gid] = 1.0;
-            omp::barrier!();
+            if gid % 2 == 0 {
+                omp::barrier!();
+            }
         }
+    }
+}
+
+#[omp::directives]
+fn barrier_in_a_loop_of_the_threads_own_length(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut s = [0.0f64; 64];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            for k in 0..t {
+                s[t] += k as f64;
+                omp::barrier!();
+            }
+            y[omp::get_team_num() * 64 + t] = s[t];
+        }
+    }
+}
+
+#[omp::directives]
+fn team_local_array_passed_whole(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut s = [0.0f64; 64];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            s[t] = 1.0;
+            omp::barrier!();
+            y[omp::get_team_num() * 64 + t] = s.iter().sum();
+        }
+    }
+}
+
+#[omp::directives]
+fn code_after_the_parallel_block(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        #[omp::parallel]
+        {
+            y[omp::get_team_num() * 64 + omp::get_thread_num()] = 1.0;
+        }
+        y[0] = 2.0;
     }
 }
 

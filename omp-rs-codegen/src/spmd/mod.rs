@@ -47,6 +47,9 @@ use crate::ctxt::Ctxt;
 use crate::model::Directive;
 use crate::parse;
 
+pub(crate) mod team;
+pub(crate) use team::is_team_body;
+
 /// The names the nest binds (`__omp_spmd_*`: the user cannot mean them). Team and thread numbers are `usize`, as
 /// `omp::get_thread_num()` is on the host.
 const TEAM: &str = "__omp_spmd_team";
@@ -93,18 +96,21 @@ fn parallel_attr(stmt: &Stmt) -> Option<OmpAttr> {
 
 fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize, cx: &Ctxt) -> Result<Vec<Stmt>, ()> {
     let stmts = &teams_block.block.stmts;
-    if stmts.len() != 1 {
-        let other = &stmts[if parallel_at == 0 { 1 } else { 0 }];
+    if let Some(after) = stmts.get(parallel_at + 1) {
         cx.error_spanned_by(
-            other,
-            "an SPMD `#[omp::target_teams]` block holds exactly its `#[omp::parallel]` block: statements beside it (team-local \
-             arrays, code the team's first thread runs) are not supported; give each thread its own copy inside the \
-             `parallel` block, or move the statement before the region",
+            after,
+            "an SPMD `#[omp::target_teams]` block ends with its `#[omp::parallel]` block: code after it (which OpenMP runs \
+             once per team) is not supported; move it into the `parallel` block under `if omp::get_thread_num() == 0` \
+             after an `omp::barrier!()`, or after the region",
         );
         return Err(());
     }
-    let Stmt::Expr(Expr::Block(parallel_block), _) = &stmts[0] else { return Err(()) };
-    let Some(parallel) = parallel_attr(&stmts[0]) else { return Err(()) };
+    let arrays: Vec<team::TeamArray> = stmts[..parallel_at].iter().filter_map(|s| team::team_array(s, cx)).collect();
+    if arrays.len() != parallel_at {
+        return Err(());
+    }
+    let Stmt::Expr(Expr::Block(parallel_block), _) = &stmts[parallel_at] else { return Err(()) };
+    let Some(parallel) = parallel_attr(&stmts[parallel_at]) else { return Err(()) };
     let (Some(teams_d), Some(parallel_d)) = (directive(teams, cx), directive(&parallel, cx)) else { return Err(()) };
 
     let mut ok = true;
@@ -163,6 +169,19 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     routines.visit_block_mut(&mut body);
     if !(ok && routines.ok) {
         return Err(());
+    }
+    let team_names: Vec<String> = arrays.iter().map(|a| a.name().to_string()).collect();
+    FirstThread::rewrite(&mut body, &team_names);
+    if !arrays.is_empty() || team::holds_barrier(&body) {
+        if let Some(r) = teams_d.settings.reductions.first() {
+            cx.error_spanned_by(
+                &r.vars[0],
+                "`reduction` on an SPMD region with barriers or team-local arrays is not supported: combine in a \
+                 team-local array and have one thread write the team's result (`sums[omp::get_team_num()] = part[0];`)",
+            );
+            return Err(());
+        }
+        team::lower(&mut body, &arrays, THREAD, cx)?;
     }
     let (Some(teams_count), Some(size)) = (teams_count, size) else { return Err(()) };
 
@@ -231,7 +250,7 @@ fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
 }
 
 /// Replaces `omp::get_team_num()` and its three kin by the nest's names; refuses them without the `omp::` path, as
-/// values and inside macro calls, and a `barrier`.
+/// values and inside macro calls.
 struct Routines<'a> {
     cx: &'a Ctxt,
     ok: bool,
@@ -281,14 +300,7 @@ impl VisitMut for Routines<'_> {
     }
 
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
-        if m.path.segments.last().is_some_and(|s| s.ident == "barrier") {
-            self.cx.error_spanned_by(
-                &*m,
-                "`barrier` in an SPMD region is not supported yet: split the region at the barrier into two regions (the \
-                 end of a region waits for all of its threads)",
-            );
-            self.ok = false;
-        } else if let Some(name) = routine_in(&m.tokens) {
+        if let Some(name) = routine_in(&m.tokens) {
             // A macro's arguments are not parsed here, so the call inside would stay the host's routine.
             self.cx.error_spanned_by(
                 &*m,
@@ -300,6 +312,122 @@ impl VisitMut for Routines<'_> {
         }
     }
 
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// Writes that only the team's thread 0 makes, `if omp::get_thread_num() == 0 { out[team] = v; }` (CUDA's
+/// `if (threadIdx.x == 0)`): inside such a block the thread number is 0, so the index `e` of each mapped array's
+/// element write there is the same number as `e + thread · teams`, which the loop nest's race analysis sees one
+/// (team, thread) pair own. The condition is the thread number (or an immutable local bound to it alone) `== 0`.
+struct FirstThread<'a> {
+    /// The thread number's names: the nest's and its aliases.
+    names: Vec<String>,
+    /// The team-local arrays (their accesses are checked by thread, see `team`).
+    team_arrays: &'a [String],
+}
+
+impl FirstThread<'_> {
+    fn rewrite(body: &mut syn::Block, team_arrays: &[String]) {
+        let mut aliases = Aliases { bound: Vec::new(), declared: Vec::new() };
+        syn::visit::Visit::visit_block(&mut aliases, body);
+        let mut names = vec![THREAD.to_string()];
+        for a in aliases.bound {
+            if aliases.declared.iter().filter(|d| **d == a).count() == 1 {
+                names.push(a);
+            }
+        }
+        FirstThread { names, team_arrays }.visit_block_mut(body);
+    }
+
+    fn is_thread(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| self.names.contains(&i.to_string())))
+    }
+
+    fn is_zero(e: &Expr) -> bool {
+        matches!(e, Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "0")
+    }
+}
+
+impl VisitMut for FirstThread<'_> {
+    fn visit_expr_if_mut(&mut self, e: &mut syn::ExprIf) {
+        let first_only = match &*e.cond {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => {
+                (self.is_thread(&b.left) && Self::is_zero(&b.right)) || (Self::is_zero(&b.left) && self.is_thread(&b.right))
+            }
+            _ => false,
+        };
+        if first_only {
+            let mut w = OwnedByFirst { team_arrays: self.team_arrays };
+            w.visit_block_mut(&mut e.then_branch);
+        } else {
+            visit_mut::visit_block_mut(self, &mut e.then_branch);
+        }
+        self.visit_expr_mut(&mut e.cond);
+        if let Some((_, other)) = &mut e.else_branch {
+            self.visit_expr_mut(other);
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// `let t = <thread>;` bindings and every name the body declares.
+struct Aliases {
+    bound: Vec<String>,
+    declared: Vec<String>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Aliases {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        let pat = match &l.pat {
+            syn::Pat::Type(t) => &*t.pat,
+            p => p,
+        };
+        if let (syn::Pat::Ident(id), Some(init)) = (pat, &l.init) {
+            let is_thread = matches!(&*init.expr, Expr::Path(p) if p.path.is_ident(THREAD));
+            if is_thread && id.mutability.is_none() && id.by_ref.is_none() && init.diverge.is_none() {
+                self.bound.push(id.ident.to_string());
+            }
+        }
+        syn::visit::visit_local(self, l);
+    }
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.declared.push(p.ident.to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Inside a thread-0 block: `a[e] = ..` / `a[e] op= ..` become `a[(e) + thread · teams]`.
+struct OwnedByFirst<'a> {
+    team_arrays: &'a [String],
+}
+
+impl VisitMut for OwnedByFirst<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        let place = match e {
+            Expr::Assign(a) => Some(&mut a.left),
+            Expr::Binary(b) if team::compound_op(&b.op).is_some() => Some(&mut b.left),
+            _ => None,
+        };
+        if let Some(place) = place {
+            if let Expr::Index(ix) = &mut **place {
+                let root = match &*ix.expr {
+                    Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                    _ => None,
+                };
+                if root.is_some_and(|r| !self.team_arrays.contains(&r)) {
+                    let (thread, teams) = (Ident::new(THREAD, Span::call_site()), Ident::new(TEAMS, Span::call_site()));
+                    let index = &ix.index;
+                    let span = syn::spanned::Spanned::span(&**index);
+                    *ix.index = syn::parse_quote_spanned!(span=> (#index) + #thread * #teams);
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
@@ -415,7 +543,7 @@ mod tests {
                         {}
                     }
                 ),
-                "holds exactly",
+                "declare it `let mut t`",
             ),
             (
                 quote!(
@@ -457,13 +585,13 @@ mod tests {
                     {
                         #[omp::parallel]
                         {
-                            a();
-                            omp::barrier!();
-                            b();
+                            if c {
+                                omp::barrier!();
+                            }
                         }
                     }
                 ),
-                "`barrier` in an SPMD region",
+                "must be reached by every thread of the team",
             ),
             (
                 quote!(
@@ -492,6 +620,151 @@ mod tests {
             let err = fused(src.clone()).expect_err(&src.to_string());
             assert!(err.contains(want), "{src}: {err}");
         }
+    }
+
+    #[test]
+    fn team_local_reads_are_checked_only_in_the_phases_that_write_the_array() {
+        let out = fused(quote! {
+            #[omp::target_teams(num_teams(g), thread_limit(64))]
+            {
+                let mut part = [0.0f64; 64];
+                let mut tile: [[f32; 8]; 8] = [[0.0; 8]; 8];
+                #[omp::parallel]
+                {
+                    let t = omp::get_thread_num();
+                    part[t] = x[t];
+                    tile[t / 8][t % 8] = 1.0;
+                    omp::barrier!();
+                    for s in [32, 16, 8, 4, 2, 1] {
+                        if t < s { part[t] += part[t + s]; }
+                        omp::barrier!();
+                    }
+                    y[omp::get_team_num() * 64 + t] = tile[t % 8][t / 8] as f64;
+                    if t == 0 { sums[omp::get_team_num()] = part[0]; }
+                }
+            }
+        })
+        .unwrap();
+        // Both arrays and their bytes, `part` with read stamps (it is read where it is written), `tile` without.
+        assert!(out.contains("__omp_spmd_new_arena :: < { 0usize + __omp_spmd_bytes :: < f64 > (1usize * (64)) + __omp_spmd_bytes :: < f32 > (1usize * (8) * (8)) } >"), "{out}");
+        assert!(out.contains("__omp_spmd_arena . array :: < f64 , 1usize > (\"part\" , [64] , 0.0f64 , true)"), "{out}");
+        assert!(out.contains("__omp_spmd_arena . array :: < f32 , 2usize > (\"tile\" , [8 , 8] , 0.0 , false)"), "{out}");
+        assert!(
+            out.contains("part . write (__omp_spmd_phase , __omp_k , part . read_checked (__omp_spmd_phase , __omp_k) + __omp_v)"),
+            "{out}"
+        );
+        assert!(out.contains("part . read_checked (__omp_spmd_phase , [t + s])"), "{out}");
+        // After the last barrier nothing writes `part` (the loop's last stretch runs with the code after it, which
+        // only reads): its read there is plain, as is `tile`'s.
+        assert!(out.contains("part . read (__omp_spmd_phase , [0])"), "{out}");
+        assert!(out.contains("tile . read (__omp_spmd_phase , [t % 8 , t / 8])"), "{out}");
+        assert_eq!(out.matches("__omp_spmd_barrier (& mut __omp_spmd_phase)").count(), 2, "{out}");
+        // Thread 0's write of the team's sum is owned by (team, 0).
+        assert!(out.contains("sums [(__omp_spmd_team) + __omp_spmd_thread * __omp_spmd_teams]"), "{out}");
+    }
+
+    #[test]
+    fn a_loop_that_holds_a_barrier_runs_its_last_stretch_with_its_first() {
+        // `s[t]` is written at the top of the body and `s[t + 1]` read at its end: the end of one iteration runs with
+        // the start of the next, so the read is checked.
+        let out = fused(quote! {
+            #[omp::target_teams(num_teams(g), thread_limit(64))]
+            {
+                let mut s = [0u32; 65];
+                #[omp::parallel]
+                {
+                    let t = omp::get_thread_num();
+                    for k in 0..steps {
+                        s[t] = k;
+                        omp::barrier!();
+                        y[omp::get_team_num() * 64 + t] += s[t + 1];
+                    }
+                }
+            }
+        })
+        .unwrap();
+        assert!(out.contains("s . read_checked (__omp_spmd_phase , [t + 1])"), "{out}");
+    }
+
+    #[test]
+    fn barriers_every_thread_may_not_reach_are_refused() {
+        let region = |body: TokenStream| {
+            quote! {
+                #[omp::target_teams(num_teams(8), thread_limit(64))]
+                {
+                    let mut s = [0.0f64; 64];
+                    #[omp::parallel]
+                    { let t = omp::get_thread_num(); #body }
+                }
+            }
+        };
+        let cases = [
+            (
+                quote!(while go {
+                    omp::barrier!();
+                }),
+                "not under `if`, `match`, `while` or `loop`",
+            ),
+            (
+                quote!(for k in 0..t {
+                    omp::barrier!();
+                }),
+                "its range depends on `t`",
+            ),
+            (quote!(let mut n = 4; for k in 0..n { omp::barrier!(); }), "its range depends on `n`"),
+            (quote!(let m = s[0] as usize; for k in 0..m { omp::barrier!(); }), "its range depends on `m`"),
+            (
+                quote!(for k in 0..4 {
+                    if t == k {
+                        break;
+                    }
+                    omp::barrier!();
+                }),
+                "`break` here would let a thread skip barriers",
+            ),
+            (
+                quote!(for k in 0..4 {
+                    for j in 0..t {
+                        if j == 3 {
+                            continue;
+                        }
+                    }
+                    omp::barrier!();
+                }),
+                "",
+            ),
+            (
+                quote!('a: for k in 0..4 {
+                    for j in 0..t {
+                        continue 'a;
+                    }
+                    omp::barrier!();
+                }),
+                "`continue` here",
+            ),
+            (quote!(if t == 1 { return; } omp::barrier!();), "`return` here"),
+            (quote!(omp::barrier!(); helper(&s);), "is used here as a whole"),
+            (quote!(omp::barrier!(); let r = &mut s[t];), "a `&mut` borrow"),
+            (quote!(omp::barrier!(); let s = 1.0;), "give this local another name"),
+            (quote!(omp::barrier!(); assert!(s[t] > 0.0);), "inside a macro call"),
+        ];
+        for (body, want) in cases {
+            let src = region(body.clone());
+            match fused(src) {
+                Ok(out) if want.is_empty() => assert!(out.contains("__omp_spmd_barrier"), "{body}: {out}"),
+                Ok(out) => panic!("{body}: accepted: {out}"),
+                Err(e) => assert!(!want.is_empty() && e.contains(want), "{body}: {e}"),
+            }
+        }
+        let untyped = fused(quote! {
+            #[omp::target_teams(num_teams(8), thread_limit(64))]
+            {
+                let mut s = [0.0; 64];
+                #[omp::parallel]
+                { s[omp::get_thread_num()] = 1.0; }
+            }
+        });
+        assert!(untyped.unwrap_err().contains("give the element type of the team-local array `s`"));
     }
 
     #[test]
