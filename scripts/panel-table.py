@@ -23,6 +23,8 @@ ROWS = {
     "page_rank": ("page-rank", "total kernel time", r"Total kernel execution time: ([\d.]+) \(s\)", "s"),
     "scatter_add": ("scatterAdd", "kernel1 + kernel2 averages", r"Average execution time of kernel[12]: ([\d.]+) \(us\)", "µs"),
     "spm": ("spm", "average kernel", r"Average kernel execution time: ([\d.]+) \(ms\)", "ms"),
+    "reverse": ("reverse", "total kernel time", r"Total kernel execution time: ([\d.]+) \(s\)", "s"),
+    "stddev": ("stddev", "average of the kernels", r"Average execution time of stddev kernels: ([\d.]+) \(s\)", "s"),
 }
 
 

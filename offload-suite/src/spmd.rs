@@ -16,6 +16,7 @@ pub const CHECKS: &[Check] = &[
     ("spmd: a block reversed through a team-local array and a barrier", check_block_reverse),
     ("spmd: block sums halved in a team-local array between barriers, thread 0 writing the team's sum", check_block_sums),
     ("spmd: team-local races (a neighbour read, one element written by all) panic", check_team_local_races),
+    ("spmd: per-team histograms through #[omp::atomic] on a team-local array", check_team_histograms),
 ];
 
 const GRANULARITY: usize = 8;
@@ -280,4 +281,39 @@ fn check_team_local_races(rng: &mut StdRng) -> Result<(), String> {
     let mut r = vec![0.0f32; 128];
     block_reverse(&x, &mut r);
     same("reversed after the races", &r, &x.iter().rev().copied().collect::<Vec<_>>())
+}
+
+/// A per-team histogram in a team-local array, filled with `#[omp::atomic]` between two barriers (stddev's and
+/// CUDA's shared-memory histograms), each team's bins then written by its threads.
+#[omp::directives]
+fn team_histograms(bins: &mut [u32], x: &[u32], per_team: usize) {
+    let teams = bins.len() / 16;
+    #[omp::target_teams(num_teams(teams), thread_limit(16))]
+    {
+        let mut hist = [0u32; 16];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let team = omp::get_team_num();
+            omp::barrier!();
+            for i in (t..per_team).step_by(16) {
+                #[omp::atomic]
+                hist[(x[team * per_team + i] % 16) as usize] += 1;
+            }
+            omp::barrier!();
+            bins[team * 16 + t] = hist[t];
+        }
+    }
+}
+
+fn check_team_histograms(rng: &mut StdRng) -> Result<(), String> {
+    let (teams, per_team) = (rng.gen_range(1..12), rng.gen_range(0..3000));
+    let x: Vec<u32> = (0..teams * per_team).map(|_| rng.gen_range(0..1000)).collect();
+    let mut bins = vec![u32::MAX; teams * 16];
+    team_histograms(&mut bins, &x, per_team);
+    let mut want = vec![0u32; teams * 16];
+    for (i, v) in x.iter().enumerate() {
+        want[(i / per_team.max(1)) * 16 + (*v % 16) as usize] += 1;
+    }
+    same("bins", &bins, &want)
 }

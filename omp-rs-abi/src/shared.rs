@@ -456,6 +456,22 @@ pub mod team_local {
         fn position() -> (u32, u32);
         /// Waits for the team's other threads; orders the accesses before it before those after it.
         fn barrier();
+        /// `*p += value` atomically on team memory.
+        ///
+        /// # Safety
+        /// `p` is valid and aligned, and every concurrent access of `*p` is an atomic update.
+        unsafe fn add_f32(p: *mut f32, value: f32) {
+            // SAFETY: the caller's promise.
+            unsafe { cas_add_f32(p, value) }
+        }
+        /// [`Team::add_f32`] for `f64`.
+        ///
+        /// # Safety
+        /// As [`Team::add_f32`].
+        unsafe fn add_f64(p: *mut f64, value: f64) {
+            // SAFETY: the caller's promise.
+            unsafe { cas_add_f64(p, value) }
+        }
     }
 
     /// The region's team memory, `BYTES` in all, handed out front to back: every thread of the team makes the same
@@ -552,9 +568,18 @@ pub mod team_local {
         (phase << THREAD_BITS) | thread
     }
 
+    /// The array's words (the latest phase announced by each kind of access), then its write and read stamps.
     const fn stamps_bytes(len: usize) -> usize {
-        (8 + 8 * len).next_multiple_of(16)
+        (4 * WORDS + 8 * len).next_multiple_of(16)
     }
+
+    /// The array's words: the latest phase in which a thread announced plain reads ([`TeamArray::read`]), writes,
+    /// atomic updates, checked reads.
+    const WORDS: usize = 4;
+    const READS: usize = 0;
+    const WRITES: usize = 1;
+    const ATOMICS: usize = 2;
+    const CHECKED_READS: usize = 3;
 
     /// Bytes one team-local array of `len` elements of `T` takes (stamps, then elements, each 16-byte aligned).
     pub const fn bytes<T>(len: usize) -> usize {
@@ -575,7 +600,7 @@ pub mod team_local {
     #[derive(Debug)]
     pub struct TeamArray<T, const D: usize, F> {
         data: *mut T,
-        /// `[read word, write word]`: the latest phase whose plain reads, whose writes were announced.
+        /// The array's [`WORDS`].
         words: *const AtomicU32,
         writes: *const AtomicU32,
         reads: *const AtomicU32,
@@ -585,8 +610,8 @@ pub mod team_local {
         /// Whether the region reads the array where it also writes it ([`TeamArray::read_checked`]): writers then
         /// check the read stamps.
         mixed: bool,
-        read_announced: Cell<u32>,
-        write_announced: Cell<u32>,
+        /// The phase in which this thread last announced each kind of access (by [`WORDS`] index).
+        announced: [Cell<u32>; WORDS],
         _fence: PhantomData<F>,
     }
 
@@ -602,10 +627,9 @@ pub mod team_local {
             let (words, writes, reads, data) = Self::parts(base, len);
             let mut i = first;
             if i == 0 {
-                // SAFETY: the two words lie in the piece (the caller's promise), nobody else touches them now.
-                unsafe {
-                    (*words).store(0, Ordering::Relaxed);
-                    (*words.add(1)).store(0, Ordering::Relaxed);
+                for k in 0..WORDS {
+                    // SAFETY: the words lie in the piece (the caller's promise), nobody else touches them now.
+                    unsafe { (*words.add(k)).store(0, Ordering::Relaxed) };
                 }
             }
             while i < len {
@@ -638,8 +662,7 @@ pub mod team_local {
                 name,
                 me,
                 mixed,
-                read_announced: Cell::new(0),
-                write_announced: Cell::new(0),
+                announced: [Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0)],
                 _fence: PhantomData,
             }
         }
@@ -647,7 +670,7 @@ pub mod team_local {
         fn parts(base: *mut u8, len: usize) -> (*const AtomicU32, *const AtomicU32, *const AtomicU32, *mut T) {
             let words = base as *const AtomicU32;
             // Pointer arithmetic only (`wrapping_add`); the pieces lie in the allocation by the callers' promises.
-            let writes = words.wrapping_add(2);
+            let writes = words.wrapping_add(WORDS);
             let reads = writes.wrapping_add(len);
             let data = base.wrapping_add(stamps_bytes(len)) as *mut T;
             (words, writes, reads, data)
@@ -682,8 +705,26 @@ pub mod team_local {
 
         #[inline(always)]
         fn word(&self, k: usize) -> &AtomicU32 {
-            // SAFETY: the two words lie in the piece (`from_base`'s promise).
+            // SAFETY: the words lie in the piece (`from_base`'s promise).
             unsafe { &*self.words.add(k) }
+        }
+
+        /// Announces this thread's accesses of kind `kind` in `phase` (once per phase) and panics when another thread
+        /// announced one of the kinds `excluded` in it: of two such announcements at least one sees the other.
+        #[inline(always)]
+        #[track_caller]
+        fn announce(&self, phase: u32, kind: usize, excluded: &[usize]) {
+            if self.announced[kind].get() == phase {
+                return;
+            }
+            self.word(kind).store(phase, Ordering::Relaxed);
+            F::team_fence();
+            for &k in excluded {
+                if self.word(k).load(Ordering::Relaxed) == phase {
+                    phase_conflict(self.name, kind, k);
+                }
+            }
+            self.announced[kind].set(phase);
         }
 
         /// Element `idx` in a phase where the region writes no element of the array.
@@ -691,14 +732,7 @@ pub mod team_local {
         #[track_caller]
         pub fn read(&self, phase: u32, idx: [usize; D]) -> T {
             let i = self.flat(idx);
-            if self.read_announced.get() != phase {
-                self.word(0).store(phase, Ordering::Relaxed);
-                F::team_fence();
-                if self.word(1).load(Ordering::Relaxed) == phase {
-                    phase_conflict(self.name);
-                }
-                self.read_announced.set(phase);
-            }
+            self.announce(phase, READS, &[WRITES, ATOMICS]);
             // SAFETY: `i` is in bounds; no thread writes the array in this phase (announced above: a writer of this
             // phase sees the announcement or is seen, and one of the two panics before touching an element).
             unsafe { self.data.add(i).read() }
@@ -712,6 +746,7 @@ pub mod team_local {
             if !self.mixed {
                 unchecked_mode(self.name);
             }
+            self.announce(phase, CHECKED_READS, &[ATOMICS]);
             let mine = stamp(phase, self.me);
             // SAFETY: `i < len`: the stamps lie in the piece.
             let (reads, writes) = unsafe { (&*self.reads.add(i), &*self.writes.add(i)) };
@@ -744,14 +779,7 @@ pub mod team_local {
         #[track_caller]
         pub fn write(&self, phase: u32, idx: [usize; D], value: T) {
             let i = self.flat(idx);
-            if self.write_announced.get() != phase {
-                self.word(1).store(phase, Ordering::Relaxed);
-                F::team_fence();
-                if self.word(0).load(Ordering::Relaxed) == phase {
-                    phase_conflict(self.name);
-                }
-                self.write_announced.set(phase);
-            }
+            self.announce(phase, WRITES, &[READS, ATOMICS]);
             let mine = stamp(phase, self.me);
             // SAFETY: `i < len`: the stamps lie in the piece.
             let old = unsafe { &*self.writes.add(i) }.swap(mine, Ordering::Relaxed);
@@ -771,6 +799,107 @@ pub mod team_local {
             // this one and panics, a checked reader saw this stamp or was seen above, plain readers of the phase
             // were excluded by the announcement.
             unsafe { self.data.add(i).write(value) }
+        }
+    }
+
+    impl<T: TeamAtomic, const D: usize, F: Team> TeamArray<T, D, F> {
+        /// `#[omp::atomic] a[idx] += value`: atomic updates of one phase mix only with each other.
+        #[inline(always)]
+        #[track_caller]
+        pub fn atomic_add(&self, phase: u32, idx: [usize; D], value: T) {
+            let i = self.flat(idx);
+            self.announce(phase, ATOMICS, &[READS, WRITES, CHECKED_READS]);
+            // SAFETY: in bounds; every other access of the element in this phase is an atomic update too (announced
+            // above), and the element is aligned for `T` (the piece's data is 16-byte aligned).
+            unsafe { T::add::<F>(self.data.add(i), value) }
+        }
+
+        /// `#[omp::atomic] a[idx] -= value`.
+        #[inline(always)]
+        #[track_caller]
+        pub fn atomic_sub(&self, phase: u32, idx: [usize; D], value: T) {
+            self.atomic_add(phase, idx, T::negate(value));
+        }
+    }
+
+    /// Element types of team-local arrays that `#[omp::atomic]` adds to.
+    pub trait TeamAtomic: Copy {
+        /// Adds `value` to `*p` atomically (integers wrap, as `#[omp::atomic]` on mapped arrays).
+        ///
+        /// # Safety
+        /// `p` is valid and aligned, and every concurrent access of `*p` is an atomic update.
+        unsafe fn add<F: Team>(p: *mut Self, value: Self);
+        /// `-value` (integers wrap).
+        fn negate(value: Self) -> Self;
+    }
+
+    macro_rules! int_team_atomic {
+        ($($t:ty: $atomic:ty),*) => {$(
+            impl TeamAtomic for $t {
+                #[inline(always)]
+                unsafe fn add<F: Team>(p: *mut Self, value: Self) {
+                    // SAFETY: the caller's promise; the atomic type has the integer's size and alignment.
+                    unsafe { (*(p as *const $atomic)).fetch_add(value, Ordering::Relaxed) };
+                }
+                #[inline(always)]
+                fn negate(value: Self) -> Self {
+                    value.wrapping_neg()
+                }
+            }
+        )*};
+    }
+    int_team_atomic!(u32: core::sync::atomic::AtomicU32, i32: core::sync::atomic::AtomicI32, u64: core::sync::atomic::AtomicU64,
+        i64: core::sync::atomic::AtomicI64, usize: core::sync::atomic::AtomicUsize, isize: core::sync::atomic::AtomicIsize);
+
+    impl TeamAtomic for f32 {
+        #[inline(always)]
+        unsafe fn add<F: Team>(p: *mut Self, value: Self) {
+            // SAFETY: the caller's promise.
+            unsafe { F::add_f32(p, value) }
+        }
+        #[inline(always)]
+        fn negate(value: Self) -> Self {
+            -value
+        }
+    }
+
+    impl TeamAtomic for f64 {
+        #[inline(always)]
+        unsafe fn add<F: Team>(p: *mut Self, value: Self) {
+            // SAFETY: the caller's promise.
+            unsafe { F::add_f64(p, value) }
+        }
+        #[inline(always)]
+        fn negate(value: Self) -> Self {
+            -value
+        }
+    }
+
+    /// A float addition as a compare-and-swap loop on its bits (for teams without a native one).
+    ///
+    /// # Safety
+    /// `p` is valid and 4-byte aligned, and every concurrent access of `*p` is an atomic update.
+    #[inline(always)]
+    pub unsafe fn cas_add_f32(p: *mut f32, value: f32) {
+        // SAFETY: the caller's promise; `AtomicU32` has `f32`'s size and alignment.
+        let a = unsafe { &*(p as *const AtomicU32) };
+        let mut old = a.load(Ordering::Relaxed);
+        while let Err(now) = a.compare_exchange_weak(old, (f32::from_bits(old) + value).to_bits(), Ordering::Relaxed, Ordering::Relaxed) {
+            old = now;
+        }
+    }
+
+    /// [`cas_add_f32`] for `f64`.
+    ///
+    /// # Safety
+    /// `p` is valid and 8-byte aligned, and every concurrent access of `*p` is an atomic update.
+    #[inline(always)]
+    pub unsafe fn cas_add_f64(p: *mut f64, value: f64) {
+        // SAFETY: the caller's promise; `AtomicU64` has `f64`'s size and alignment on the targets omp-rs builds for.
+        let a = unsafe { &*(p as *const core::sync::atomic::AtomicU64) };
+        let mut old = a.load(Ordering::Relaxed);
+        while let Err(now) = a.compare_exchange_weak(old, (f64::from_bits(old) + value).to_bits(), Ordering::Relaxed, Ordering::Relaxed) {
+            old = now;
         }
     }
 
@@ -818,9 +947,18 @@ pub mod team_local {
 
     #[cold]
     #[inline(never)]
-    fn phase_conflict(name: &str) -> ! {
+    #[track_caller]
+    fn phase_conflict(name: &str, kind: usize, other: usize) -> ! {
+        let what = |k: usize| match k {
+            READS | CHECKED_READS => "reads",
+            WRITES => "writes",
+            _ => "updates atomically",
+        };
         panic!(
-            "omp-rs internal error: team-local array `{name}` is written by one thread and read without checks by another between the same two barriers"
+            "omp: a race on team-local array `{name}`: a thread {} it where another {} it between the same two barriers; \
+             put an `omp::barrier!()` between them (atomic updates mix only with each other)",
+            what(kind),
+            what(other)
         )
     }
 

@@ -33,6 +33,15 @@ impl LoopDim {
     pub fn counts_by_one(&self) -> bool {
         self.adaptors.is_empty()
     }
+
+    /// `0..1` as written (an SPMD region's `num_teams(1)`): one iteration, whatever the index.
+    pub fn single_iteration(&self) -> bool {
+        let lit = |e: &Option<Box<Expr>>, v: u64| matches!(e.as_deref(), Some(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) if i.base10_parse::<u64>().ok() == Some(v));
+        self.adaptors.is_empty()
+            && matches!(self.base.limits, syn::RangeLimits::HalfOpen(_))
+            && lit(&self.base.start, 0)
+            && lit(&self.base.end, 1)
+    }
 }
 
 /// `.step_by(s)` or `.rev()`.

@@ -31,3 +31,5 @@ run norm2-cuda 100
 run page-rank-cuda -n 20000 -i 100
 run scatterAdd-cuda 10000000 32 8 1000
 run spm-cuda 256 1000
+run reverse-cuda 100
+run stddev-cuda 8192 16384 100

@@ -590,7 +590,7 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
     // Every parallel dimension must move the index, or iterations along it collide.
     let dims = form.parallel_dims();
     for (k, dim) in nest.dims.iter().enumerate() {
-        if dims.contains(&k) {
+        if dims.contains(&k) || (dim.single_iteration() && nest.dims.len() > 1) {
             continue;
         }
         let msg = match (&dim.var, nest.dims.len()) {

@@ -195,12 +195,15 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     let directive = Ident::new("target_teams_distribute_parallel_for", teams.name.span());
     let mut other_attrs = teams_block.attrs.clone();
     other_attrs.remove(teams.index);
+    // `num_teams(1)`: the nest's team loop is `0..1` as written, so that the race analysis sees one team.
+    let one_team = matches!(&teams_count, Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "1");
+    let team_range = if one_team { quote!(0..1usize) } else { quote!(0..#teams_n) };
     let out = quote! {
         let #teams_n: usize = ::omp::__private::spmd_count(#teams_count, "num_teams");
         let #threads_n: usize = #size;
         #(#other_attrs)*
         #[omp::#directive(collapse(2), num_teams(#teams_n), thread_limit(#threads_n) #(, #clauses)*)]
-        for #team in 0..#teams_n {
+        for #team in #team_range {
             for #thread in 0..#threads_n #body
         }
     };

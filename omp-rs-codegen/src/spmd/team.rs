@@ -647,7 +647,42 @@ impl Collect<'_> {
     }
 }
 
+/// `#[omp::atomic] a[i] += v;` / `-=` on a team-local array: the array's number, the indices, the value and
+/// whether it subtracts; an error for other atomic forms on one.
+fn team_atomic(stmt: &Stmt, names: &[String]) -> Option<Result<(usize, Vec<Expr>, Expr, bool), (Span, String)>> {
+    let Ok(Some(crate::body::BodyDirective::Atomic(a))) = crate::body::statement_directive(stmt) else { return None };
+    let (k, idx) = indexing(&a.target, names)?;
+    let idx: Vec<Expr> = idx.into_iter().cloned().collect();
+    use crate::body::AtomicOp;
+    match (a.kind, a.op, &a.value) {
+        (crate::model::AtomicKind::Update, Some(op @ (AtomicOp::Add | AtomicOp::Sub)), Some(v)) => {
+            Some(Ok((k, idx, v.clone(), op == AtomicOp::Sub)))
+        }
+        (crate::model::AtomicKind::Update, None, Some(v)) => Some(Ok((k, idx, v.clone(), false))),
+        _ => Some(Err((
+            stmt.span(),
+            format!(
+                "`#[omp::atomic]` on the team-local array `{}` adds (`+=`) or subtracts (`-=`); other atomic forms on \
+                 team-local arrays are not supported",
+                names[k]
+            ),
+        ))),
+    }
+}
+
 impl<'ast> Visit<'ast> for Collect<'_> {
+    fn visit_stmt(&mut self, stmt: &'ast Stmt) {
+        match team_atomic(stmt, self.names) {
+            Some(Ok((_, idx, value, _))) => {
+                // Atomic updates need no decision; their operands' accesses do, in the order the rewrite meets them.
+                self.visit_expr(&value);
+                idx.iter().for_each(|i| self.visit_expr(i));
+            }
+            Some(Err(e)) => self.errors.push(e),
+            None => syn::visit::visit_stmt(self, stmt),
+        }
+    }
+
     fn visit_expr(&mut self, e: &'ast Expr) {
         match e {
             Expr::Assign(a) => {
@@ -752,6 +787,13 @@ impl VisitMut for Rewrite<'_> {
             if is_barrier(stmt) {
                 let (barrier, phase) = (Ident::new(BARRIER, stmt.span()), Ident::new(PHASE, Span::call_site()));
                 *stmt = syn::parse_quote!(#barrier(&mut #phase););
+            } else if let Some(Ok((k, mut idx, mut value, sub))) = team_atomic(stmt, self.names) {
+                self.visit_expr_mut(&mut value);
+                idx.iter_mut().for_each(|i| self.visit_expr_mut(i));
+                let span = stmt.span();
+                let (name, phase) = (Ident::new(&self.names[k], span), Ident::new(PHASE, Span::call_site()));
+                let f = Ident::new(if sub { "atomic_sub" } else { "atomic_add" }, span);
+                *stmt = syn::parse_quote_spanned!(span=> { let __omp_v = #value; #name.#f(#phase, [#(#idx),*], __omp_v); });
             } else {
                 self.visit_stmt_mut(stmt);
             }

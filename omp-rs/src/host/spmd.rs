@@ -198,6 +198,26 @@ mod tests {
             })
         });
         assert!(plain.is_err());
+        // Atomic updates mix with each other, not with a read of the same phase.
+        run_teams(2, 8, |_, t, phase, arena| {
+            let s = arena.array::<f64, 1>("s", [2], 0.0, false);
+            *phase = arena.start();
+            s.atomic_add(*phase, [t as usize % 2], 1.5);
+            barrier(phase);
+            assert_eq!(s.read(*phase, [t as usize % 2]), 6.0);
+        });
+        let mixed = std::panic::catch_unwind(|| {
+            run_teams(1, 2, |_, t, phase, arena| {
+                let s = arena.array::<u32, 1>("s", [1], 0, false);
+                *phase = arena.start();
+                if t == 0 {
+                    s.atomic_add(*phase, [0], 1);
+                } else {
+                    let _ = s.read(*phase, [0]);
+                }
+            })
+        });
+        assert!(mixed.is_err());
         // An element's own thread may read what it wrote in the same phase.
         run_teams(3, 8, |_, t, phase, arena| {
             let s = arena.array::<u32, 1>("s", [8], 0, true);

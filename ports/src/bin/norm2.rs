@@ -1,12 +1,5 @@
 //! norm2: the Euclidean norm of a vector by a sum reduction (HeCBench `src/norm2-omp/main.cpp`, commit f27000a51),
-//! ported as written. It stands in for `stddev-omp`, which omp-rs cannot express: stddev's main kernel is
-//! `#pragma omp target teams num_teams(Teams) thread_limit(TPB)` around a team-local array `Type sstd[ColsPerBlk]`
-//! and a `#pragma omp parallel` block that indexes by `omp_get_thread_num()` / `omp_get_team_num()`, meets at
-//! `#pragma omp barrier` twice and adds into the team-local array with `omp atomic` (CUDA's block-shared-memory
-//! column reduction written as SPMD OpenMP); omp-rs's target regions are loops (`target teams distribute parallel
-//! for`, or a `target` block whose loops carry their own directives), with no team-local arrays, thread ids or
-//! barriers. norm2 is the reduction of the same kind (a sum of squares, as stddev's per-column sums) written with
-//! `reduction(+)`.
+//! ported as written.
 //!
 //! The original: for `n` = 512 Ki, 1 Mi, ..., 512 Mi floats (`a[i] = (i + 1) % 7`), the host computes the `double`
 //! reference `gold = sqrt(sum a[i]^2)`; a `target data map(to: a[0:n])` region holds `repeat` times one

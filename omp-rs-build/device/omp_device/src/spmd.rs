@@ -61,6 +61,19 @@ impl Team for KernelTeam {
     fn barrier() {
         crate::team::barrier();
     }
+
+    #[inline(always)]
+    unsafe fn add_f32(p: *mut f32, value: f32) {
+        // SAFETY: `p` points into the team's shared memory (the caller's promise); the IR helper's shared-memory
+        // `atomicrmw fadd`.
+        unsafe { <f32 as crate::atomic::AtomicScalar>::__team_add(p, value) };
+    }
+
+    #[inline(always)]
+    unsafe fn add_f64(p: *mut f64, value: f64) {
+        // SAFETY: as above.
+        unsafe { <f64 as crate::atomic::AtomicScalar>::__team_add(p, value) };
+    }
 }
 
 /// The region's team memory.
