@@ -612,6 +612,10 @@ pub mod team_local {
         mixed: bool,
         /// The phase in which this thread last announced each kind of access (by [`WORDS`] index).
         announced: [Cell<u32>; WORDS],
+        /// The element this thread last claimed by a checked access, its phase and whether by a write: until the
+        /// next barrier its stamp keeps every other thread's access of the element from passing its check, so the
+        /// thread's own further accesses of it need none (a read claim covers reads, a write claim both).
+        claimed: Cell<(u32, usize, bool)>,
         _fence: PhantomData<F>,
     }
 
@@ -663,6 +667,7 @@ pub mod team_local {
                 me,
                 mixed,
                 announced: [Cell::new(0), Cell::new(0), Cell::new(0), Cell::new(0)],
+                claimed: Cell::new((0, 0, false)),
                 _fence: PhantomData,
             }
         }
@@ -746,6 +751,11 @@ pub mod team_local {
             if !self.mixed {
                 unchecked_mode(self.name);
             }
+            let (claimed_phase, claimed, _) = self.claimed.get();
+            if claimed_phase == phase && claimed == i {
+                // SAFETY: in bounds; this thread's claim of the element in this phase stands (see `claimed`).
+                return unsafe { self.data.add(i).read() };
+            }
             self.announce(phase, CHECKED_READS, &[ATOMICS]);
             let mine = stamp(phase, self.me);
             // SAFETY: `i < len`: the stamps lie in the piece.
@@ -769,6 +779,7 @@ pub mod team_local {
             if w >> THREAD_BITS == phase && w != mine {
                 race(self.name, self.dims, i, w & THREAD_MASK, self.me, "reads");
             }
+            self.claimed.set((phase, i, false));
             // SAFETY: in bounds; no other thread writes element `i` in this phase: a writer of the phase sees this
             // read's stamp or this read saw its write stamp, and the one that saw panicked before the access.
             unsafe { self.data.add(i).read() }
@@ -779,6 +790,10 @@ pub mod team_local {
         #[track_caller]
         pub fn write(&self, phase: u32, idx: [usize; D], value: T) {
             let i = self.flat(idx);
+            if self.claimed.get() == (phase, i, true) {
+                // SAFETY: in bounds; this thread's write claim of the element in this phase stands (see `claimed`).
+                return unsafe { self.data.add(i).write(value) };
+            }
             self.announce(phase, WRITES, &[READS, ATOMICS]);
             let mine = stamp(phase, self.me);
             // SAFETY: `i < len`: the stamps lie in the piece.
@@ -795,6 +810,7 @@ pub mod team_local {
                     race(self.name, self.dims, i, self.me, reader, "reads");
                 }
             }
+            self.claimed.set((phase, i, true));
             // SAFETY: in bounds; no other thread touches element `i` in this phase: another writer swapped after
             // this one and panics, a checked reader saw this stamp or was seen above, plain readers of the phase
             // were excluded by the announcement.

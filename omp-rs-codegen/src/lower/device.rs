@@ -393,13 +393,18 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // checks that the launch is that grid; on the host plugin it runs the team's threads as OS threads).
     let team_body = plan.is_team_body();
     let team_size = trips.last().map_or_else(|| quote!(1u64), |t| quote!(#t));
+    // Its (team, thread) pair is the unit's position: the nest's two indices without decoding the unit.
+    let team_decode = match &ks[..] {
+        [k0, k1] => quote!(let #k0: u64 = __omp_team; let #k1: u64 = __omp_thread; let __omp_ks: [u64; 2] = [#k0, #k1];),
+        _ => decode.clone(),
+    };
     let team_walk = |var_lets: &[TokenStream], views: &TokenStream| {
         quote! {
-            omp_device::spmd::each_thread(__omp_units, #team_size, |__omp_unit: u64| {
+            omp_device::spmd::each_thread(__omp_units, #team_size, |__omp_unit: u64, __omp_team: u64, __omp_thread: u64| {
                 let mut __omp_once = true;
                 while __omp_once {
                     __omp_once = false;
-                    #decode
+                    #team_decode
                     #(#var_lets)*
                     #per_iteration
                     #views

@@ -218,6 +218,33 @@ mod tests {
             })
         });
         assert!(mixed.is_err());
+        // A thread's claim of an element covers its own further accesses, never another thread's.
+        run_teams(2, 8, |_, t, phase, arena| {
+            let s = arena.array::<u32, 1>("s", [8], 0, true);
+            *phase = arena.start();
+            for k in 0..5 {
+                let v = s.read_checked(*phase, [t as usize]);
+                s.write(*phase, [t as usize], v + k);
+            }
+            barrier(phase);
+            assert_eq!(s.read(*phase, [t as usize]), 10);
+        });
+        let claimed = std::panic::catch_unwind(|| {
+            run_teams(1, 2, |_, t, phase, arena| {
+                let s = arena.array::<u32, 1>("s", [1], 0, true);
+                *phase = arena.start();
+                if t == 0 {
+                    for _ in 0..100 {
+                        s.write(*phase, [0], 1);
+                    }
+                } else {
+                    for _ in 0..100 {
+                        let _ = s.read_checked(*phase, [0]);
+                    }
+                }
+            })
+        });
+        assert!(claimed.is_err());
         // An element's own thread may read what it wrote in the same phase.
         run_teams(3, 8, |_, t, phase, arena| {
             let s = arena.array::<u32, 1>("s", [8], 0, true);

@@ -95,17 +95,18 @@ pub fn barrier(phase: &mut u32) {
     crate::abi_shared::team_local::barrier::<KernelTeam>(phase);
 }
 
-/// Runs `unit(u)` for the calling thread's unit `u` of a kernel whose `units` units are its teams' threads, `threads`
-/// per team (unit = team · threads + thread): the launch must be that grid (a team body's barriers need every
-/// thread of the team, each with its own unit), else the kernel panics.
+/// Runs `unit(u, team, thread)` for the calling thread's unit `u = team · threads + thread` of a kernel whose
+/// `units` units are its teams' threads, `threads` per team: the launch must be that grid (a team body's barriers
+/// need every thread of the team, each with its own unit), else the kernel panics.
 #[cfg(any(target_arch = "nvptx64", target_arch = "amdgpu"))]
 #[inline(always)]
-pub fn each_thread(units: u64, threads: u64, unit: impl Fn(u64)) {
+pub fn each_thread(units: u64, threads: u64, unit: impl Fn(u64, u64, u64)) {
     use crate::launch::{num_teams, team_id, team_size, thread_in_team};
     if u64::from(team_size()) != threads || u64::from(num_teams()) * threads != units {
         wrong_grid(units, threads);
     }
-    unit(u64::from(team_id()) * threads + u64::from(thread_in_team()));
+    let (team, thread) = (u64::from(team_id()), u64::from(thread_in_team()));
+    unit(team * threads + thread, team, thread);
 }
 
 #[cold]
@@ -187,7 +188,7 @@ mod host {
     }
 
     /// Runs the kernel's units as `units / threads` teams of `threads` OS threads, team after team.
-    pub fn each_thread(units: u64, threads: u64, unit: impl Fn(u64)) {
+    pub fn each_thread(units: u64, threads: u64, unit: impl Fn(u64, u64, u64)) {
         let teams = units / threads.max(1);
         let team = Team { barrier: SpinBarrier::new(threads as u32), memory: (0..MAX_BYTES / 16).map(|_| UnsafeCell::new(0)).collect() };
         let (team, unit) = (&team, &Shared(unit));
@@ -202,7 +203,7 @@ mod host {
                         let work = AssertUnwindSafe(|| {
                             let unit = unit;
                             for k in 0..teams {
-                                (unit.0)(k * threads + u64::from(me));
+                                (unit.0)(k * threads + u64::from(me), k, u64::from(me));
                                 team_barrier();
                             }
                         });
