@@ -25,6 +25,7 @@ ROWS = {
     "spm": ("spm", "average kernel", r"Average kernel execution time: ([\d.]+) \(ms\)", "ms"),
     "reverse": ("reverse", "total kernel time", r"Total kernel execution time: ([\d.]+) \(s\)", "s"),
     "stddev": ("stddev", "average of the kernels", r"Average execution time of stddev kernels: ([\d.]+) \(s\)", "s"),
+    "nlll": ("nlll", "sum of the five team sizes' averages", r"Average execution time of nll loss forward kernel: ([\d.]+) \(us\)", "µs"),
 }
 
 
@@ -39,6 +40,8 @@ def value(name, text):
         return float(secs) / int(iters) * 1e6
     if name == "scatter_add":
         return sum(float(v) for v in found[-2:]) if len(found) >= 2 else None
+    if name == "nlll":
+        return sum(float(v) for v in found[-5:]) if len(found) >= 5 else None
     if name == "norm2":
         return {size: float(t) for size, t in found}
     return float(found[-1])

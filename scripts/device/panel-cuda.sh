@@ -33,3 +33,4 @@ run scatterAdd-cuda 10000000 32 8 1000
 run spm-cuda 256 1000
 run reverse-cuda 100
 run stddev-cuda 8192 16384 100
+run nlll-cuda 2048 1000 1000
