@@ -29,13 +29,14 @@
 //!
 //! **Team-local arrays** (`let mut a = [v; N];`, `[[v; N]; M]`, `[[[v; N]; M]; L]`, the element type written as a
 //! literal's suffix or in the `let`'s type) become handles on the team's memory (`omp_rs_abi::team_local`): each
-//! indexing of `a` a `read`, `read_checked` or `write` call. Whatever this module concludes, the handles check at run
-//! time that no two threads touch an element between two barriers where one of them writes it (a race panics
-//! before the access): the analysis only picks the cheap form. [`Phases`] groups the code into the phases that can
-//! run at the same time — the stretch before a loop that holds a barrier runs with the loop body's first stretch, the
-//! body's last stretch with the next iteration's first and with the code after the loop — and a read of an array
-//! in a group that also writes it is `read_checked` (element stamps), any other read is `read` (one announcement
-//! per thread and phase, then a plain load).
+//! indexing of `a` a `read`, `read_checked` or `write` call, `#[omp::atomic] a[i] += v` (`-=`) an `atomic_add`
+//! (`atomic_sub`). Whatever this module concludes, the handles check at run time that no two threads touch an
+//! element between two barriers where one of them writes it (a race panics before the access): the analysis only
+//! picks the cheap form. [`Phases`] lists the phases that can run at run time, each with the statements it may
+//! hold — the stretch before a loop that holds a barrier runs with the loop body's first stretch, the body's last
+//! stretch with the next iteration's first and with the code after the loop — and a read of an array in a phase
+//! that also writes it is `read_checked` (element stamps), any other read is `read` (one announcement per thread
+//! and phase, then a plain load).
 //!
 //! Refused, each with the fix: a barrier elsewhere; other uses of a team-local array than indexing every dimension
 //! and `.len()` (passing it to a function, `&mut a[i]`, a macro naming it); a team-local array without its
@@ -647,24 +648,31 @@ impl Collect<'_> {
     }
 }
 
-/// `#[omp::atomic] a[i] += v;` / `-=` on a team-local array: the array's number, the indices, the value and
-/// whether it subtracts; an error for other atomic forms on one.
-fn team_atomic(stmt: &Stmt, names: &[String]) -> Option<Result<(usize, Vec<Expr>, Expr, bool), (Span, String)>> {
+/// `#[omp::atomic] a[i] += v;` (or `-=`) on a team-local array.
+struct TeamAtomic {
+    /// The array's number.
+    array: usize,
+    indices: Vec<Expr>,
+    value: Expr,
+    subtracts: bool,
+}
+
+/// The team-local atomic update `stmt` is, or an error for other atomic forms on a team-local array.
+fn team_atomic(stmt: &Stmt, names: &[String]) -> Option<Result<TeamAtomic, (Span, String)>> {
     let Ok(Some(crate::body::BodyDirective::Atomic(a))) = crate::body::statement_directive(stmt) else { return None };
-    let (k, idx) = indexing(&a.target, names)?;
-    let idx: Vec<Expr> = idx.into_iter().cloned().collect();
+    let (array, idx) = indexing(&a.target, names)?;
+    let indices: Vec<Expr> = idx.into_iter().cloned().collect();
     use crate::body::AtomicOp;
+    let update = |value: &Expr, subtracts| Some(Ok(TeamAtomic { array, indices: indices.clone(), value: value.clone(), subtracts }));
     match (a.kind, a.op, &a.value) {
-        (crate::model::AtomicKind::Update, Some(op @ (AtomicOp::Add | AtomicOp::Sub)), Some(v)) => {
-            Some(Ok((k, idx, v.clone(), op == AtomicOp::Sub)))
-        }
-        (crate::model::AtomicKind::Update, None, Some(v)) => Some(Ok((k, idx, v.clone(), false))),
+        (crate::model::AtomicKind::Update, Some(op @ (AtomicOp::Add | AtomicOp::Sub)), Some(v)) => update(v, op == AtomicOp::Sub),
+        (crate::model::AtomicKind::Update, None, Some(v)) => update(v, false),
         _ => Some(Err((
             stmt.span(),
             format!(
                 "`#[omp::atomic]` on the team-local array `{}` adds (`+=`) or subtracts (`-=`); other atomic forms on \
                  team-local arrays are not supported",
-                names[k]
+                names[array]
             ),
         ))),
     }
@@ -673,10 +681,10 @@ fn team_atomic(stmt: &Stmt, names: &[String]) -> Option<Result<(usize, Vec<Expr>
 impl<'ast> Visit<'ast> for Collect<'_> {
     fn visit_stmt(&mut self, stmt: &'ast Stmt) {
         match team_atomic(stmt, self.names) {
-            Some(Ok((_, idx, value, _))) => {
+            Some(Ok(a)) => {
                 // Atomic updates need no decision; their operands' accesses do, in the order the rewrite meets them.
-                self.visit_expr(&value);
-                idx.iter().for_each(|i| self.visit_expr(i));
+                self.visit_expr(&a.value);
+                a.indices.iter().for_each(|i| self.visit_expr(i));
             }
             Some(Err(e)) => self.errors.push(e),
             None => syn::visit::visit_stmt(self, stmt),
@@ -787,12 +795,13 @@ impl VisitMut for Rewrite<'_> {
             if is_barrier(stmt) {
                 let (barrier, phase) = (Ident::new(BARRIER, stmt.span()), Ident::new(PHASE, Span::call_site()));
                 *stmt = syn::parse_quote!(#barrier(&mut #phase););
-            } else if let Some(Ok((k, mut idx, mut value, sub))) = team_atomic(stmt, self.names) {
-                self.visit_expr_mut(&mut value);
-                idx.iter_mut().for_each(|i| self.visit_expr_mut(i));
+            } else if let Some(Ok(mut a)) = team_atomic(stmt, self.names) {
+                self.visit_expr_mut(&mut a.value);
+                a.indices.iter_mut().for_each(|i| self.visit_expr_mut(i));
                 let span = stmt.span();
-                let (name, phase) = (Ident::new(&self.names[k], span), Ident::new(PHASE, Span::call_site()));
-                let f = Ident::new(if sub { "atomic_sub" } else { "atomic_add" }, span);
+                let (name, phase) = (Ident::new(&self.names[a.array], span), Ident::new(PHASE, Span::call_site()));
+                let f = Ident::new(if a.subtracts { "atomic_sub" } else { "atomic_add" }, span);
+                let (value, idx) = (&a.value, &a.indices);
                 *stmt = syn::parse_quote_spanned!(span=> { let __omp_v = #value; #name.#f(#phase, [#(#idx),*], __omp_v); });
             } else {
                 self.visit_stmt_mut(stmt);
