@@ -17,6 +17,7 @@ pub const CHECKS: &[Check] = &[
     ("spmd: block sums halved in a team-local array between barriers, thread 0 writing the team's sum", check_block_sums),
     ("spmd: team-local races (a neighbour read, one element written by all) panic", check_team_local_races),
     ("spmd: per-team histograms through #[omp::atomic] on a team-local array", check_team_histograms),
+    ("spmd: tiled matrix multiply, 2-D team-local tiles, team and thread numbers split by % and /", check_tiled_matmul),
 ];
 
 const GRANULARITY: usize = 8;
@@ -316,4 +317,55 @@ fn check_team_histograms(rng: &mut StdRng) -> Result<(), String> {
         want[(i / per_team.max(1)) * 16 + (*v % 16) as usize] += 1;
     }
     same("bins", &bins, &want)
+}
+/// Tiled matrix multiply as CUDA's shared-memory GEMM: one team per 8×8 tile of `c`, a loop over the tiles of the
+/// shared dimension, each loading a tile of `a` and of `b` into team-local arrays between two barriers.
+#[omp::directives]
+fn tiled_matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    let nb = n / 8;
+    #[omp::target_teams(num_teams(nb * nb), thread_limit(64))]
+    {
+        let mut ta = [[0.0f32; 8]; 8];
+        let mut tb = [[0.0f32; 8]; 8];
+        #[omp::parallel]
+        {
+            let bx = omp::get_team_num() % nb;
+            let by = omp::get_team_num() / nb;
+            let tx = omp::get_thread_num() % 8;
+            let ty = omp::get_thread_num() / 8;
+            let row = by * 8 + ty;
+            let col = bx * 8 + tx;
+            let mut sum = 0.0f32;
+            for k in 0..nb {
+                ta[ty][tx] = a[row * n + k * 8 + tx];
+                tb[ty][tx] = b[(k * 8 + ty) * n + col];
+                omp::barrier!();
+                for j in 0..8 {
+                    sum += ta[ty][j] * tb[j][tx];
+                }
+                omp::barrier!();
+            }
+            c[row * n + col] = sum;
+        }
+    }
+}
+
+fn check_tiled_matmul(rng: &mut StdRng) -> Result<(), String> {
+    let n = 8 * rng.gen_range(1..7);
+    let a: Vec<f32> = (0..n * n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let b: Vec<f32> = (0..n * n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut c = vec![f32::NAN; n * n];
+    tiled_matmul(n, &a, &b, &mut c);
+    // The same sums in the same order: tile after tile, eight products each.
+    let mut want = vec![0.0f32; n * n];
+    for row in 0..n {
+        for col in 0..n {
+            let mut sum = 0.0f32;
+            for k in 0..n {
+                sum += a[row * n + k] * b[k * n + col];
+            }
+            want[row * n + col] = sum;
+        }
+    }
+    same("c", &c, &want)
 }

@@ -118,10 +118,10 @@ pub mod __private {
     pub use crate::host::{
         as_slice, as_slice_mut, atomic, chunk_size, coefficient, corner_max, corner_min, critical_lock, form_product, form_sum, int_bounds,
         parallel_for, range_count, range_count_inclusive, range_nth, range_nth_inclusive, reduce, row_span, slice_len, spmd_count,
-        team_size, type_bounds, wrapping, Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView, CopyValue,
-        CriticalCell, CriticalGuard, Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, LoopIndex, NotSlice, OmpAt, OmpAtMut,
-        Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows, RefValue, RegionConfig, Row, RowWindow, Rows, RowsWindow, Schedule,
-        SliceLocal, SliceRows, SliceStorage, SliceStorageMut, UncheckedSlice, WindowIndex, WindowMut, WindowsMut,
+        spmd_split, team_size, type_bounds, wrapping, Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView,
+        CopyValue, CriticalCell, CriticalGuard, Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, LoopIndex, NotSlice, OmpAt,
+        OmpAtMut, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows, RefValue, RegionConfig, Row, RowWindow, Rows, RowsWindow,
+        Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut, UncheckedSlice, WindowIndex, WindowMut, WindowsMut,
     };
     pub use crate::offload::private as offload;
     /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).

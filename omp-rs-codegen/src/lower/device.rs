@@ -392,7 +392,8 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // A team body: every thread runs its own (team, thread) pair, all of a team at once (`spmd::each_thread`
     // checks that the launch is that grid; on the host plugin it runs the team's threads as OS threads).
     let team_body = plan.is_team_body();
-    let team_size = trips.last().map_or_else(|| quote!(1u64), |t| quote!(#t));
+    let thread_trips = &trips[trips.len().saturating_sub(crate::spmd::thread_dims(&plan.nest))..];
+    let team_size = quote!(1u64 #(* #thread_trips)*);
     // Its (team, thread) pair is the unit's position: the nest's two indices without decoding the unit.
     let team_decode = match &ks[..] {
         [k0, k1] => quote!(let #k0: u64 = __omp_team; let #k1: u64 = __omp_thread; let __omp_ks: [u64; 2] = [#k0, #k1];),

@@ -337,6 +337,12 @@ pub fn parallel_loop(
     };
     // A team body (an SPMD region with barriers or team-local arrays) runs each (team, thread) pair on its own
     // thread of a team of the region's size (`omp::__private::spmd::team_for`); other loops share out chunks.
+    let team_dims_arg = if team_body {
+        let k = crate::spmd::thread_dims(nest);
+        quote!(#k,)
+    } else {
+        quote!()
+    };
     let (run, config_arg) =
         if team_body { (quote!(#rt::spmd::team_for), quote!()) } else { (quote!(#rt::parallel_for), quote!(&#config_v,)) };
     // Spanned at the `for`, so that type errors about the loop (a capture that is not `Sync`) point there.
@@ -348,6 +354,7 @@ pub fn parallel_loop(
             let #parts = #run(
                 #config_arg
                 [#(#dim_names.count()),*],
+                #team_dims_arg
                 (#(#red_inits,)*),
                 (#(#handles,)*),
                 |#chunk, #red, #views| {

@@ -50,6 +50,13 @@ use crate::parse;
 pub(crate) mod team;
 pub(crate) use team::is_team_body;
 
+/// How many of a fused SPMD nest's innermost dimensions count its threads: two where the thread number is split
+/// ([`Split`]), else one.
+pub(crate) fn thread_dims(nest: &crate::loops::LoopNest) -> usize {
+    let threads = nest.dims.iter().filter(|d| d.var.as_ref().is_some_and(|v| v.to_string().starts_with(THREAD))).count();
+    threads.max(1)
+}
+
 /// The names the nest binds (`__omp_spmd_*`: the user cannot mean them). Team and thread numbers are `usize`, as
 /// `omp::get_thread_num()` is on the host.
 const TEAM: &str = "__omp_spmd_team";
@@ -61,6 +68,21 @@ const THREADS: &str = "__omp_spmd_threads";
 const ROUTINES: &[(&str, &str)] =
     &[("get_team_num", TEAM), ("get_num_teams", TEAMS), ("get_thread_num", THREAD), ("get_num_threads", THREADS)];
 
+/// The nest's names for a team or thread number the body only divides and takes the remainder of by one `E`
+/// (`omp::get_team_num() / nb`, `% nb`): the quotient's and the remainder's loops ([`Split`]).
+const TEAM_HI: &str = "__omp_spmd_team_hi";
+const TEAM_LO: &str = "__omp_spmd_team_lo";
+const THREAD_HI: &str = "__omp_spmd_thread_hi";
+const THREAD_LO: &str = "__omp_spmd_thread_lo";
+
+/// How messages spell the split names.
+const SPLIT_NAMES: &[(&str, &str)] = &[
+    (TEAM_HI, "omp::get_team_num() / .."),
+    (TEAM_LO, "omp::get_team_num() % .."),
+    (THREAD_HI, "omp::get_thread_num() / .."),
+    (THREAD_LO, "omp::get_thread_num() % .."),
+];
+
 /// A message of the analyses with the nest's names written as the routine calls they replace (the loop analysis
 /// knows them as loop variables of a collapsed nest, which the user did not write).
 pub(crate) fn in_user_terms(msg: String) -> String {
@@ -68,6 +90,9 @@ pub(crate) fn in_user_terms(msg: String) -> String {
         return msg;
     }
     let mut msg = msg.replace(" or reduce `collapse`", "");
+    for (bound, text) in SPLIT_NAMES {
+        msg = msg.replace(bound, text);
+    }
     // `__omp_spmd_teams` before its prefix `__omp_spmd_team`.
     let mut names = ROUTINES.to_vec();
     names.sort_by_key(|(_, bound)| std::cmp::Reverse(bound.len()));
@@ -172,6 +197,10 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     }
     let team_names: Vec<String> = arrays.iter().map(|a| a.name().to_string()).collect();
     FirstThread::rewrite(&mut body, &team_names);
+    // `team % nb` and `team / nb` (`t % 16`, `t / 16`) as the only uses: loops of their own, which the race
+    // analysis reads as two dimensions where it could not read the division.
+    let team_split = Split::of(&mut body, TEAM, TEAM_HI, TEAM_LO);
+    let thread_split = Split::of(&mut body, THREAD, THREAD_HI, THREAD_LO);
     if !arrays.is_empty() || team::holds_barrier(&body) {
         if let Some(r) = teams_d.settings.reductions.first() {
             cx.error_spanned_by(
@@ -181,7 +210,8 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
             );
             return Err(());
         }
-        team::lower(&mut body, &arrays, THREAD, cx)?;
+        let thread_names: &[&str] = if thread_split.is_some() { &[THREAD_HI, THREAD_LO] } else { &[THREAD] };
+        team::lower(&mut body, &arrays, thread_names, cx)?;
     }
     let (Some(teams_count), Some(size)) = (teams_count, size) else { return Err(()) };
 
@@ -198,14 +228,34 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     // `num_teams(1)`: the nest's team loop is `0..1` as written, so that the race analysis sees one team.
     let one_team = matches!(&teams_count, Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "1");
     let team_range = if one_team { quote!(0..1usize) } else { quote!(0..#teams_n) };
+    let mut depth = 2usize;
+    let mut checks = TokenStream::new();
+    let inner = match &thread_split {
+        None => quote!(for #thread in 0..#threads_n #body),
+        Some(e) => {
+            depth += 1;
+            let (hi, lo) = (Ident::new(THREAD_HI, Span::call_site()), Ident::new(THREAD_LO, Span::call_site()));
+            checks.extend(quote!(::omp::__private::spmd_split(#threads_n, #e as usize, "the team size", "omp::get_thread_num()");));
+            quote!(for #hi in 0..#threads_n / (#e as usize) { for #lo in 0..(#e as usize) #body })
+        }
+    };
+    let nest = match &team_split {
+        None => quote!(for #team in #team_range { #inner }),
+        Some(e) => {
+            depth += 1;
+            let (hi, lo) = (Ident::new(TEAM_HI, Span::call_site()), Ident::new(TEAM_LO, Span::call_site()));
+            checks.extend(quote!(::omp::__private::spmd_split(#teams_n, #e as usize, "num_teams", "omp::get_team_num()");));
+            quote!(for #hi in 0..#teams_n / (#e as usize) { for #lo in 0..(#e as usize) { #inner } })
+        }
+    };
+    let depth_lit = syn::LitInt::new(&depth.to_string(), Span::call_site());
     let out = quote! {
         let #teams_n: usize = ::omp::__private::spmd_count(#teams_count, "num_teams");
         let #threads_n: usize = #size;
+        #checks
         #(#other_attrs)*
-        #[omp::#directive(collapse(2), num_teams(#teams_n), thread_limit(#threads_n) #(, #clauses)*)]
-        for #team in #team_range {
-            for #thread in 0..#threads_n #body
-        }
+        #[omp::#directive(collapse(#depth_lit), num_teams(#teams_n), thread_limit(#threads_n) #(, #clauses)*)]
+        #nest
     };
     match syn::parse2::<syn::Block>(quote!({ #out })) {
         Ok(b) => Ok(b.stmts),
@@ -431,6 +481,151 @@ impl VisitMut for OwnedByFirst<'_> {
     }
 
     fn visit_expr_closure_mut(&mut self, _: &mut syn::ExprClosure) {}
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
+
+/// A team or thread number the body uses only as `n / E` and `n % E` with one `E` (a literal or a name from outside
+/// the region: a captured scalar or a const), directly or through `let` aliases: the nest gets two loops for it,
+/// `for hi in 0..count / E { for lo in 0..E { .. } }` (the run time checks that `E` divides the count, so they
+/// walk the same numbers in the same order), and the body reads `hi` and `lo`. `Split::of` rewrites the body and
+/// returns `E`, or leaves it as it is.
+struct Split;
+
+impl Split {
+    fn of(body: &mut syn::Block, name: &str, hi: &str, lo: &str) -> Option<Expr> {
+        let mut aliases = Aliases { bound: Vec::new(), declared: Vec::new() };
+        syn::visit::Visit::visit_block(&mut aliases, body);
+        let mut names = vec![name.to_string()];
+        for a in &aliases.bound {
+            if aliases.declared.iter().filter(|d| *d == a).count() == 1 {
+                names.push(a.clone());
+            }
+        }
+        // Aliases of the nest's own name only (`Aliases` records those bound to `THREAD`; redo for `name`).
+        let mut own = AliasesOf { of: name, bound: Vec::new() };
+        syn::visit::Visit::visit_block(&mut own, body);
+        names.retain(|n| n == name || (own.bound.contains(n) && aliases.declared.iter().filter(|d| *d == n).count() == 1));
+        let mut uses = SplitUses { names: &names, divisors: Vec::new(), other: false };
+        syn::visit::Visit::visit_block(&mut uses, body);
+        let first = uses.divisors.first()?.clone();
+        let text = first.to_token_stream().to_string();
+        let simple = match &first {
+            Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().is_ok_and(|v| v > 0),
+            Expr::Path(p) => p.path.get_ident().is_some_and(|i| !aliases.declared.contains(&i.to_string())),
+            _ => false,
+        };
+        if uses.other || !simple || uses.divisors.iter().any(|d| d.to_token_stream().to_string() != text) {
+            return None;
+        }
+        SplitRewrite { names: &names, hi, lo, divisor: &first }.visit_block_mut(body);
+        Some(first)
+    }
+}
+
+/// `let x = <of>;` bindings.
+struct AliasesOf<'a> {
+    of: &'a str,
+    bound: Vec<String>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for AliasesOf<'_> {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if let Some(name) = alias_of(l, self.of) {
+            self.bound.push(name);
+        }
+        syn::visit::visit_local(self, l);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The name `let name = <of>;` (immutable, plain) binds.
+fn alias_of(l: &syn::Local, of: &str) -> Option<String> {
+    let pat = match &l.pat {
+        syn::Pat::Type(t) => &*t.pat,
+        p => p,
+    };
+    let (syn::Pat::Ident(id), Some(init)) = (pat, &l.init) else { return None };
+    let bound = matches!(&*init.expr, Expr::Path(p) if p.path.is_ident(of));
+    (bound && id.mutability.is_none() && id.by_ref.is_none() && init.diverge.is_none()).then(|| id.ident.to_string())
+}
+
+fn names_one_of(e: &Expr, names: &[String]) -> bool {
+    let mut e = e;
+    while let Expr::Paren(p) = e {
+        e = &p.expr;
+    }
+    matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| names.contains(&i.to_string())))
+}
+
+/// The divisors of `n / E` and `n % E` uses of `names`, and whether any other use exists.
+struct SplitUses<'a> {
+    names: &'a [String],
+    divisors: Vec<Expr>,
+    other: bool,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for SplitUses<'_> {
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Div(_) | syn::BinOp::Rem(_)) && names_one_of(&b.left, self.names) => {
+                let mut d = &*b.right;
+                while let Expr::Paren(p) = d {
+                    d = &p.expr;
+                }
+                self.divisors.push(d.clone());
+                self.visit_expr(&b.right);
+            }
+            Expr::Path(_) if names_one_of(e, self.names) => self.other = true,
+            _ => syn::visit::visit_expr(self, e),
+        }
+    }
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        // An alias's own binding is no use.
+        if self.names.iter().any(|n| alias_of(l, n).is_some()) {
+            return;
+        }
+        syn::visit::visit_local(self, l);
+    }
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        // A macro's tokens are not parsed: a name there is a use this cannot rewrite.
+        self.other |= crate::fields::ident_tokens(m.tokens.clone()).iter().any(|i| self.names.contains(&i.to_string()));
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Replaces `n / E` by `hi`, `n % E` by `lo`, and an alias's binding by `hi * E + lo` (the same number).
+struct SplitRewrite<'a> {
+    names: &'a [String],
+    hi: &'a str,
+    lo: &'a str,
+    divisor: &'a Expr,
+}
+
+impl VisitMut for SplitRewrite<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Binary(b) = e {
+            if names_one_of(&b.left, self.names) {
+                let name = if matches!(b.op, syn::BinOp::Div(_)) { self.hi } else { self.lo };
+                if matches!(b.op, syn::BinOp::Div(_) | syn::BinOp::Rem(_)) {
+                    let id = Ident::new(name, syn::spanned::Spanned::span(&*b));
+                    *e = syn::parse_quote!(#id);
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+    fn visit_local_mut(&mut self, l: &mut syn::Local) {
+        if self.names.iter().any(|n| alias_of(l, n).is_some()) {
+            if let Some(init) = &mut l.init {
+                let (hi, lo, d) = (Ident::new(self.hi, Span::call_site()), Ident::new(self.lo, Span::call_site()), self.divisor);
+                *init.expr = syn::parse_quote!(#hi * (#d as usize) + #lo);
+                l.attrs.push(syn::parse_quote!(#[allow(unused_variables)]));
+            }
+            return;
+        }
+        visit_mut::visit_local_mut(self, l);
+    }
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
@@ -768,6 +963,47 @@ mod tests {
             }
         });
         assert!(untyped.unwrap_err().contains("give the element type of the team-local array `s`"));
+    }
+
+    #[test]
+    fn team_and_thread_numbers_divided_by_one_number_are_two_loops_each() {
+        let out = fused(quote! {
+            #[omp::target_teams(num_teams(nb * nb), thread_limit(64))]
+            {
+                #[omp::parallel]
+                {
+                    let bx = omp::get_team_num() % nb;
+                    let by = omp::get_team_num() / nb;
+                    let t = omp::get_thread_num();
+                    let (tx, ty) = (t % 8, t / 8);
+                    c[(by * 8 + ty) * n + bx * 8 + tx] = 1.0;
+                }
+            }
+        })
+        .unwrap();
+        assert!(out.contains("collapse (4)"), "{out}");
+        assert!(out.contains("spmd_split (__omp_spmd_teams , nb as usize , \"num_teams\""), "{out}");
+        assert!(
+            out.contains("for __omp_spmd_team_hi in 0 .. __omp_spmd_teams / (nb as usize) { for __omp_spmd_team_lo in 0 .. (nb as usize)"),
+            "{out}"
+        );
+        assert!(out.contains("let bx = __omp_spmd_team_lo ; let by = __omp_spmd_team_hi"), "{out}");
+        // The alias `t` is rebuilt from the two loops.
+        assert!(out.contains("let t = __omp_spmd_thread_hi * (8 as usize) + __omp_spmd_thread_lo"), "{out}");
+        assert!(out.contains("(__omp_spmd_thread_lo , __omp_spmd_thread_hi)"), "{out}");
+        // Any other use of the number keeps the nest two-dimensional.
+        let other = fused(quote! {
+            #[omp::target_teams(num_teams(g), thread_limit(64))]
+            {
+                #[omp::parallel]
+                {
+                    let t = omp::get_thread_num();
+                    y[omp::get_team_num() * 64 + t] = (t % 8) as f64;
+                }
+            }
+        })
+        .unwrap();
+        assert!(other.contains("collapse (2)"), "{other}");
     }
 
     #[test]

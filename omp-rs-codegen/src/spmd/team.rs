@@ -193,8 +193,8 @@ fn suffix_type(e: &Expr) -> Option<syn::Type> {
 }
 
 /// Lowers a team body: checks where its barriers stand, rewrites its barriers and team-local accesses, and puts the
-/// arena's set-up first. `thread` is the name the thread number is bound to. `Err(())` once errors were reported.
-pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &str, cx: &Ctxt) -> Result<(), ()> {
+/// arena's set-up first. `thread`: the names the thread number is bound to (two where it is split). `Err(())` once errors were reported.
+pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &[&str], cx: &Ctxt) -> Result<(), ()> {
     let names: Vec<String> = arrays.iter().map(|a| a.name.to_string()).collect();
     let mut ok = true;
     // Shadowing would make an indexing of the name mean the local; refused rather than told apart.
@@ -485,10 +485,10 @@ struct Uniform {
 }
 
 impl Uniform {
-    fn of(body: &syn::Block, thread: &str, team_arrays: &[String]) -> Uniform {
+    fn of(body: &syn::Block, thread: &[&str], team_arrays: &[String]) -> Uniform {
         let mut written = Written(Vec::new());
         written.visit_block(body);
-        let mut varying: Vec<String> = std::iter::once(thread.to_string()).chain(team_arrays.iter().cloned()).chain(written.0).collect();
+        let mut varying: Vec<String> = thread.iter().map(|t| t.to_string()).chain(team_arrays.iter().cloned()).chain(written.0).collect();
         // To a fixed point: a local is varying when its value names a varying name.
         loop {
             let mut lets = Lets { varying: &varying, found: Vec::new() };

@@ -223,6 +223,28 @@ where
     team::run(threads, run)
 }
 
+/// The check of an SPMD region whose body uses its team (thread) number only divided by `e` and as the remainder
+/// (`omp::get_team_num() / nb`, `% nb`): its nest walks the quotient and the remainder as two loops, which is the
+/// same walk when `e` divides the count.
+pub fn spmd_split(count: usize, e: usize, what: &str, routine: &str) {
+    if e == 0 || count % e != 0 {
+        panic!(
+            "omp: this SPMD region uses `{routine}` only through `/ {e}` and `% {e}`, and omp-rs checks its writes on that \
+             decomposition, which needs {what} ({count}) to be a multiple of {e}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod spmd_split_tests {
+    #[test]
+    fn a_split_needs_a_divisor_of_the_count() {
+        super::spmd_split(64, 8, "the team size", "omp::get_thread_num()");
+        assert!(std::panic::catch_unwind(|| super::spmd_split(60, 8, "the team size", "omp::get_thread_num()")).is_err());
+        assert!(std::panic::catch_unwind(|| super::spmd_split(8, 0, "num_teams", "omp::get_team_num()")).is_err());
+    }
+}
+
 /// `num_threads(e)` for any integer expression.
 pub fn team_size<T: TryInto<usize> + Copy + std::fmt::Debug>(n: T) -> usize {
     match n.try_into() {

@@ -85,17 +85,19 @@ pub fn barrier(phase: &mut u32) {
     team_local::barrier::<HostTeam>(phase);
 }
 
-/// Runs the collapsed (team, thread) nest `counts = [teams, threads]` of an SPMD region with barriers: unit
+/// Runs the collapsed nest of an SPMD region with barriers, whose first dimensions count its teams and whose last
+/// `thread_dims` count its threads (`[teams, threads]`, or either split in two, see `omp_rs_codegen::spmd`): unit
 /// `team · threads + thread` on thread `thread` of a team of `threads` OS threads, teams in order. Returns each
 /// thread's reduction copy, as [`super::parallel_for`] does.
-pub fn team_for<R, A, F>(counts: [u64; 2], init: R, arrays: A, body: F) -> Vec<R>
+pub fn team_for<const D: usize, R, A, F>(counts: [u64; D], thread_dims: usize, init: R, arrays: A, body: F) -> Vec<R>
 where
     R: Copy + Send + Sync,
-    A: DisjointArrays<2>,
-    F: Fn(Chunk<2>, &mut R, A::Views) + Sync,
+    A: DisjointArrays<D>,
+    F: Fn(Chunk<D>, &mut R, A::Views) + Sync,
 {
     crate::icv::display_env_once();
-    let [teams, threads] = counts;
+    let split = D.saturating_sub(thread_dims);
+    let (teams, threads) = (counts[..split].iter().product::<u64>(), counts[split..].iter().product::<u64>());
     let n = usize::try_from(threads).ok().filter(|&t| t < team_local::MAX_TEAM).unwrap_or_else(|| {
         panic!("omp: SPMD regions with barriers or team-local arrays have at most 2047 threads per team, not {threads}")
     });
@@ -140,7 +142,7 @@ mod tests {
 
     /// Each (team, thread) runs `f(team, thread, phase, arena)` as a team body, and returns nothing.
     fn run_teams(teams: u64, threads: u64, f: impl Fn(u64, u32, &mut u32, &mut Arena<4096>) + Sync) {
-        team_for([teams, threads], (), (), |chunk, _, ()| {
+        team_for([teams, threads], 1, (), (), |chunk, _, ()| {
             let unit = chunk.first;
             let mut arena = new_arena::<4096>();
             let mut phase = 0;
