@@ -87,6 +87,46 @@ impl GlibcRand {
     }
 }
 
+/// libstdc++'s `std::default_random_engine` (`minstd_rand0`) and the draws of its `uniform_int_distribution` and
+/// `uniform_real_distribution<float>`, so that a port's random inputs are its original's (`Minstd::new(123)` is
+/// `std::default_random_engine g(123)`).
+pub struct Minstd(u64);
+
+impl Minstd {
+    pub fn new(seed: u64) -> Minstd {
+        Minstd(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0 * 16807 % 2147483647;
+        self.0
+    }
+
+    /// `uniform_int_distribution(lo, hi)`: a value in `lo..=hi` by libstdc++'s down-scaling (the engine's range
+    /// `1..=2^31 - 2` cut into equal parts).
+    pub fn uniform_int(&mut self, lo: u64, hi: u64) -> u64 {
+        let (urng_range, range) = (2147483646 - 1, hi - lo);
+        let scaling = urng_range / (range + 1);
+        let past = (range + 1) * scaling;
+        loop {
+            let r = self.next() - 1;
+            if r < past {
+                return r / scaling + lo;
+            }
+        }
+    }
+
+    /// `uniform_real_distribution<float>(a, b)`: `generate_canonical<float, 24>` (one draw over the range
+    /// `2^31 - 2`), then `c * (b - a) + a`.
+    pub fn uniform_f32(&mut self, a: f32, b: f32) -> f32 {
+        let mut c = (self.next() - 1) as f32 / 2147483646.0f64 as f32;
+        if c >= 1.0 {
+            c = 1.0f32.next_down();
+        }
+        c * (b - a) + a
+    }
+}
+
 /// `v` as `std::cout << v` prints a floating-point value (`%g`: 6 significant digits, trailing zeros dropped).
 pub fn g6(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {

@@ -17,7 +17,8 @@
 //!   threads: a region's team-local arrays have a const length, and a const generic parameter cannot reach the
 //!   device kernel.
 //! - `weights != nullptr ? weights[t] : 1` is `weights[t]`: the program always passes weights.
-//! - The generator is libstdc++'s (`minstd_rand0`, `generate_canonical<float>` and the integer down-scaling).
+//! - The generator is libstdc++'s (`omp_ports::Minstd`: `minstd_rand0`, `generate_canonical<float>`, the integer
+//!   down-scaling).
 //! - `kernel time:` is the sum over the five sizes of the original's span (each size's repeat loop), in seconds.
 //!
 //! panel-args: 256 100 2
@@ -26,39 +27,6 @@
 use std::time::Instant;
 
 use omp::{MappedMut, MappedRef};
-
-/// libstdc++'s `std::default_random_engine` (`minstd_rand0`) and the two distributions the original draws from.
-struct Minstd(u64);
-
-impl Minstd {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0 * 16807 % 2147483647;
-        self.0
-    }
-
-    /// `uniform_real_distribution<float>(a, b)`: `generate_canonical<float, 24>` (one draw over the range
-    /// `2^31 - 2`), then `c * (b - a) + a`.
-    fn uniform_f32(&mut self, a: f32, b: f32) -> f32 {
-        let mut c = (self.next() - 1) as f32 / 2147483646.0f64 as f32;
-        if c >= 1.0 {
-            c = 1.0f32.next_down();
-        }
-        c * (b - a) + a
-    }
-
-    /// `uniform_int_distribution<int>(lo, hi)`: libstdc++'s down-scaling.
-    fn uniform_int(&mut self, lo: u64, hi: u64) -> u64 {
-        let (urng_range, range) = (2147483646 - 1, hi - lo);
-        let scaling = urng_range / (range + 1);
-        let past = (range + 1) * scaling;
-        loop {
-            let r = self.next() - 1;
-            if r < past {
-                return r / scaling + lo;
-            }
-        }
-    }
-}
 
 /// `NLL_LOSS_THREADS` at its largest: the team-local arrays' length.
 const MAX_THREADS: usize = 1024;
@@ -197,7 +165,7 @@ fn main() {
     let input_size = (nframe * n_classes) as usize;
     let (weights_size, target_size) = (nframe as usize, nframe as usize);
 
-    let mut g = Minstd(123);
+    let mut g = omp_ports::Minstd::new(123);
     println!("Initialization of input data may take a while..");
     let h_input: Vec<f32> = (0..input_size).map(|_| g.uniform_f32(-1.0, 1.0)).collect();
     let h_weights: Vec<f32> = (0..weights_size).map(|_| g.uniform_f32(-1.0, 1.0)).collect();

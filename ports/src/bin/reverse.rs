@@ -13,7 +13,7 @@
 //!   `LEN`. `int test[len]` is a `Vec`: a fixed-size array mapped by the data region gets no host views
 //!   (`test.host_mut()` does not compile on `[i32; 256]`).
 //! - The counts come from the same generator: libstdc++'s `minstd_rand0` and its `uniform_int_distribution`
-//!   (`Minstd`, below).
+//!   (`omp_ports::Minstd`).
 //! - `kernel time:` is the original's total, in seconds, as its `Total kernel execution time` line.
 //!
 //! panel-args: 1
@@ -23,30 +23,6 @@ use std::time::Instant;
 
 /// `len`: the elements, and the team's threads.
 const LEN: usize = 256;
-
-/// libstdc++'s `std::default_random_engine` (`minstd_rand0`) with `uniform_int_distribution<int>(lo, hi)`'s
-/// draw, so that the port reverses as often as its original.
-struct Minstd(u64);
-
-impl Minstd {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0 * 16807 % 2147483647;
-        self.0
-    }
-
-    /// A value in `lo..=hi`: libstdc++'s down-scaling (the engine's range `1..=2^31 - 2` cut into equal parts).
-    fn uniform(&mut self, lo: u64, hi: u64) -> u64 {
-        let (urng_range, range) = (2147483646 - 1, hi - lo);
-        let scaling = urng_range / (range + 1);
-        let past = (range + 1) * scaling;
-        loop {
-            let r = self.next() - 1;
-            if r < past {
-                return r / scaling + lo;
-            }
-        }
-    }
-}
 
 #[omp::directives]
 fn main() {
@@ -66,14 +42,14 @@ fn main() {
     let gold_odd: Vec<i32> = (0..LEN).map(|i| (LEN - i - 1) as i32).collect();
     let gold_even: Vec<i32> = (0..LEN).map(|i| i as i32).collect();
 
-    let mut generator = Minstd(123);
+    let mut generator = omp_ports::Minstd::new(123);
     let mut time = 0.0f64;
 
     #[omp::target_data(map(alloc: test))]
     {
         for _ in 0..iteration {
             // bound the number of reverse operations
-            let count = generator.uniform(100, 9999);
+            let count = generator.uniform_int(100, 9999);
 
             test.host_mut().copy_from_slice(&gold_even);
             omp::target_update!(to: test);
