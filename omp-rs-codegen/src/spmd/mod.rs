@@ -199,8 +199,8 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     FirstThread::rewrite(&mut body, &team_names);
     // `team % nb` and `team / nb` (`t % 16`, `t / 16`) as the only uses: loops of their own, which the race
     // analysis reads as two dimensions where it could not read the division.
-    let team_split = Split::of(&mut body, TEAM, TEAM_HI, TEAM_LO);
-    let thread_split = Split::of(&mut body, THREAD, THREAD_HI, THREAD_LO);
+    let team_split = Split::of(&mut body, TEAM, TEAM_HI, TEAM_LO, &team_names);
+    let thread_split = Split::of(&mut body, THREAD, THREAD_HI, THREAD_LO, &team_names);
     if !arrays.is_empty() || team::holds_barrier(&body) {
         if let Some(r) = teams_d.settings.reductions.first() {
             cx.error_spanned_by(
@@ -485,14 +485,15 @@ impl VisitMut for OwnedByFirst<'_> {
 }
 
 /// A team or thread number the body uses only as `n / E` and `n % E` with one `E` (a literal or a name from outside
-/// the region: a captured scalar or a const), directly or through `let` aliases: the nest gets two loops for it,
+/// the region: a captured scalar or a const), directly or through `let` aliases, where a checked write's index
+/// depends on them (else nothing changes, [`Split::needed`]): the nest gets two loops for it,
 /// `for hi in 0..count / E { for lo in 0..E { .. } }` (the run time checks that `E` divides the count, so they
 /// walk the same numbers in the same order), and the body reads `hi` and `lo`. `Split::of` rewrites the body and
 /// returns `E`, or leaves it as it is.
 struct Split;
 
 impl Split {
-    fn of(body: &mut syn::Block, name: &str, hi: &str, lo: &str) -> Option<Expr> {
+    fn of(body: &mut syn::Block, name: &str, hi: &str, lo: &str, team_arrays: &[String]) -> Option<Expr> {
         let mut aliases = Aliases { bound: Vec::new(), declared: Vec::new() };
         syn::visit::Visit::visit_block(&mut aliases, body);
         let mut names = vec![name.to_string()];
@@ -517,9 +518,110 @@ impl Split {
         if uses.other || !simple || uses.divisors.iter().any(|d| d.to_token_stream().to_string() != text) {
             return None;
         }
+        if !Self::needed(body, &names, team_arrays) {
+            return None;
+        }
         SplitRewrite { names: &names, hi, lo, divisor: &first }.visit_block_mut(body);
         Some(first)
     }
+
+    /// Whether a write the race analysis checks (a mapped array's element, not an atomic update) has an index that
+    /// depends on `n / e` or `n % e`, directly or through `let`s: only then does the split change what compiles.
+    /// Elsewhere the nest stays as written, so that no region that compiled gains the split's run-time check.
+    fn needed(body: &syn::Block, names: &[String], team_arrays: &[String]) -> bool {
+        let mut derived: Vec<String> = Vec::new();
+        loop {
+            let mut lets = DerivedLets { names, derived: &derived, found: Vec::new() };
+            syn::visit::Visit::visit_block(&mut lets, body);
+            let new: Vec<String> = lets.found.into_iter().filter(|n| !derived.contains(n)).collect();
+            if new.is_empty() {
+                break;
+            }
+            derived.extend(new);
+        }
+        let mut writes = DerivedWrites { names, derived: &derived, team_arrays, found: false };
+        syn::visit::Visit::visit_block(&mut writes, body);
+        writes.found
+    }
+}
+
+/// Whether `e` holds `n / e'` or `n % e'` of `names`, or names one of `derived`.
+fn derives(e: &Expr, names: &[String], derived: &[String]) -> bool {
+    struct Find<'a> {
+        names: &'a [String],
+        derived: &'a [String],
+        found: bool,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Find<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Binary(b) if matches!(b.op, syn::BinOp::Div(_) | syn::BinOp::Rem(_)) && names_one_of(&b.left, self.names) => {
+                    self.found = true;
+                }
+                Expr::Path(p) if p.path.get_ident().is_some_and(|i| self.derived.contains(&i.to_string())) => self.found = true,
+                _ => syn::visit::visit_expr(self, e),
+            }
+        }
+    }
+    let mut f = Find { names, derived, found: false };
+    syn::visit::Visit::visit_expr(&mut f, e);
+    f.found
+}
+
+/// The locals whose value [`derives`] from the split number.
+struct DerivedLets<'a> {
+    names: &'a [String],
+    derived: &'a [String],
+    found: Vec<String>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for DerivedLets<'_> {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if l.init.as_ref().is_some_and(|i| derives(&i.expr, self.names, self.derived)) {
+            let mut b = team::Bindings::default();
+            syn::visit::Visit::visit_pat(&mut b, &l.pat);
+            self.found.extend(b.names());
+        }
+        syn::visit::visit_local(self, l);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// Whether a checked write's index [`derives`] from the split number.
+struct DerivedWrites<'a> {
+    names: &'a [String],
+    derived: &'a [String],
+    team_arrays: &'a [String],
+    found: bool,
+}
+
+impl DerivedWrites<'_> {
+    fn place(&mut self, place: &Expr) {
+        if let Expr::Index(ix) = place {
+            let root = crate::place::place_root(place).map(|r| r.ident.to_string());
+            if root.is_some_and(|r| !self.team_arrays.contains(&r)) && derives(&ix.index, self.names, self.derived) {
+                self.found = true;
+            }
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for DerivedWrites<'_> {
+    fn visit_stmt(&mut self, stmt: &'ast Stmt) {
+        if matches!(crate::body::statement_directive(stmt), Ok(Some(crate::body::BodyDirective::Atomic(_)))) {
+            return;
+        }
+        syn::visit::visit_stmt(self, stmt);
+    }
+    fn visit_expr(&mut self, e: &'ast Expr) {
+        match e {
+            Expr::Assign(a) => self.place(&a.left),
+            Expr::Binary(b) if team::compound_op(&b.op).is_some() => self.place(&b.left),
+            _ => {}
+        }
+        syn::visit::visit_expr(self, e);
+    }
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
 /// `let x = <of>;` bindings.
@@ -1004,6 +1106,21 @@ mod tests {
         })
         .unwrap();
         assert!(other.contains("collapse (2)"), "{other}");
+        // So does a body whose checked writes do not depend on the division (an atomic update needs no ownership):
+        // it gains no run-time condition on the team size.
+        let unneeded = fused(quote! {
+            #[omp::target_teams(num_teams(g), thread_limit(64))]
+            {
+                #[omp::parallel]
+                {
+                    let (a, b) = (omp::get_thread_num() % 4, omp::get_thread_num() / 4);
+                    #[omp::atomic]
+                    hist[a * 16 + b] += 1;
+                }
+            }
+        })
+        .unwrap();
+        assert!(unneeded.contains("collapse (2)") && !unneeded.contains("spmd_split"), "{unneeded}");
     }
 
     #[test]

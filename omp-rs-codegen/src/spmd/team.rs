@@ -545,7 +545,15 @@ impl<'ast> Visit<'ast> for Lets<'_> {
 }
 
 /// The identifiers a pattern binds, each with whether it is `mut`.
-struct Bindings(Vec<(String, bool)>);
+#[derive(Default)]
+pub(crate) struct Bindings(Vec<(String, bool)>);
+
+impl Bindings {
+    /// The bound names.
+    pub(crate) fn names(self) -> impl Iterator<Item = String> {
+        self.0.into_iter().map(|(n, _)| n)
+    }
+}
 
 impl<'ast> Visit<'ast> for Bindings {
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
