@@ -201,7 +201,7 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     // analysis reads as two dimensions where it could not read the division.
     let team_split = Split::of(&mut body, TEAM, TEAM_HI, TEAM_LO, &team_names);
     let thread_split = Split::of(&mut body, THREAD, THREAD_HI, THREAD_LO, &team_names);
-    if !arrays.is_empty() || team::holds_barrier(&body) {
+    if !arrays.is_empty() || team::holds_barrier(&body.stmts) {
         if let Some(r) = teams_d.settings.reductions.first() {
             cx.error_spanned_by(
                 &r.vars[0],
@@ -381,14 +381,7 @@ struct FirstThread<'a> {
 
 impl FirstThread<'_> {
     fn rewrite(body: &mut syn::Block, team_arrays: &[String]) {
-        let mut aliases = Aliases { bound: Vec::new(), declared: Vec::new() };
-        syn::visit::Visit::visit_block(&mut aliases, body);
-        let mut names = vec![THREAD.to_string()];
-        for a in aliases.bound {
-            if aliases.declared.iter().filter(|d| **d == a).count() == 1 {
-                names.push(a);
-            }
-        }
+        let names = Aliases::of(body, THREAD).names();
         FirstThread { names, team_arrays }.visit_block_mut(body);
     }
 
@@ -424,23 +417,35 @@ impl VisitMut for FirstThread<'_> {
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
-/// `let t = <thread>;` bindings and every name the body declares.
-struct Aliases {
+/// The `let t = <of>;` bindings of a body ([`alias_of`]) and every name it declares.
+struct Aliases<'a> {
+    of: &'a str,
     bound: Vec<String>,
     declared: Vec<String>,
 }
 
-impl<'ast> syn::visit::Visit<'ast> for Aliases {
+impl<'a> Aliases<'a> {
+    fn of(body: &syn::Block, of: &'a str) -> Self {
+        let mut aliases = Aliases { of, bound: Vec::new(), declared: Vec::new() };
+        syn::visit::Visit::visit_block(&mut aliases, body);
+        aliases
+    }
+
+    /// Whether the body declares `name` exactly once.
+    fn declared_once(&self, name: &str) -> bool {
+        self.declared.iter().filter(|d| *d == name).count() == 1
+    }
+
+    /// `of` and its aliases declared once (a shadowed name may mean something else).
+    fn names(&self) -> Vec<String> {
+        std::iter::once(self.of.to_string()).chain(self.bound.iter().filter(|a| self.declared_once(a)).cloned()).collect()
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Aliases<'_> {
     fn visit_local(&mut self, l: &'ast syn::Local) {
-        let pat = match &l.pat {
-            syn::Pat::Type(t) => &*t.pat,
-            p => p,
-        };
-        if let (syn::Pat::Ident(id), Some(init)) = (pat, &l.init) {
-            let is_thread = matches!(&*init.expr, Expr::Path(p) if p.path.is_ident(THREAD));
-            if is_thread && id.mutability.is_none() && id.by_ref.is_none() && init.diverge.is_none() {
-                self.bound.push(id.ident.to_string());
-            }
+        if let Some(name) = alias_of(l, self.of) {
+            self.bound.push(name);
         }
         syn::visit::visit_local(self, l);
     }
@@ -494,18 +499,8 @@ struct Split;
 
 impl Split {
     fn of(body: &mut syn::Block, name: &str, hi: &str, lo: &str, team_arrays: &[String]) -> Option<Expr> {
-        let mut aliases = Aliases { bound: Vec::new(), declared: Vec::new() };
-        syn::visit::Visit::visit_block(&mut aliases, body);
-        let mut names = vec![name.to_string()];
-        for a in &aliases.bound {
-            if aliases.declared.iter().filter(|d| *d == a).count() == 1 {
-                names.push(a.clone());
-            }
-        }
-        // Aliases of the nest's own name only (`Aliases` records those bound to `THREAD`; redo for `name`).
-        let mut own = AliasesOf { of: name, bound: Vec::new() };
-        syn::visit::Visit::visit_block(&mut own, body);
-        names.retain(|n| n == name || (own.bound.contains(n) && aliases.declared.iter().filter(|d| *d == n).count() == 1));
+        let aliases = Aliases::of(body, name);
+        let names = aliases.names();
         let mut uses = SplitUses { names: &names, divisors: Vec::new(), other: false };
         syn::visit::Visit::visit_block(&mut uses, body);
         let first = uses.divisors.first()?.clone();
@@ -620,22 +615,6 @@ impl<'ast> syn::visit::Visit<'ast> for DerivedWrites<'_> {
             _ => {}
         }
         syn::visit::visit_expr(self, e);
-    }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `let x = <of>;` bindings.
-struct AliasesOf<'a> {
-    of: &'a str,
-    bound: Vec<String>,
-}
-
-impl<'ast> syn::visit::Visit<'ast> for AliasesOf<'_> {
-    fn visit_local(&mut self, l: &'ast syn::Local) {
-        if let Some(name) = alias_of(l, self.of) {
-            self.bound.push(name);
-        }
-        syn::visit::visit_local(self, l);
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }

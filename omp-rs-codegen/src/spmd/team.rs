@@ -265,8 +265,8 @@ fn barrier_macro(m: &syn::Macro) -> bool {
     segs == ["omp", "barrier"] || segs == ["barrier"]
 }
 
-/// Whether code holds a barrier anywhere.
-pub(crate) fn holds_barrier<T: ToTokens>(code: &T) -> bool {
+/// Whether statements hold a barrier anywhere.
+pub(crate) fn holds_barrier(stmts: &[Stmt]) -> bool {
     struct Find(bool);
     impl<'ast> Visit<'ast> for Find {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
@@ -275,9 +275,7 @@ pub(crate) fn holds_barrier<T: ToTokens>(code: &T) -> bool {
         fn visit_item(&mut self, _: &'ast syn::Item) {}
     }
     let mut f = Find(false);
-    if let Ok(stmt) = syn::parse2::<syn::Block>(quote!({ #code })) {
-        f.visit_block(&stmt);
-    }
+    stmts.iter().for_each(|s| f.visit_stmt(s));
     f.0
 }
 
@@ -335,11 +333,11 @@ impl Phases<'_> {
                 open = vec![self.phase(Vec::new())];
                 continue;
             }
-            if holds_barrier(stmt) {
+            if holds_barrier(std::slice::from_ref(stmt)) {
                 match stmt {
                     Stmt::Expr(Expr::ForLoop(f), _) if f.attrs.is_empty() => {
                         let seg = self.segment(&open);
-                        self.collect(&*f.expr, seg);
+                        self.collect(seg, |c| c.visit_expr(&f.expr));
                         if let Some(name) = self.uniform.depends(&f.expr) {
                             self.error(
                                 &f.expr,
@@ -384,7 +382,7 @@ impl Phases<'_> {
             }
             self.exits(stmt, labels);
             let seg = self.segment(&open);
-            self.collect(stmt, seg);
+            self.collect(seg, |c| c.visit_stmt(stmt));
         }
         open
     }
@@ -400,11 +398,10 @@ impl Phases<'_> {
         }
     }
 
-    /// Records the team-local accesses of barrier-free code in segment `seg`.
-    fn collect<T: ToTokens>(&mut self, code: &T, seg: usize) {
-        let Ok(block) = syn::parse2::<syn::Block>(quote!({ #code })) else { return };
+    /// Records the team-local accesses of barrier-free code in segment `seg` (`visit` walks it).
+    fn collect(&mut self, seg: usize, visit: impl FnOnce(&mut Collect<'_>)) {
         let mut c = Collect { names: self.names, seg, out: Vec::new(), errors: Vec::new() };
-        c.visit_block(&block);
+        visit(&mut c);
         for (span, msg) in c.errors {
             self.cx.error_at(span, msg);
             self.ok = false;
