@@ -18,6 +18,8 @@ pub const CHECKS: &[Check] = &[
     ("spmd: team-local races (a neighbour read, one element written by all) panic", check_team_local_races),
     ("spmd: per-team histograms through #[omp::atomic] on a team-local array", check_team_histograms),
     ("spmd: tiled matrix multiply, 2-D team-local tiles, team and thread numbers split by % and /", check_tiled_matmul),
+    ("spmd: bsearch's bs4, a team-local variable thread 0 sets before a barrier", check_team_variable_bsearch),
+    ("spmd: team-local variables (a struct written field by field, an atomic counter, a flag)", check_team_variables),
 ];
 
 const GRANULARITY: usize = 8;
@@ -368,4 +370,138 @@ fn check_tiled_matmul(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("c", &c, &want)
+}
+
+/// HeCBench bsearch-omp's `bs4` (main.cpp:117-144): thread 0 of each team computes the search's first step `k`
+/// into a team-local variable (C's `size_t k;` in the `target teams` block), the team's threads read it after the
+/// barrier and search `a` for their key.
+#[omp::directives]
+fn bs4(a: &[u64], z: &[u64], r: &mut [usize], n: usize) {
+    let teams = z.len() / 64;
+    #[omp::target_teams(num_teams(teams), thread_limit(64))]
+    {
+        let mut k: usize = 0;
+        #[omp::parallel]
+        {
+            let lid = omp::get_thread_num();
+            let gid = omp::get_team_num() * omp::get_num_threads() + lid;
+            if lid == 0 {
+                let mut nbits = 0u32;
+                while n >> nbits != 0 {
+                    nbits += 1;
+                }
+                k = 1usize << (nbits - 1);
+            }
+            omp::barrier!();
+            let mut p = k;
+            let key = z[gid];
+            let mut idx = if a[p] <= key { p } else { 0 };
+            p >>= 1;
+            while p != 0 {
+                let q = idx | p;
+                let w = if q < n { q } else { n };
+                if key >= a[w] {
+                    idx = q;
+                }
+                p >>= 1;
+            }
+            r[gid] = idx;
+        }
+    }
+}
+
+fn check_team_variable_bsearch(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let mut a: Vec<u64> = (0..=n).map(|_| rng.gen_range(0..1_000_000)).collect();
+    a.sort_unstable();
+    let teams = rng.gen_range(1..10);
+    let z: Vec<u64> = (0..teams * 64).map(|_| rng.gen_range(0..1_000_000)).collect();
+    let mut r = vec![usize::MAX; z.len()];
+    bs4(&a, &z, &mut r, n);
+    // The original's search, sequentially: below a[n] it finds the last position whose value is at most the key
+    // (0 when none is); at or above a[n] its steps may pass n, as the original's do.
+    let k = 1usize << (usize::BITS - 1 - n.leading_zeros());
+    let want: Vec<usize> = z
+        .iter()
+        .map(|&key| {
+            let mut idx = if a[k] <= key { k } else { 0 };
+            let mut p = k >> 1;
+            while p != 0 {
+                if key >= a[(idx | p).min(n)] {
+                    idx |= p;
+                }
+                p >>= 1;
+            }
+            idx
+        })
+        .collect();
+    for (key, got) in z.iter().zip(&want) {
+        if *key < a[n] && *got != a[..=n].iter().rposition(|v| v <= key).unwrap_or(0) {
+            return Err(format!("the sequential search of {key} gives {got}"));
+        }
+    }
+    same("r", &r, &want)
+}
+
+/// A team's extremes, kept in a team-local struct.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Extremes {
+    pub lo: f32,
+    pub hi: f32,
+}
+
+/// Team-local variables of three kinds: a struct thread 0 fills field by field, a counter every thread adds to
+/// atomically, and a flag; each thread then writes what the team found.
+#[omp::directives]
+fn team_extremes(x: &[f32], out: &mut [f32], counts: &mut [u32]) {
+    let teams = counts.len();
+    #[omp::target_teams(num_teams(teams), thread_limit(32))]
+    {
+        let mut ext = Extremes { lo: f32::MAX, hi: f32::MIN };
+        let mut positive = 0u32;
+        let mut any_nan = false;
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let team = omp::get_team_num();
+            let v = x[team * 32 + t];
+            if v > 0.0 {
+                #[omp::atomic]
+                positive += 1;
+            }
+            if t == 0 {
+                for i in 0..32 {
+                    let w = x[team * 32 + i];
+                    if w < ext.lo {
+                        ext.lo = w;
+                    }
+                    ext.hi = ext.hi.max(w);
+                    any_nan = any_nan || w.is_nan();
+                }
+            }
+            omp::barrier!();
+            let span = if any_nan { f32::NAN } else { ext.hi - ext.lo };
+            out[team * 32 + t] = (v - ext.lo) / span;
+            if t == 0 {
+                counts[team] = positive;
+            }
+        }
+    }
+}
+
+fn check_team_variables(rng: &mut StdRng) -> Result<(), String> {
+    let teams = rng.gen_range(1..12);
+    let x: Vec<f32> = (0..teams * 32).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let (mut out, mut counts) = (vec![f32::NAN; x.len()], vec![u32::MAX; teams]);
+    team_extremes(&x, &mut out, &mut counts);
+    let mut want = Vec::new();
+    for block in x.chunks(32) {
+        let lo = block.iter().copied().fold(f32::MAX, f32::min);
+        let hi = block.iter().copied().fold(f32::MIN, f32::max);
+        want.extend(block.iter().map(|v| (v - lo) / (hi - lo)));
+    }
+    same("out", &out, &want)?;
+    let want_counts: Vec<u32> = x.chunks(32).map(|b| b.iter().filter(|v| **v > 0.0).count() as u32).collect();
+    same("counts", &counts, &want_counts)
 }

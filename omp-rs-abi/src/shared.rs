@@ -443,6 +443,19 @@ pub mod team_local {
     /// memory.
     pub const MAX_BYTES: usize = 48 * 1024;
 
+    /// A copy of a team-local element as a method call's receiver (`tile[i].norm()`): `Deref` without `DerefMut`,
+    /// so that a method taking `&mut self`, which would change the copy and not the team's element, is a compile
+    /// error naming this type.
+    pub struct TeamLocalElement<T>(pub T);
+
+    impl<T> core::ops::Deref for TeamLocalElement<T> {
+        type Target = T;
+        #[inline(always)]
+        fn deref(&self) -> &T {
+            &self.0
+        }
+    }
+
     /// Where a team's threads run: the team-scope fence of the checks, the team's memory, the thread's position and
     /// the team's barrier (the kernels' on a GPU, OS threads' on the host).
     pub trait Team {

@@ -273,7 +273,7 @@ fn whole_body_of(d: &Directive, outer: &Directive, source: &str) -> bool {
     (open.is_empty() && close.is_empty()) || (open == "{" && close == "}")
 }
 
-const SPMD_BESIDE: &str = "`parallel` inside `target teams` beside team-local data or per-team code (SPMD kernels)";
+const SPMD_BESIDE: &str = "`parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels)";
 
 /// Whether a `parallel` inside a target region is an SPMD region omp-rs writes as the loop nest over its teams and
 /// threads (omp_rs_codegen::spmd): the whole body of the `target teams` directly enclosing it, which gives
@@ -308,8 +308,9 @@ fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<
     Ok(())
 }
 
-/// Whether the `target teams` block around `d` (C) holds only array declarations before it (`float tile[16][16];`,
-/// the team-local arrays omp-rs writes as `let mut tile = [[0.0f32; 16]; 16];`) and nothing after it.
+/// Whether the `target teams` block around `d` (C) holds only declarations before it and nothing after it: team-local
+/// arrays (`float tile[16][16];`, which omp-rs writes `let mut tile = [[0.0f32; 16]; 16];`) and team-local variables
+/// (`size_t k;`, `uint lo, hi;`: `let mut k: usize = 0;`), without initial values or pointers; preprocessor lines between them are skipped (both branches of an `#ifdef` declare alike).
 fn only_team_arrays_before(d: &Directive, teams: &Directive, source: &str) -> bool {
     let (Some(open), Some(close)) = (source.get(teams.extent.start..d.at), source.get(d.extent.end..teams.extent.end)) else {
         return false;
@@ -319,14 +320,50 @@ fn only_team_arrays_before(d: &Directive, teams: &Directive, source: &str) -> bo
     if close != "}" {
         return false;
     }
-    let array_decl = |stmt: &str| {
-        let Some((head, dims)) = stmt.split_once('[') else { return false };
-        let words: Vec<&str> = head.split_whitespace().collect();
-        let ident = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
-        words.len() >= 2 && words.iter().all(|w| ident(w)) && dims.trim_end().ends_with(']') && !dims.contains('=')
-    };
+    let decls: String = decls.lines().filter(|l| !l.trim_start().starts_with('#')).collect::<Vec<_>>().join("\n");
     let stmts: Vec<&str> = decls.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
-    !stmts.is_empty() && stmts.iter().all(|s| array_decl(s))
+    !stmts.is_empty() && stmts.iter().all(|s| team_local_declaration(s))
+}
+
+/// `type name[dims]..` or `type a, b[n]` (one C declaration without initial values): the type one or more words
+/// (qualifiers, `unsigned int`, a typedef, a template argument), each declarator a name with optional dimensions.
+fn team_local_declaration(stmt: &str) -> bool {
+    let ident = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if stmt.contains('=') {
+        return false;
+    }
+    // Declarators split at the commas outside their dimensions.
+    let mut parts = vec![String::new()];
+    let mut depth = 0i32;
+    for c in stmt.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        parts.last_mut().map(|p| p.push(c));
+    }
+    let mut declarators = parts.iter().map(|p| p.trim());
+    let Some(first) = declarators.next() else { return false };
+    let (head, first_dims) = first.split_once('[').map_or((first, ""), |(h, d)| (h, d));
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let Some((name, ty)) = words.split_last() else { return false };
+    // A type word is an identifier or a template instance (`Stack<n>`); a struct (CUDA's `float4` too) is a
+    // `#[omp::declare_target]` struct, its fields assigned in place.
+    let type_word = |w: &&str| ident(w.split('<').next().unwrap_or(""));
+    let dims_ok = |dims: &str| dims.is_empty() || dims.trim_end().ends_with(']');
+    !ty.is_empty()
+        && ty.iter().all(type_word)
+        && ident(name)
+        && dims_ok(first_dims)
+        && declarators.all(|d| {
+            let (n, dims) = d.split_once('[').map_or((d, ""), |(n, dims)| (n.trim(), dims));
+            ident(n) && dims_ok(dims)
+        })
 }
 
 fn is_data(name: &str) -> bool {
@@ -360,5 +397,24 @@ mod test {
         assert!(multi_dimensional_section("to: table[0:4][0:256]"));
         assert!(!multi_dimensional_section("to: a[0:n], b[0:m]"));
         assert!(multi_dimensional_section("tofrom: a(1:n, 1:m)"));
+    }
+
+    #[test]
+    fn team_local_declarations() {
+        for yes in [
+            "size_t k",
+            "float tile[16][16]",
+            "uint ltsum, gtsum",
+            "T mys[N], mysn[N], temp[M]",
+            "volatile int32_t x_top",
+            "Stack<n> stack[K]",
+            "unsigned char s",
+            "double4 lsums",
+        ] {
+            assert!(team_local_declaration(yes), "{yes}");
+        }
+        for no in ["T *s, *sn", "State* st", "int k = 0", "foo(x)", "k", "int x[n] = {0}"] {
+            assert!(!team_local_declaration(no), "{no}");
+        }
     }
 }

@@ -29,8 +29,11 @@
 //! allows fewer; a ported code's `omp_get_num_threads()` means what its `num_threads` / `thread_limit` said, on
 //! the CPU path too).
 //!
-//! Refused, each with the fix: statements in the `target_teams` block beside its `parallel` block (team-local data,
-//! per-team code), a `barrier`, `if` on the `parallel` (it would change the team size), a `reduction` on the
+//! With barriers or team-local arrays and variables (the statements of the `target_teams` block before its
+//! `parallel` block), the body is a team body ([`team`]).
+//!
+//! Refused, each with the fix: other statements in the `target_teams` block (per-team code), code after the
+//! `parallel` block, `if` on the `parallel` (it would change the team size), a `reduction` on the
 //! `parallel` that the `target_teams` does not repeat (OpenMP combines it into the team's private copy only), the
 //! routines called without the `omp::` path (a `use omp::get_thread_num` would call the host's routine) or inside a
 //! macro call's arguments (not parsed, so not replaced), and a region without `num_teams` or without a team size.
@@ -196,6 +199,8 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
         return Err(());
     }
     let team_names: Vec<String> = arrays.iter().map(|a| a.name().to_string()).collect();
+    let scalars: Vec<String> = arrays.iter().filter(|a| a.is_scalar()).map(|a| a.name().to_string()).collect();
+    team::scalar_uses(&mut body, &scalars);
     FirstThread::rewrite(&mut body, &team_names);
     // `team % nb` and `team / nb` (`t % 16`, `t / 16`) as the only uses: loops of their own, which the race
     // analysis reads as two dimensions where it could not read the division.

@@ -30,7 +30,10 @@
 //! **Team-local arrays** (`let mut a = [v; N];`, `[[v; N]; M]`, `[[[v; N]; M]; L]`, the element type written as a
 //! literal's suffix or in the `let`'s type) become handles on the team's memory (`omp_rs_abi::team_local`): each
 //! indexing of `a` a `read`, `read_checked` or `write` call, `#[omp::atomic] a[i] += v` (`-=`) an `atomic_add`
-//! (`atomic_sub`). Whatever this module concludes, the handles check at run time that no two threads touch an
+//! (`atomic_sub`), an assignment to a field of an element (`a[i].x = v`) a read of the element and a write of it
+//! changed. **Team-local variables** (`let mut k: usize = 0;`, C's `size_t k;` beside the `parallel`) are arrays of
+//! one element whose uses [`scalar_uses`] writes as `k[0]` before anything else reads the body. A method call on an
+//! element binds the copy without `mut`, so that a `&mut self` method is a borrow error instead of a change lost. Whatever this module concludes, the handles check at run time that no two threads touch an
 //! element between two barriers where one of them writes it (a race panics before the access): the analysis only
 //! picks the cheap form. [`Phases`] lists the phases that can run at run time, each with the statements it may
 //! hold — the stretch before a loop that holds a barrier runs with the loop body's first stretch, the body's last
@@ -39,8 +42,9 @@
 //! and phase, then a plain load).
 //!
 //! Refused, each with the fix: a barrier elsewhere; other uses of a team-local array than indexing every dimension
-//! and `.len()` (passing it to a function, `&mut a[i]`, a macro naming it); a team-local array without its
-//! element type, or one that a local of the body shadows.
+//! and `.len()` (passing it to a function, `&mut a[i]`, a macro naming it); a team-local array or variable without
+//! its element type, one that a local of the body shadows, or one whose initial value calls the team or thread
+//! routines (it is computed before the threads run).
 
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, ToTokens};
@@ -58,11 +62,14 @@ const PHASE: &str = "__omp_spmd_phase";
 const NEW_ARENA: &str = "__omp_spmd_new_arena";
 const BYTES: &str = "__omp_spmd_bytes";
 const BARRIER: &str = "__omp_spmd_barrier";
+const ELEMENT: &str = "__omp_spmd_TeamLocalElement";
 
-/// The `use` that gives a team body its three functions, from `module` (`::omp::__private::spmd`).
+/// The `use` that gives a team body its three functions and the element type, from `module` (`::omp::__private::spmd`).
 pub(crate) fn imports(module: TokenStream) -> TokenStream {
-    let [new_arena, bytes, barrier] = [NEW_ARENA, BYTES, BARRIER].map(|n| Ident::new(n, Span::call_site()));
-    quote!(#[allow(unused_imports)] use #module::{new_arena as #new_arena, bytes as #bytes, barrier as #barrier};)
+    let [new_arena, bytes, barrier, element] = [NEW_ARENA, BYTES, BARRIER, ELEMENT].map(|n| Ident::new(n, Span::call_site()));
+    quote!(#[allow(unused_imports)] use #module::{
+        new_arena as #new_arena, bytes as #bytes, barrier as #barrier, TeamLocalElement as #element
+    };)
 }
 
 /// Whether a loop body is an SPMD region's team body (the region has barriers or team-local arrays): its first
@@ -75,19 +82,26 @@ pub(crate) fn is_team_body(body: &syn::Block) -> bool {
     }
 }
 
-/// A team-local array: `let mut name[: ty] = [[value; n1]; n0];`.
+/// A team-local array: `let mut name[: ty] = [[value; n1]; n0];`, or a team-local variable `let mut name[: ty] =
+/// value;` (C's `size_t k;` beside the `parallel`), which is the one element of an array of one ([`scalar_uses`]).
 pub(crate) struct TeamArray {
     name: Ident,
     elem: syn::Type,
-    /// Outermost first, as indexing writes them (`a[i0][i1]`).
+    /// Outermost first, as indexing writes them (`a[i0][i1]`); `[1]` for a variable.
     dims: Vec<Expr>,
     value: Expr,
+    scalar: bool,
 }
 
 impl TeamArray {
     /// The array's name.
     pub(crate) fn name(&self) -> &Ident {
         &self.name
+    }
+
+    /// Whether it is a team-local variable (used by name, not indexed).
+    pub(crate) fn is_scalar(&self) -> bool {
+        self.scalar
     }
 }
 
@@ -120,12 +134,59 @@ pub(crate) fn team_array(stmt: &Stmt, cx: &Ctxt) -> Option<TeamArray> {
         return None;
     }
     let Some(init) = &local.init else {
-        cx.error_spanned_by(stmt, format!("give the team-local array `{}` its initial value (`[0.0f64; 256]`)", id.ident));
+        cx.error_spanned_by(
+            stmt,
+            format!(
+                "give the team-local `{}` its initial value (`[0.0f64; 256]` for an array, `0usize` for a variable): \
+                 the team's threads share it from the start",
+                id.ident
+            ),
+        );
         return None;
     };
     if init.diverge.is_some() {
-        cx.error_spanned_by(stmt, "a team-local array is a `let` with an array value, not `let .. else`");
+        cx.error_spanned_by(stmt, "a team-local array or variable is a `let` with a value, not `let .. else`");
         return None;
+    }
+    // The value is computed before the team's threads exist: no thread or team number means anything there.
+    let routine =
+        crate::fields::ident_tokens(init.expr.to_token_stream()).into_iter().find(|i| super::ROUTINES.iter().any(|(r, _)| i == r));
+    if let Some(r) = routine {
+        cx.error_spanned_by(
+            &init.expr,
+            format!(
+                "the initial value of the team-local `{}` calls `{r}`, which it cannot mean before the team's threads \
+                 run: give it a value every team shares and assign it in the `parallel` block (under \
+                 `if omp::get_thread_num() == 0`, then `omp::barrier!()`)",
+                id.ident
+            ),
+        );
+        return None;
+    }
+    // A variable: neither its value nor its type is an array.
+    let array_typed = matches!(ty, Some(syn::Type::Array(_)));
+    if !matches!(&*init.expr, Expr::Repeat(_) | Expr::Array(_)) && !array_typed {
+        let literal_struct = match &*init.expr {
+            Expr::Struct(st) if st.qself.is_none() => Some(syn::Type::Path(syn::TypePath { qself: None, path: st.path.clone() })),
+            _ => None,
+        };
+        let elem = match ty.cloned().or_else(|| suffix_type(&init.expr)).or(literal_struct) {
+            Some(t) => t,
+            None => {
+                cx.error_spanned_by(
+                    &init.expr,
+                    format!(
+                        "give the type of the team-local variable `{}`: a suffix (`0usize`, `0.0f32`), a struct \
+                         literal or the `let`'s type (`let mut {}: u32 = 0;`); the team's memory is laid out before the \
+                         threads run",
+                        id.ident, id.ident
+                    ),
+                );
+                return None;
+            }
+        };
+        let one: Expr = syn::parse_quote!(1usize);
+        return Some(TeamArray { name: id.ident.clone(), elem, dims: vec![one], value: (*init.expr).clone(), scalar: true });
     }
     // `[[v; n1]; n0]`: the dimensions outermost first, down to the element value.
     let (mut dims, mut value) = (Vec::new(), &*init.expr);
@@ -173,7 +234,48 @@ pub(crate) fn team_array(stmt: &Stmt, cx: &Ctxt) -> Option<TeamArray> {
             }
         },
     };
-    Some(TeamArray { name: id.ident.clone(), elem, dims, value: value.clone() })
+    Some(TeamArray { name: id.ident.clone(), elem, dims, value: value.clone(), scalar: false })
+}
+
+/// Writes each use of a team-local variable in a team body as the element it is (`k` becomes `k[0]`), so that the
+/// variables are checked, phased and lowered as the arrays are. Uses inside macro calls stay as written (and are
+/// refused by the lowering, as an array's are).
+pub(crate) fn scalar_uses(body: &mut syn::Block, scalars: &[String]) {
+    struct Uses<'a>(&'a [String]);
+    impl Uses<'_> {
+        fn is_scalar(&self, e: &Expr) -> bool {
+            names_array(e, self.0).is_some()
+        }
+    }
+    impl VisitMut for Uses<'_> {
+        fn visit_expr_mut(&mut self, e: &mut Expr) {
+            if self.is_scalar(e) {
+                let span = e.span();
+                let whole = e.clone();
+                *e = syn::parse_quote_spanned!(span=> #whole[0]);
+                return;
+            }
+            visit_mut::visit_expr_mut(self, e);
+        }
+        fn visit_field_value_mut(&mut self, f: &mut syn::FieldValue) {
+            // `S { k }`: the shorthand would print the member alone.
+            if f.colon_token.is_none() && self.is_scalar(&f.expr) {
+                f.colon_token = Some(Default::default());
+            }
+            visit_mut::visit_field_value_mut(self, f);
+        }
+        fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+    }
+    if !scalars.is_empty() {
+        Uses(scalars).visit_block_mut(body);
+    }
+}
+
+/// Whether a type is written as a primitive number, `bool` or `char`.
+fn is_primitive(ty: &syn::Type) -> bool {
+    const PRIMITIVES: &[&str] =
+        &["f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char"];
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| PRIMITIVES.contains(&i.to_string().as_str())))
 }
 
 /// The type a literal's suffix (or `true`/`false`) names.
@@ -202,12 +304,22 @@ pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &[&str]
     declared.visit_block(body);
     for (name, span) in &declared.0 {
         if names.contains(name) {
-            cx.error_at(*span, format!("`{name}` names the team-local array here; give this local another name"));
+            cx.error_at(*span, format!("`{name}` names a team-local array or variable here; give this local another name"));
             ok = false;
         }
     }
     let uniform = Uniform::of(body, thread, &names);
-    let mut phases = Phases { names: &names, uniform: &uniform, cx, ok: true, phases: vec![Vec::new()], segments: 0, accesses: Vec::new() };
+    let scalar: Vec<bool> = arrays.iter().map(|a| a.scalar).collect();
+    let mut phases = Phases {
+        names: &names,
+        scalar: &scalar,
+        uniform: &uniform,
+        cx,
+        ok: true,
+        phases: vec![Vec::new()],
+        segments: 0,
+        accesses: Vec::new(),
+    };
     phases.stmts(&body.stmts, vec![0], &[]);
     ok &= phases.ok;
     if !ok {
@@ -229,7 +341,8 @@ pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &[&str]
         .collect();
     let mixed: Vec<bool> =
         (0..arrays.len()).map(|k| phases.accesses.iter().zip(&decisions).any(|(a, checked)| a.array == k && *checked)).collect();
-    let mut rewrite = Rewrite { names: &names, decisions: &decisions, next: 0 };
+    let primitive: Vec<bool> = arrays.iter().map(|a| is_primitive(&a.elem)).collect();
+    let mut rewrite = Rewrite { names: &names, primitive: &primitive, decisions: &decisions, next: 0 };
     rewrite.visit_block_mut(body);
 
     let [arena, phase, new_arena, bytes] = [ARENA, PHASE, NEW_ARENA, BYTES].map(|n| Ident::new(n, Span::call_site()));
@@ -296,6 +409,8 @@ struct Access {
 /// phases open at the body's end (its last iteration) and in copies of those before it (no iteration at all).
 struct Phases<'a> {
     names: &'a [String],
+    /// Per name: whether it is a team-local variable.
+    scalar: &'a [bool],
     uniform: &'a Uniform,
     cx: &'a Ctxt,
     ok: bool,
@@ -400,7 +515,7 @@ impl Phases<'_> {
 
     /// Records the team-local accesses of barrier-free code in segment `seg` (`visit` walks it).
     fn collect(&mut self, seg: usize, visit: impl FnOnce(&mut Collect<'_>)) {
-        let mut c = Collect { names: self.names, seg, out: Vec::new(), errors: Vec::new() };
+        let mut c = Collect { names: self.names, scalar: self.scalar, seg, out: Vec::new(), errors: Vec::new() };
         visit(&mut c);
         for (span, msg) in c.errors {
             self.cx.error_at(span, msg);
@@ -631,6 +746,37 @@ fn indexing<'e>(e: &'e Expr, names: &[String]) -> Option<(usize, Vec<&'e Expr>)>
     }
 }
 
+/// `a[i].f.g` with `a` one of `names`: the element's place (`a[i]`) and the fields after it, in order. `None` for a
+/// place without fields.
+fn field_place<'e>(e: &'e Expr, names: &[String]) -> Option<(&'e Expr, Vec<&'e syn::Member>)> {
+    let mut fields = Vec::new();
+    let mut at = e;
+    loop {
+        match at {
+            Expr::Field(f) => {
+                fields.push(&f.member);
+                at = &f.base;
+            }
+            Expr::Paren(p) => at = &p.expr,
+            _ if !fields.is_empty() && indexing(at, names).is_some() => {
+                fields.reverse();
+                return Some((at, fields));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `a[i].f = v` or `a[i].f += v` (a field of a team-local element assigned): the place, the value and the operator.
+fn field_write<'e>(e: &'e Expr, names: &[String]) -> Option<(&'e Expr, &'e Expr, TokenStream)> {
+    let (left, right, op) = match e {
+        Expr::Assign(a) => (&*a.left, &*a.right, quote!(=)),
+        Expr::Binary(b) if compound_op(&b.op).is_some() => (&*b.left, &*b.right, b.op.to_token_stream()),
+        _ => return None,
+    };
+    field_place(left, names).map(|_| (left, right, op))
+}
+
 /// A path naming a team-local array.
 fn names_array(e: &Expr, names: &[String]) -> Option<String> {
     match e {
@@ -642,12 +788,17 @@ fn names_array(e: &Expr, names: &[String]) -> Option<String> {
 /// The first pass: the team-local accesses of some barrier-free code, in the order [`Rewrite`] meets them.
 struct Collect<'a> {
     names: &'a [String],
+    scalar: &'a [bool],
     seg: usize,
     out: Vec<Access>,
     errors: Vec<(Span, String)>,
 }
 
 impl Collect<'_> {
+    fn is_scalar(&self, name: &str) -> bool {
+        self.names.iter().zip(self.scalar).any(|(n, s)| n == name && *s)
+    }
+
     fn record(&mut self, array: usize, reads: bool, writes: bool) {
         self.out.push(Access { array, segment: self.seg, reads, writes });
     }
@@ -714,6 +865,19 @@ impl<'ast> Visit<'ast> for Collect<'_> {
                     return;
                 }
             }
+            _ => {}
+        }
+        // A field of an element assigned: the element is read, changed and written back.
+        if let Some((place, value, _)) = field_write(e, self.names) {
+            if let Some((element, _)) = field_place(place, self.names) {
+                let (k, idx) = indexing(element, self.names).unwrap_or((0, Vec::new()));
+                self.visit_expr(value);
+                idx.into_iter().for_each(|i| self.visit_expr(i));
+                self.record(k, true, true);
+                return;
+            }
+        }
+        match e {
             Expr::Index(_) => {
                 if let Some((k, idx)) = indexing(e, self.names) {
                     idx.into_iter().for_each(|i| self.visit_expr(i));
@@ -767,10 +931,12 @@ impl<'ast> Visit<'ast> for Collect<'_> {
         }
         let mentioned = crate::fields::ident_tokens(m.tokens.clone()).into_iter().map(|i| i.to_string()).find(|i| self.names.contains(i));
         if let Some(name) = mentioned {
-            self.errors.push((
-                m.span(),
-                format!("the team-local array `{name}` inside a macro call: read the element into a local first (`let v = {name}[i];`)"),
-            ));
+            let msg = if self.is_scalar(&name) {
+                format!("the team-local variable `{name}` inside a macro call: read it into a local first (`let v = {name};`)")
+            } else {
+                format!("the team-local array `{name}` inside a macro call: read the element into a local first (`let v = {name}[i];`)")
+            };
+            self.errors.push((m.span(), msg));
         }
     }
 
@@ -781,12 +947,21 @@ impl<'ast> Visit<'ast> for Collect<'_> {
 /// barrier `__omp_spmd_barrier(&mut phase)`.
 struct Rewrite<'a> {
     names: &'a [String],
+    /// Per array: whether its element type is a primitive number, `bool` or `char`.
+    primitive: &'a [bool],
     /// Per access in order: whether its read is checked.
     decisions: &'a [bool],
     next: usize,
 }
 
 impl Rewrite<'_> {
+    /// Whether a method call's receiver is an element (or its field) of a team-local array of a type that may have
+    /// `&mut self` methods (primitive numbers have none; wrapping them would hide blanket methods like `into`).
+    fn wrapped_receiver(&self, receiver: &Expr) -> bool {
+        let element = field_place(receiver, self.names).map(|(e, _)| e).unwrap_or(receiver);
+        indexing(element, self.names).is_some_and(|(k, _)| !self.primitive[k])
+    }
+
     fn read_call(&mut self) -> Ident {
         let checked = self.decisions.get(self.next).copied().unwrap_or(true);
         self.next += 1;
@@ -842,6 +1017,35 @@ impl VisitMut for Rewrite<'_> {
                     let __omp_k = [#(#idx),*];
                     #name.write(#phase, __omp_k, #name.#read(#phase, __omp_k) #op __omp_v)
                 });
+            }
+            _ if field_write(e, self.names).is_some() => {
+                // `a[i].f = v` (`+= v`): the element read, its field changed, the element written; the value first.
+                let Some((left, right, op)) = field_write(e, self.names) else { return };
+                let (mut left, mut right) = (left.clone(), right.clone());
+                self.visit_expr_mut(&mut right);
+                let Some((element, fields)) = field_place(&left, self.names) else { return };
+                let (k, idx) = indexing(element, self.names).unwrap_or((0, Vec::new()));
+                let mut idx: Vec<Expr> = idx.into_iter().cloned().collect();
+                let fields: Vec<syn::Member> = fields.into_iter().cloned().collect();
+                idx.iter_mut().for_each(|i| self.visit_expr_mut(i));
+                let read = self.read_call();
+                let name = Ident::new(&self.names[k], span);
+                left = syn::parse_quote_spanned!(span=> __omp_e #(.#fields)*);
+                *e = syn::parse_quote_spanned!(span=> {
+                    let __omp_v = #right;
+                    let __omp_k = [#(#idx),*];
+                    let mut __omp_e = #name.#read(#phase, __omp_k);
+                    #left #op __omp_v;
+                    #name.write(#phase, __omp_k, __omp_e)
+                });
+            }
+            Expr::MethodCall(m) if self.wrapped_receiver(&m.receiver) => {
+                // The element is a copy: wrapped so that a method taking `&mut self` is a compile error at the call
+                // rather than a change of a temporary the team never sees.
+                self.visit_expr_mut(&mut m.receiver);
+                m.args.iter_mut().for_each(|a| self.visit_expr_mut(a));
+                let (element, receiver) = (Ident::new(ELEMENT, span), (*m.receiver).clone());
+                *m.receiver = syn::parse_quote_spanned!(span=> #element(#receiver));
             }
             Expr::Index(_) if indexing(e, self.names).is_some() => {
                 let (k, idx) = indexing(e, self.names).unwrap_or((0, Vec::new()));

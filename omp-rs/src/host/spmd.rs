@@ -72,7 +72,7 @@ impl Team for HostTeam {
 pub type Arena<const BYTES: usize> = team_local::Arena<HostTeam, BYTES>;
 /// A team-local array.
 pub type TeamLocal<T, const D: usize> = team_local::TeamArray<T, D, HostTeam>;
-pub use team_local::bytes;
+pub use team_local::{bytes, TeamLocalElement};
 
 /// The region's team memory, `BYTES` bytes (the sum of its arrays' [`bytes`]).
 #[inline(always)]

@@ -81,7 +81,7 @@ pub type Arena<const BYTES: usize> = crate::abi_shared::team_local::Arena<Kernel
 /// A team-local array of the kernel.
 pub type TeamLocal<T, const D: usize> = TeamArray<T, D, KernelTeam>;
 /// Bytes of `len` elements of `T` with their stamps (for the region's `Arena::<BYTES>`).
-pub use crate::abi_shared::team_local::bytes;
+pub use crate::abi_shared::team_local::{bytes, TeamLocalElement};
 
 /// The region's team memory, `BYTES` bytes (the sum of its arrays' [`bytes`]).
 #[inline(always)]

@@ -128,4 +128,62 @@ fn parallel_outside_target_teams(y: &mut [f64]) {
     }
 }
 
+#[omp::directives]
+fn team_local_variable_from_a_thread_number(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut first = omp::get_team_num() * 64;
+        #[omp::parallel]
+        {
+            y[first + omp::get_thread_num()] = 1.0;
+        }
+    }
+}
+
+#[omp::directives]
+fn untyped_team_local_variable(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut scale = 0.0;
+        #[omp::parallel]
+        {
+            if omp::get_thread_num() == 0 {
+                scale = 2.0;
+            }
+            omp::barrier!();
+            y[omp::get_team_num() * 64 + omp::get_thread_num()] = scale;
+        }
+    }
+}
+
+#[omp::directives]
+fn team_local_variable_in_a_macro(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut count = 0u32;
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            #[omp::atomic]
+            count += 1;
+            omp::barrier!();
+            debug_assert!(count == 64);
+            y[omp::get_team_num() * 64 + t] = 1.0;
+        }
+    }
+}
+
+#[omp::directives]
+fn team_local_variable_shadowed(y: &mut [f64]) {
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut k = 0usize;
+        #[omp::parallel]
+        {
+            let k = omp::get_thread_num();
+            y[omp::get_team_num() * 64 + k] = 1.0;
+        }
+    }
+}
+
 fn main() {}
