@@ -13,6 +13,11 @@ pub const CHECKS: &[Check] = &[
     ("ndarray: Array3<f32> under collapse(3), a view, a reduction over Array1", check_3d_view_reduction),
     ("ndarray: an index past its axis panics as ndarray's does; a transposed view is refused", check_bounds_and_layout),
     ("ndarray: a heat time loop on Array2 inside target_data (mapped arrays indexed u[[i, j]])", check_data_region),
+    ("rows: hellinger's 2-D arrays (Vec<[f32; N]>) mapped whole in target_data, c[i][j] under collapse(2)", check_hellinger_rows),
+    (
+        "rows: a [[u64; 256]; 4] table read in a kernel (crc64), rows written in a parallel loop, a column past its row panics",
+        check_row_tables,
+    ),
 ];
 
 /// Explicit 2-D heat steps, ping-pong between `u` and `v`, both resident for the whole loop.
@@ -182,4 +187,109 @@ fn copy_view_column(a: ndarray::ArrayView2<'_, f64>, out: &mut Array1<f64>) {
     for i in 0..a.nrows() {
         out[[i]] = a[[i, 0]];
     }
+}
+
+const HN: usize = 24;
+const HP: usize = 40;
+
+/// HeCBench hellinger-omp (main.cpp:73-95): `a_host[0:M][0:N]`, `b_host[0:N][0:P]` and `c_back[0:M][0:P]` are C's
+/// `FP (*a)[N]` arrays of rows, mapped whole by a data region and indexed `a[i][k]` in a collapsed loop.
+#[omp::directives]
+fn hellinger(a: &[[f32; HN]], b: &[[f32; HP]], c: &mut [[f32; HP]], repeat: usize) {
+    let m = a.len();
+    #[omp::target_data(map(to: a, b), map(from: c))]
+    {
+        for _ in 0..repeat {
+            #[omp::target_teams_distribute_parallel_for(collapse(2), thread_limit(256))]
+            for i in 0..m {
+                for j in 0..HP {
+                    let mut sum = 0.0f32;
+                    for k in 0..HN {
+                        sum += (a[i][k] * b[k][j]).sqrt();
+                    }
+                    let value = 1.0f32 - sum;
+                    let gate = if value.is_sign_negative() { 0.0f32 } else { 1.0 };
+                    c[i][j] = (gate * value).sqrt();
+                }
+            }
+        }
+    }
+}
+
+fn check_hellinger_rows(rng: &mut StdRng) -> Result<(), String> {
+    let m = rng.gen_range(1..60);
+    let a: Vec<[f32; HN]> = (0..m).map(|_| [1.0 / HN as f32; HN]).collect();
+    let mut b: Vec<[f32; HP]> = (0..HN).map(|_| std::array::from_fn(|_| rng.gen_range(0..256) as f32)).collect();
+    for j in 0..HP {
+        let sum: f32 = (0..HN).map(|i| b[i][j]).sum();
+        (0..HN).for_each(|i| b[i][j] /= sum);
+    }
+    let mut c = vec![[f32::NAN; HP]; m];
+    hellinger(&a, &b, &mut c, rng.gen_range(1..3));
+    let mut want = vec![[0.0f32; HP]; m];
+    for i in 0..m {
+        for j in 0..HP {
+            let sum: f32 = (0..HN).fold(0.0, |s, k| s + (a[i][k] * b[k][j]).sqrt());
+            let value = 1.0f32 - sum;
+            let gate = if value.is_sign_negative() { 0.0f32 } else { 1.0 };
+            want[i][j] = (gate * value).sqrt();
+        }
+    }
+    same("c", c.as_flattened(), want.as_flattened())
+}
+
+/// crc64's two `[0:4][0:256]` tables read at data-dependent rows and columns, as a kernel-local array of rows.
+#[omp::directives]
+fn table_lookups(table: [[u64; 256]; 4], data: &[u8], out: &mut [u64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..out.len() {
+        let b = data[i] as usize;
+        out[i] = table[i % 4][b] ^ table[3 - i % 4][255 - b];
+    }
+}
+
+/// Rows written element by element by a host parallel loop (each iteration its row).
+#[omp::directives]
+fn scale_rows(rows: &mut [[f64; 5]], s: &[f64]) {
+    #[omp::parallel_for]
+    for i in 0..rows.len() {
+        for j in 0..rows[i].len() {
+            rows[i][j] *= s[i];
+        }
+    }
+}
+
+/// A column index past its row, read in a kernel: Rust's panic, not the next row's element.
+#[omp::directives]
+fn past_the_row(p: &[[f64; 3]], col: usize, out: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..out.len() {
+        out[i] = p[i][col];
+    }
+}
+
+fn check_row_tables(rng: &mut StdRng) -> Result<(), String> {
+    let table: [[u64; 256]; 4] = std::array::from_fn(|_| std::array::from_fn(|_| rng.gen()));
+    let n = rng.gen_range(0..5000);
+    let data: Vec<u8> = (0..n).map(|_| rng.gen()).collect();
+    let mut out = vec![0u64; n];
+    table_lookups(table, &data, &mut out);
+    let want: Vec<u64> = (0..n).map(|i| table[i % 4][data[i] as usize] ^ table[3 - i % 4][255 - data[i] as usize]).collect();
+    same("out", &out, &want)?;
+
+    let mut rows: Vec<[f64; 5]> = (0..rng.gen_range(0..300)).map(|_| std::array::from_fn(|_| rng.gen_range(-1.0..1.0))).collect();
+    let s: Vec<f64> = (0..rows.len()).map(|_| rng.gen_range(-2.0..2.0)).collect();
+    let want: Vec<[f64; 5]> = rows.iter().zip(&s).map(|(r, s)| r.map(|v| v * s)).collect();
+    scale_rows(&mut rows, &s);
+    same("rows", rows.as_flattened(), want.as_flattened())?;
+
+    let p: Vec<[f64; 3]> = (0..rng.gen_range(2..50)).map(|_| [1.0, 2.0, 3.0]).collect();
+    let mut out = vec![0.0; p.len() - 1];
+    past_the_row(&p, 2, &mut out);
+    same("p[i][2]", &out, &vec![3.0; out.len()])?;
+    let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| past_the_row(&p, 3, &mut out)));
+    if past.is_ok() {
+        return Err("p[i][3] on rows of 3 did not panic".into());
+    }
+    Ok(())
 }

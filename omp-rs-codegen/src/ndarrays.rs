@@ -26,8 +26,12 @@ use crate::types::TypeEnv;
 pub const BELOW: &str = ":: omp :: __private :: nd :: below";
 
 /// An ndarray type's element type and number of axes: `Array2<f64>`, `&mut ArrayViewMut3<'_, f32>`,
-/// `Array<f64, Ix2>`.
+/// `Array<f64, Ix2>`; or a slice, `Vec` or array of rows (`&[[f64; 3]]`, `Vec<[f32; N]>`, `[[u64; 256]; 4]`: C's
+/// `double (*a)[3]` and `a[0:n][0:3]` sections), two axes, whose elements are not arrays themselves.
 pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
+    if let Some(elem) = row_elem(ty) {
+        return Some((elem, 2));
+    }
     match ty {
         Type::Reference(r) => nd_type(&r.elem),
         Type::Paren(p) => nd_type(&p.elem),
@@ -62,6 +66,31 @@ pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
     }
 }
 
+/// The element type of a slice, `Vec` or array of rows (`[[T; N]]`, `Vec<[T; N]>`, `[[T; N]; M]`, behind references),
+/// when `T` is not an array.
+pub fn row_elem(ty: &Type) -> Option<Type> {
+    let row = match ty {
+        Type::Reference(r) => return row_elem(&r.elem),
+        Type::Paren(p) => return row_elem(&p.elem),
+        Type::Group(g) => return row_elem(&g.elem),
+        Type::Slice(s) => &*s.elem,
+        Type::Array(a) => &*a.elem,
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+            match (last.ident.to_string().as_str(), args.args.first()) {
+                ("Vec", Some(GenericArgument::Type(t))) if args.args.len() == 1 => t,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    match row {
+        Type::Array(a) if !matches!(&*a.elem, Type::Array(_)) => Some((*a.elem).clone()),
+        _ => None,
+    }
+}
+
 /// One ndarray variable of the loop, taken apart before it.
 #[derive(Debug, Clone)]
 pub struct NdArray {
@@ -80,6 +109,8 @@ pub struct NdArray {
     /// Whether the name is a `target_data` block's token for the array: the token itself is the flat slice (its
     /// elements are the array's, mapped), so the region treats it as any mapped variable.
     pub mapped: bool,
+    /// Whether it is a slice, `Vec` or array of rows ([`row_elem`]): indexed `a[i][j]`, its `len()` the rows'.
+    pub rows: bool,
 }
 
 impl NdArray {
@@ -103,7 +134,7 @@ impl NdArray {
             quote!(let #flat: &[#elem] = #nd::standard(#nd::NdArray::__omp_nd_flat(#shared), #name);)
         };
         quote! {
-            let #shape: [usize; #d] = #nd::shape::<#d>(#nd::NdArray::__omp_nd_shape(#shared), #name);
+            let #shape: [usize; #d] = #nd::shape::<#d>(&#nd::NdArray::__omp_nd_shape(#shared), #name);
             #(let #extents: usize = #shape[#ks];)*
             #slice
         }
@@ -150,7 +181,13 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
         let flat = if mapped { Ident::new(var, Span::call_site()) } else { fresh(format!("{var}_flat")) };
         let extents = (0..d).map(|k| fresh(format!("{var}_n{k}"))).collect();
         let written = uses.written.contains(var);
-        arrays.insert(var.clone(), NdArray { var: Ident::new(var, Span::call_site()), flat, extents, elem, written, by_ref, mapped });
+        let rows = row_elem(ty).is_some();
+        // Rows used otherwise than element by element (`a[i]` as a whole row, `a.iter()`) stay as written, whole.
+        if rows && !mapped && whole_uses(f, var) {
+            continue;
+        }
+        let var_ident = Ident::new(var, Span::call_site());
+        arrays.insert(var.clone(), NdArray { var: var_ident, flat, extents, elem, written, by_ref, mapped, rows });
     }
     if arrays.is_empty() {
         return None;
@@ -161,6 +198,56 @@ pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprFo
     rw.visit_block_mut(&mut out.body);
     // Nothing to replace (an index ndarray does not take, such as `a[i]` on two axes): leave the loop as written.
     (rw.changed > 0).then(|| (arrays.into_values().collect(), out))
+}
+
+/// Whether the loop uses the array of rows `var` otherwise than as `var[i][j]`, `var.len()` and `var[i].len()`.
+fn whole_uses(f: &ExprForLoop, var: &str) -> bool {
+    struct Whole<'a> {
+        var: &'a str,
+        found: bool,
+    }
+    impl Whole<'_> {
+        fn is_var(&self, e: &Expr) -> bool {
+            matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.is_ident(self.var))
+        }
+    }
+    impl<'ast> Visit<'ast> for Whole<'_> {
+        fn visit_expr(&mut self, e: &'ast Expr) {
+            match e {
+                Expr::Index(ix) => match &*ix.expr {
+                    Expr::Index(row) if self.is_var(&row.expr) => {
+                        self.visit_expr(&row.index);
+                        self.visit_expr(&ix.index);
+                        return;
+                    }
+                    _ => {}
+                },
+                Expr::MethodCall(m) if m.method == "len" && m.args.is_empty() => {
+                    if self.is_var(&m.receiver) {
+                        return;
+                    }
+                    if let Expr::Index(row) = &*m.receiver {
+                        if self.is_var(&row.expr) {
+                            self.visit_expr(&row.index);
+                            return;
+                        }
+                    }
+                }
+                _ if self.is_var(e) => {
+                    self.found = true;
+                    return;
+                }
+                _ => {}
+            }
+            syn::visit::visit_expr(self, e);
+        }
+        fn visit_macro(&mut self, m: &'ast syn::Macro) {
+            self.found |= idents_in(m.tokens.clone()).contains(self.var);
+        }
+    }
+    let mut w = Whole { var, found: false };
+    w.visit_expr_for_loop(f);
+    w.found
 }
 
 #[derive(Default)]
@@ -175,11 +262,12 @@ struct Uses {
     in_macros: BTreeSet<String>,
 }
 
+/// The variable an indexing (`a[[i, j]]`, `a[i][j]`) starts from.
 fn indexed_var(e: &Expr) -> Option<String> {
     match e {
         Expr::Index(ix) => match &*ix.expr {
             Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()),
-            _ => None,
+            inner => indexed_var(inner),
         },
         Expr::Paren(p) => indexed_var(&p.expr),
         _ => None,
@@ -242,39 +330,81 @@ impl Rewrite<'_> {
             _ => None,
         }
     }
+
+    /// `a[i][j]` on an array of rows: the array and the two indices.
+    fn row_indexing<'e>(&self, ix: &'e syn::ExprIndex) -> Option<(&NdArray, Vec<&'e Expr>)> {
+        let Expr::Index(row) = &*ix.expr else { return None };
+        let a = self.array_of(&row.expr).filter(|a| a.rows)?;
+        Some((a, vec![&*row.index, &*ix.index]))
+    }
 }
 
 impl VisitMut for Rewrite<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        syn::visit_mut::visit_expr_mut(self, e);
+        // `a[i][j]` on rows: the outer indexing is rewritten whole, its inner `a[i]` (a row) left alone.
+        let rows = matches!(&*e, Expr::Index(ix) if self.row_indexing(ix).is_some());
+        if rows {
+            if let Expr::Index(ix) = e {
+                if let Expr::Index(row) = &mut *ix.expr {
+                    self.visit_expr_mut(&mut row.index);
+                }
+                self.visit_expr_mut(&mut ix.index);
+            }
+        } else {
+            syn::visit_mut::visit_expr_mut(self, e);
+        }
         let below: syn::Path = syn::parse_str(BELOW).unwrap_or_else(|_| syn::parse_quote!(below));
         let replaced: Option<Expr> = match &*e {
-            Expr::Index(ix) => self.array_of(&ix.expr).and_then(|a| {
-                let indices: Vec<&Expr> = match &*ix.index {
-                    Expr::Array(arr) => arr.elems.iter().collect(),
-                    Expr::Tuple(t) => t.elems.iter().collect(),
-                    // `v[i]` on a one-axis array: the flat slice's own bound check is the axis's.
-                    single if a.extents.len() == 1 => vec![single],
-                    _ => return None,
-                };
-                if indices.len() != a.extents.len() {
-                    return None;
-                }
-                // Spanned at the user's `a[[i, j]]`, so that messages about the access point there.
-                let at = syn::spanned::Spanned::span(&*ix);
-                let below = respan(below.to_token_stream(), at);
-                let mut flat: Option<TokenStream> = None;
-                for (i, n) in indices.iter().zip(&a.extents) {
-                    let n = Ident::new(&n.to_string(), at);
-                    let checked = quote::quote_spanned!(at=> #below(#i, #n));
-                    flat = Some(match flat {
-                        None => checked,
-                        Some(prev) => quote::quote_spanned!(at=> (#prev) * #n + #checked),
-                    });
-                }
-                let (var, flat) = (Ident::new(&a.flat.to_string(), syn::spanned::Spanned::span(&ix.expr)), flat?);
-                syn::parse2(quote::quote_spanned!(at=> #var[#flat])).ok()
-            }),
+            Expr::Index(ix) => self
+                .row_indexing(ix)
+                .or_else(|| self.array_of(&ix.expr).filter(|a| !a.rows).map(|a| (a, Vec::new())))
+                .and_then(|(a, rows)| {
+                    let indices: Vec<&Expr> = match &*ix.index {
+                        _ if !rows.is_empty() => rows,
+                        Expr::Array(arr) => arr.elems.iter().collect(),
+                        Expr::Tuple(t) => t.elems.iter().collect(),
+                        // `v[i]` on a one-axis array: the flat slice's own bound check is the axis's.
+                        single if a.extents.len() == 1 => vec![single],
+                        _ => return None,
+                    };
+                    if indices.len() != a.extents.len() {
+                        return None;
+                    }
+                    // Spanned at the user's `a[[i, j]]`, so that messages about the access point there.
+                    let at = syn::spanned::Spanned::span(&*ix);
+                    let below = respan(below.to_token_stream(), at);
+                    let mut flat: Option<TokenStream> = None;
+                    for (i, n) in indices.iter().zip(&a.extents) {
+                        let n = Ident::new(&n.to_string(), at);
+                        let checked = quote::quote_spanned!(at=> #below(#i, #n));
+                        flat = Some(match flat {
+                            None => checked,
+                            Some(prev) => quote::quote_spanned!(at=> (#prev) * #n + #checked),
+                        });
+                    }
+                    let (var, flat) = (Ident::new(&a.flat.to_string(), syn::spanned::Spanned::span(&ix.expr)), flat?);
+                    syn::parse2(quote::quote_spanned!(at=> #var[#flat])).ok()
+                }),
+            // A row's length (`a[i].len()`), the rows' extent: a plain variable, so that a loop to it has a bound the
+            // analysis reads. `i` is not checked here (every row has that length); the elements' accesses check it.
+            Expr::MethodCall(m)
+                if m.args.is_empty()
+                    && m.method == "len"
+                    && matches!(&*m.receiver, Expr::Index(r) if self.array_of(&r.expr).is_some_and(|a| a.rows)) =>
+            {
+                let Expr::Index(r) = &*m.receiver else { return };
+                self.array_of(&r.expr).map(|a| {
+                    let n1 = &a.extents[1];
+                    syn::parse_quote!(#n1)
+                })
+            }
+            Expr::MethodCall(m) if m.args.is_empty() && self.array_of(&m.receiver).is_some_and(|a| a.rows) => {
+                let a = self.array_of(&m.receiver).filter(|a| a.rows);
+                a.filter(|_| m.method == "len").map(|a| {
+                    let n0 = &a.extents[0];
+                    syn::parse_quote!(#n0)
+                })
+            }
             Expr::MethodCall(m) if m.args.is_empty() => self.array_of(&m.receiver).and_then(|a| {
                 let n = &a.extents;
                 let axis = |k: usize| -> Expr {
@@ -344,6 +474,37 @@ mod test {
         assert_eq!(nd(syn::parse_quote!(ndarray::Array<f64, Ix1>)), Some(("f64".into(), 1)));
         assert_eq!(nd(syn::parse_quote!(&[f64])), None);
         assert_eq!(nd(syn::parse_quote!(Array<f64, IxDyn>)), None);
+        assert_eq!(nd(syn::parse_quote!(&[[f64; 3]])), Some(("f64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(&mut Vec<[f32; N]>)), Some(("f32".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!([[u64; 256]; 4])), Some(("u64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(&[[[f64; 2]; 3]])), None);
+        assert_eq!(nd(syn::parse_quote!(Vec<f64>)), None);
+    }
+
+    #[test]
+    fn rewrites_rows_and_leaves_whole_rows() {
+        let mut env = TypeEnv::default();
+        env.bind("a", Some(syn::parse_quote!(&[[f64; 4]])));
+        env.bind("c", Some(syn::parse_quote!(&mut [[f64; 4]])));
+        env.bind("r", Some(syn::parse_quote!(&[[f64; 4]])));
+        let f: ExprForLoop = syn::parse_quote!(for i in 0..c.len() {
+            for j in 0..c[i].len() {
+                c[i][j] = a[i][j] + r[i].iter().sum::<f64>();
+            }
+        });
+        let Some((arrays, out)) = rewrite(&f, &env) else { panic!("nothing rewritten") };
+        let names: Vec<(String, bool)> = arrays.iter().map(|a| (a.var.to_string(), a.written)).collect();
+        assert_eq!(names, [("a".into(), false), ("c".into(), true)]);
+        let text = out.to_token_stream().to_string();
+        assert!(text.contains("0 .. c_n0"), "{text}");
+        assert!(text.contains("0 .. c_n1"), "{text}");
+        assert!(
+            text.contains(
+                "c_flat [(:: omp :: __private :: nd :: below (i , c_n0)) * c_n1 + :: omp :: __private :: nd :: below (j , c_n1)]"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("r [i] . iter ()"), "{text}");
     }
 
     #[test]

@@ -172,6 +172,9 @@ pub struct CaptureTypes {
     /// ndarray arrays (`Array2<f64>`, `&mut ArrayViewMut1<f32>`, ...; `ndarrays::nd_type`), with whether the
     /// variable is a reference to the array: a `target_data` block maps their standard-layout elements.
     pub nd: Vec<(String, bool)>,
+    /// `target_data` tokens of ndarray arrays and arrays of rows: their elements are the flat ones, so a section
+    /// of them (`c[0..k]`) would not mean rows.
+    pub nd_tokens: Vec<String>,
     /// Declared as a shared reference (`&[f64]`, `&MappedRef<..>`): cannot be written.
     pub shared_refs: Vec<String>,
     /// Declared as a primitive scalar (`h: f64`, `n: &usize`): regions take it by value, so data maps and updates of
@@ -211,8 +214,12 @@ impl CaptureTypes {
             if is_primitive(referent) && !env.is_mapped(&key) {
                 out.scalars.push(key.clone());
             }
-            if crate::ndarrays::nd_type(t).is_some() && !env.is_mapped(&key) {
-                out.nd.push((key.clone(), matches!(t, Type::Reference(_))));
+            if crate::ndarrays::nd_type(t).is_some() {
+                if env.is_mapped(&key) {
+                    out.nd_tokens.push(key.clone());
+                } else {
+                    out.nd.push((key.clone(), matches!(t, Type::Reference(_))));
+                }
             }
             if matches!(t, Type::Reference(r) if r.mutability.is_none()) {
                 out.shared_refs.push(key.clone());

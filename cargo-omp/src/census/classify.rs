@@ -250,7 +250,7 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             }
         }
         if matches!(clause.as_str(), "map" | "to" | "from") && multi_dimensional_section(&args) {
-            out.push("multi-dimensional array sections".into());
+            out.push("multi-dimensional array sections (a row of an array of pointers, part of each row)".into());
         }
     }
     out.sort();
@@ -374,10 +374,64 @@ fn is_loop(name: &str) -> bool {
     name.split(' ').any(|w| matches!(w, "for" | "distribute" | "loop" | "simd" | "taskloop"))
 }
 
-/// `a[0:n][0:m]` (C) or `a(1:n, 1:m)` (Fortran).
+/// A multi-dimensional section omp-rs cannot map as written: C's `a[k][0:n]` (a row of an array of pointers, each
+/// its own allocation) or `a[0:n][j:m]` (part of each row), or Fortran's `a(1:n, 1:m)`. C's `a[0:n][0:m]` (whole
+/// rows of an array of rows, `double (*a)[m]`) is the slice of rows `&[[f64; M]]`, mapped as written.
 fn multi_dimensional_section(args: &str) -> bool {
     let fortran_2d = args.split('(').skip(1).any(|inner| inner.split(')').next().is_some_and(|i| i.contains(':') && i.contains(',')));
-    args.contains("][") || fortran_2d
+    if fortran_2d {
+        return true;
+    }
+    // Each C item's dimensions after the first: `[0:m]` (or `[:m]`, `[:]`) keeps whole rows.
+    // The item's top-level bracket groups (`a[o:o + n[i]]` has one).
+    let dims = |item: &str| -> Vec<String> {
+        let (mut out, mut depth, mut cur) = (Vec::new(), 0i32, String::new());
+        for c in item.chars() {
+            match c {
+                '[' => {
+                    depth += 1;
+                    if depth == 1 {
+                        continue;
+                    }
+                }
+                ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        out.push(std::mem::take(&mut cur).replace(char::is_whitespace, ""));
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            if depth > 0 {
+                cur.push(c);
+            }
+        }
+        out
+    };
+    let whole_rows = |dims: &[String]| dims[0].contains(':') && dims[1..].iter().all(|d| d.starts_with("0:") || d.starts_with(':'));
+    split_items(args).iter().map(|item| dims(item)).any(|d| d.len() > 1 && !whole_rows(&d))
+}
+
+/// A map clause's items, split at the commas outside brackets (`to: a[0:n][0:m], b` gives `a[0:n][0:m]` and `b`).
+fn split_items(args: &str) -> Vec<String> {
+    let list = args.split_once(':').filter(|(head, _)| !head.contains('[')).map_or(args, |(_, rest)| rest);
+    let (mut out, mut depth) = (vec![String::new()], 0i32);
+    for c in list.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(last) = out.last_mut() {
+            last.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -394,8 +448,13 @@ mod test {
         assert_eq!(split("parallel").map(|p| p.0), Some("parallel"));
         let c = clauses("map(to: a[0:n], b) nowait reduction(max: m)");
         assert_eq!(c, [("map".into(), "to: a[0:n], b".into()), ("nowait".into(), String::new()), ("reduction".into(), "max: m".into())]);
-        assert!(multi_dimensional_section("to: table[0:4][0:256]"));
+        assert!(!multi_dimensional_section("to: table[0:4][0:256]"));
+        assert!(!multi_dimensional_section("alloc: max_tracker_g[0:PE_NUM][0:BACK_SEARCH_COUNT_GPU], j[0 : P][ : Q]"));
+        assert!(multi_dimensional_section("to: d_real[0][0:numel], d_imag[0][0:numel]"));
+        assert!(multi_dimensional_section("to: a[0:n][2:m]"));
         assert!(!multi_dimensional_section("to: a[0:n], b[0:m]"));
+        assert!(!multi_dimensional_section("dbuf[offset:offset+off[i]]"));
+        assert!(!multi_dimensional_section("out[0: (pass==1) ? size : sizes[1]]"));
         assert!(multi_dimensional_section("tofrom: a(1:n, 1:m)"));
     }
 

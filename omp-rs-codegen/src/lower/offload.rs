@@ -421,7 +421,12 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 );
                 tokens.extend(syn::Error::new_spanned(var, msg).to_compile_error());
             }
-            let range = section_range(section.as_ref());
+            // Reported, and the token made whole, so that the block's uses of it raise nothing more.
+            let nd_section = section.is_some() && types.nd.iter().any(|(n, _)| *n == name);
+            if nd_section {
+                tokens.extend(nd_section_error(var));
+            }
+            let range = section_range(section.as_ref().filter(|_| !nd_section));
             let kind = match m.kind {
                 MapKind::To => quote!(To),
                 MapKind::From => quote!(From),
@@ -515,6 +520,9 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
     let mut by_value_uses = Vec::new();
     for motion in &d.settings.motions {
         for MapItem { var, section: sec } in &motion.items {
+            if sec.is_some() && types.nd_tokens.contains(&var.to_string()) {
+                return nd_section_error(var);
+            }
             if by_value(var, sec) {
                 by_value_uses.push(quote!(let _ = &#var;));
                 continue;
@@ -569,6 +577,16 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
         #( #by_value_uses )*
         #( #calls.unwrap_or_else(|e| ::core::panic!("{}", e)); )*
     })
+}
+
+/// A section of an ndarray array or an array of rows in a data region: its token's elements are the flat ones.
+fn nd_section_error(var: &syn::Ident) -> TokenStream {
+    let msg = format!(
+        "a data region maps `{var}` (an array of rows or an ndarray array) whole, as its flat elements: map it without a \
+         section (`map(to: {var})`) and update it whole (`omp::target_update!(from: {var})`), or give the region a \
+         flat slice of the rows it needs"
+    );
+    syn::Error::new_spanned(var, msg).to_compile_error()
 }
 
 /// The crate's image set (`static __OMP_IMAGES`) and an `Option<&'static ImageSet>` naming it (`None` without images).

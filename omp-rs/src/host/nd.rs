@@ -5,10 +5,13 @@
 //!
 //! The macro recognises the arrays by their type's name (`Array2<f64>`), which a user type may also have; what
 //! makes the rewrite mean the same as the user's indexing is [`NdArray`], implemented here for ndarray's own
-//! `ArrayBase` only (features `ndarray`, `ndarray-0-16`): another type of that name does not compile.
+//! `ArrayBase` only (features `ndarray`, `ndarray-0-16`): another type of that name does not compile. Slices, `Vec`s
+//! and arrays of rows (`&[[f64; 3]]`, C's `double (*a)[3]`) are taken apart the same way, `a[i][j]` becoming
+//! `flat[below(i, n0) * n1 + below(j, n1)]`.
 
 /// An ndarray array (any storage, any dimension): its extents and, in standard layout, its elements in row-major
-/// order. Implemented for ndarray's `ArrayBase` only, whose `as_slice` promises that order.
+/// order. Implemented for ndarray's `ArrayBase` (whose `as_slice` promises that order) and for slices, `Vec`s and
+/// arrays of rows (`[[T; N]]`: `as_flattened`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not an ndarray array that omp-rs knows",
     note = "enable omp's `ndarray` feature (ndarray 0.17) or `ndarray-0-16`; other types named like ndarray's are not taken apart"
@@ -17,10 +20,12 @@ pub trait NdArray {
     /// Element type.
     type Elem;
     /// The extents (`shape()`).
-    fn __omp_nd_shape(&self) -> &[usize];
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]>;
     /// The elements in row-major order (`as_slice()`), when in standard layout.
     fn __omp_nd_flat(&self) -> Option<&[Self::Elem]>;
 }
+
+use std::borrow::Cow;
 
 /// An [`NdArray`] whose elements may be written.
 pub trait NdArrayMut: NdArray {
@@ -32,7 +37,7 @@ pub trait NdArrayMut: NdArray {
 // references the block holds).
 impl<A: NdArray + ?Sized> NdArray for &A {
     type Elem = A::Elem;
-    fn __omp_nd_shape(&self) -> &[usize] {
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
         (**self).__omp_nd_shape()
     }
     fn __omp_nd_flat(&self) -> Option<&[Self::Elem]> {
@@ -42,7 +47,7 @@ impl<A: NdArray + ?Sized> NdArray for &A {
 
 impl<A: NdArray + ?Sized> NdArray for &mut A {
     type Elem = A::Elem;
-    fn __omp_nd_shape(&self) -> &[usize] {
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
         (**self).__omp_nd_shape()
     }
     fn __omp_nd_flat(&self) -> Option<&[Self::Elem]> {
@@ -56,13 +61,61 @@ impl<A: NdArrayMut + ?Sized> NdArrayMut for &mut A {
     }
 }
 
+impl<T, const N: usize> NdArray for [[T; N]] {
+    type Elem = T;
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
+        Cow::Owned(vec![self.len(), N])
+    }
+    fn __omp_nd_flat(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+impl<T, const N: usize> NdArrayMut for [[T; N]] {
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
+impl<T, const N: usize, const M: usize> NdArray for [[T; N]; M] {
+    type Elem = T;
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
+        Cow::Owned(vec![M, N])
+    }
+    fn __omp_nd_flat(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+impl<T, const N: usize, const M: usize> NdArrayMut for [[T; N]; M] {
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
+impl<T, const N: usize> NdArray for Vec<[T; N]> {
+    type Elem = T;
+    fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
+        Cow::Owned(vec![self.len(), N])
+    }
+    fn __omp_nd_flat(&self) -> Option<&[T]> {
+        Some(self.as_flattened())
+    }
+}
+
+impl<T, const N: usize> NdArrayMut for Vec<[T; N]> {
+    fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
+        Some(self.as_flattened_mut())
+    }
+}
+
 #[allow(unused_macros)] // used only with the `ndarray` features
 macro_rules! ndarray_impls {
     ($nd:ident) => {
         impl<S: $nd::Data, D: $nd::Dimension> NdArray for $nd::ArrayBase<S, D> {
             type Elem = S::Elem;
-            fn __omp_nd_shape(&self) -> &[usize] {
-                self.shape()
+            fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
+                Cow::Borrowed(self.shape())
             }
             fn __omp_nd_flat(&self) -> Option<&[S::Elem]> {
                 self.as_slice()
@@ -85,7 +138,7 @@ ndarray_impls!(ndarray_0_16);
 #[inline(always)]
 #[track_caller]
 pub fn below(i: usize, extent: usize) -> usize {
-    assert!(i < extent, "ndarray index {i} is out of bounds for an axis of length {extent}");
+    assert!(i < extent, "index {i} is out of bounds for an axis of length {extent}");
     i
 }
 
@@ -116,6 +169,10 @@ mod test {
         assert_eq!(below(2, 3), 2);
         assert!(std::panic::catch_unwind(|| below(3, 3)).is_err());
         assert_eq!(shape::<2>(&[2, 3], "a"), [2, 3]);
+        let rows = vec![[1.0f64, 2.0, 3.0], [4.0, 5.0, 6.0]];
+        assert_eq!(&*NdArray::__omp_nd_shape(&rows), &[2, 3]);
+        assert_eq!(NdArray::__omp_nd_flat(&rows[..]), Some(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0][..]));
+        assert_eq!(&*NdArray::__omp_nd_shape(&[[0u8; 4]; 5]), &[5, 4]);
         assert!(std::panic::catch_unwind(|| standard::<f64>(None, "a")).is_err());
     }
 }

@@ -230,8 +230,8 @@ macro_rules! mapped_common {
         // the mapped, row-major ones the token was made from.
         impl<T> crate::host::nd::NdArray for $t<'_, '_, T> {
             type Elem = T;
-            fn __omp_nd_shape(&self) -> &[usize] {
-                &self.shape
+            fn __omp_nd_shape(&self) -> std::borrow::Cow<'_, [usize]> {
+                std::borrow::Cow::Borrowed(&self.shape)
             }
             fn __omp_nd_flat(&self) -> Option<&[T]> {
                 Some(self.data)

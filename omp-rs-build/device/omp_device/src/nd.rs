@@ -4,7 +4,7 @@
 #[inline(always)]
 pub fn below(i: usize, extent: usize) -> usize {
     if i >= extent {
-        panic!("ndarray index out of bounds for its axis");
+        panic!("index out of bounds for its axis");
     }
     i
 }
