@@ -125,11 +125,49 @@ fn programs_and_blockers_as_written() {
          #pragma omp parallel\n\
          { y[omp_get_team_num() * omp_get_num_threads() + omp_get_thread_num()] = 0; }\n}\n",
     );
+    write(
+        &root.join("teamvar-omp/main.cpp"),
+        "void b(int n, size_t m, const float *a, float *r) {\n\
+         #pragma omp target teams num_teams(n/64) thread_limit(64)\n\
+         {\n\
+           size_t k;\n\
+         #ifdef WIDE\n\
+           double lo, hi;\n\
+         #else\n\
+           float lo, hi;\n\
+         #endif\n\
+           #pragma omp parallel\n\
+           {\n\
+             int t = omp_get_thread_num();\n\
+             if (t == 0) { k = m / 2; lo = a[0]; hi = a[k]; }\n\
+             #pragma omp barrier\n\
+             r[omp_get_team_num() * 64 + t] = (a[t] - lo) / (hi - lo);\n\
+           }\n\
+         }\n}\n",
+    );
+    write(
+        &root.join("rows-omp/main.cpp"),
+        "void h(int m, float (*a)[8], float (*c)[8], float **d) {\n\
+         #pragma omp target data map(to: a[0:m][0:8]) map(from: c[0:m][0:8])\n\
+         {\n\
+           #pragma omp target teams distribute parallel for collapse(2)\n\
+           for (int i = 0; i < m; i++) for (int j = 0; j < 8; j++) c[i][j] = a[i][j];\n\
+         }\n\
+         #pragma omp target update from(d[0][0:m])\n\
+         }\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("9 programs, 25 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   5 / 9 (55.6 %)"), "{text}");
+    assert!(text.contains("11 programs, 31 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   6 / 11 (54.5 %)"), "{text}");
+    // Team-local variables (declarations without values, `#ifdef` branches) beside the `parallel`.
+    assert!(text.contains("teamvar-omp: expressible (3 directives)"), "{text}");
+    // Whole rows (`a[0:m][0:8]`) are an array of rows; a row of an array of pointers is not.
+    assert!(
+        text.contains("rows-omp: 2 of 3 directives expressible; multi-dimensional array sections (a row of an array of pointers, part of each row) (rows-omp/main.cpp:7)"),
+        "{text}"
+    );
     // Team-local arrays before the `parallel` and its barriers (omp_rs_codegen::spmd::team); per-team code is not.
     assert!(text.contains("reduce-omp: expressible (3 directives)"), "{text}");
     // SPMD regions: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
@@ -147,7 +185,10 @@ fn programs_and_blockers_as_written() {
     );
     assert!(text.contains("saxpy-omp: expressible (4 directives)"), "{text}");
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
-    assert!(text.contains("| `parallel` inside `target teams` beside team-local data or per-team code (SPMD kernels) | 1 | 1 |"), "{text}");
+    assert!(
+        text.contains("| `parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels) | 1 | 1 |"),
+        "{text}"
+    );
     assert!(text.contains("| `barrier` outside an SPMD `target teams` + `parallel` region | 1 | 1 |"), "{text}");
     assert!(text.contains("omp_get_thread_num"), "{text}");
     assert!(text.contains("split-omp: expressible (4 directives)"), "OpenMP's split form is the combined construct: {text}");

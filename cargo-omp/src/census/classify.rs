@@ -333,20 +333,7 @@ fn team_local_declaration(stmt: &str) -> bool {
         return false;
     }
     // Declarators split at the commas outside their dimensions.
-    let mut parts = vec![String::new()];
-    let mut depth = 0i32;
-    for c in stmt.chars() {
-        match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        parts.last_mut().map(|p| p.push(c));
-    }
+    let parts = split_top_level(stmt);
     let mut declarators = parts.iter().map(|p| p.trim());
     let Some(first) = declarators.next() else { return false };
     let (head, first_dims) = first.split_once('[').map_or((first, ""), |(h, d)| (h, d));
@@ -413,11 +400,16 @@ fn multi_dimensional_section(args: &str) -> bool {
     split_items(args).iter().map(|item| dims(item)).any(|d| d.len() > 1 && !whole_rows(&d))
 }
 
-/// A map clause's items, split at the commas outside brackets (`to: a[0:n][0:m], b` gives `a[0:n][0:m]` and `b`).
+/// A map clause's items (`to: a[0:n][0:m], b` gives `a[0:n][0:m]` and `b`).
 fn split_items(args: &str) -> Vec<String> {
     let list = args.split_once(':').filter(|(head, _)| !head.contains('[')).map_or(args, |(_, rest)| rest);
+    split_top_level(list)
+}
+
+/// `text` split at the commas outside brackets and parentheses.
+fn split_top_level(text: &str) -> Vec<String> {
     let (mut out, mut depth) = (vec![String::new()], 0i32);
-    for c in list.chars() {
+    for c in text.chars() {
         match c {
             '[' | '(' => depth += 1,
             ']' | ')' => depth -= 1,
