@@ -34,3 +34,4 @@ run spm-cuda 256 1000
 run reverse-cuda 100
 run stddev-cuda 8192 16384 100
 run nlll-cuda 2048 1000 1000
+run bsearch-cuda 8388608 100
