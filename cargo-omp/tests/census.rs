@@ -156,11 +156,29 @@ fn programs_and_blockers_as_written() {
          #pragma omp target update from(d[0][0:m])\n\
          }\n",
     );
+    write(
+        &root.join("scan-omp/k.cpp"),
+        "void s(int n, const float *x, float *y) {\n\
+         float t = 0;\n\
+         #pragma omp target teams distribute parallel for reduction(inscan, +: t) map(to: x[0:n]) map(from: y[0:n])\n\
+         for (int i = 0; i < n; i++) {\n\
+           y[i] = t;\n\
+           #pragma omp scan exclusive(t)\n\
+           t += x[i];\n\
+         }\n\
+         #pragma omp scan inclusive(t)\n\
+         }\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("11 programs, 31 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   6 / 11 (54.5 %)"), "{text}");
+    assert!(text.contains("12 programs, 34 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   6 / 12 (50.0 %)"), "{text}");
+    // A scan of a loop with `reduction(inscan, ..)`; not elsewhere.
+    assert!(
+        text.contains("scan-omp: 2 of 3 directives expressible; `scan` outside a loop with `reduction(inscan, ...)` (scan-omp/k.cpp:9)"),
+        "{text}"
+    );
     // Team-local variables (declarations without values, `#ifdef` branches) beside the `parallel`.
     assert!(text.contains("teamvar-omp: expressible (3 directives)"), "{text}");
     // Whole rows (`a[0:m][0:8]`) are an array of rows; a row of an array of pointers is not.

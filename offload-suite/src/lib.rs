@@ -11,6 +11,7 @@ pub mod nested;
 pub mod porting;
 pub mod queued;
 pub mod regions;
+pub mod scan;
 pub mod spmd;
 pub mod structs;
 
@@ -29,6 +30,7 @@ pub fn checks() -> Vec<Check> {
         .chain(nd::CHECKS)
         .chain(nested::CHECKS)
         .chain(spmd::CHECKS)
+        .chain(scan::CHECKS)
         .chain(generics::CHECKS)
         .chain(meaning::CHECKS)
         .chain(queued::CHECKS)

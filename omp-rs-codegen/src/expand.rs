@@ -883,6 +883,18 @@ impl VisitMut for Lowerer<'_> {
             if let Some(fused) = fuse_split_target(&block.stmts[index]) {
                 block.stmts[index] = fused;
             }
+            // `reduction(inscan, ..)` with `omp::scan!` in the body: two loops around the prefix (crate::scan),
+            // the split form fused first.
+            match crate::scan::split(&block.stmts[index], &self.types, self.cx) {
+                Some(Ok(stmts)) => {
+                    block.stmts.splice(index..=index, stmts);
+                }
+                Some(Err(())) => {
+                    block.stmts.remove(index);
+                    continue;
+                }
+                None => {}
+            }
             // A `nowait` target loop takes the statements after it into a data block (crate::nowait).
             crate::nowait::defer_at(block, index, &self.types);
             let stmt = &mut block.stmts[index];
@@ -1024,10 +1036,13 @@ impl VisitMut for StripOmp {
     }
 
     fn visit_stmt_mut(&mut self, s: &mut Stmt) {
-        // `omp::target_update!(...)` and friends would report their errors a second time; `omp::barrier!()` (refused
-        // by crate::spmd) names no macro of the runtime.
-        let barrier = body::statement_macro(s).is_some_and(|m| m.path.segments.iter().map(|s| s.ident.to_string()).eq(["omp", "barrier"]));
-        if standalone_macro(s).is_some() || barrier {
+        // `omp::target_update!(...)` and friends would report their errors a second time; `omp::barrier!()` and
+        // `omp::scan!(..)` (refused by crate::spmd, crate::scan) expand to errors of their own.
+        let marker = body::statement_macro(s).is_some_and(|m| {
+            let path: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            path == ["omp", "barrier"] || path == ["omp", "scan"]
+        });
+        if standalone_macro(s).is_some() || marker {
             *s = syn::parse_quote!({});
             return;
         }

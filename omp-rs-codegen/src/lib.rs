@@ -27,6 +27,7 @@ pub mod outline;
 pub mod parse;
 pub mod place;
 pub mod resolve;
+pub(crate) mod scan;
 pub(crate) mod spmd;
 pub mod standalone;
 pub mod struct_table;

@@ -100,6 +100,19 @@ macro_rules! barrier {
     };
 }
 
+/// `#pragma omp scan inclusive(s)` / `exclusive(s)`: the statement between the input and the scan phase of a loop
+/// with `reduction(inscan, op: s)`. The loop's macro replaces it (see `docs/porting.md`, "Scans"); anywhere else it
+/// is a compile error.
+#[macro_export]
+macro_rules! scan {
+    ($($t:tt)*) => {
+        ::core::compile_error!(
+            "`omp::scan!(..)` stands at the top level of the body of a loop directive with `reduction(inscan, ..)` inside a \
+             `#[omp::directives]` fn"
+        )
+    };
+}
+
 mod error;
 pub mod offload;
 
@@ -114,6 +127,7 @@ pub use offload::{
 pub mod __private {
     pub use crate::check;
     pub use crate::host::nd;
+    pub use crate::host::reduce::scan;
     pub use crate::host::spmd;
     pub use crate::host::{
         as_slice, as_slice_mut, atomic, chunk_size, coefficient, corner_max, corner_min, critical_lock, form_product, form_sum, int_bounds,

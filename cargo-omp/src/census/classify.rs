@@ -196,7 +196,14 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         }
         // Its clauses are the reduction's definition, not clauses of a construct.
         "declare reduction" => return vec!["`declare reduction` (user-defined reductions)".into()],
-        "scan" => return vec!["`reduction(inscan, ...)` + `scan` (prefix sums)".into()],
+        // omp_rs_codegen::scan: the statement between the phases of a loop with `reduction(inscan, ..)`.
+        "scan" => {
+            let scanned = enclosing.iter().max_by_key(|e| e.extent.start).and_then(|e| split(&e.text)).is_some_and(|(n, rest)| {
+                is_loop(n)
+                    && clauses(&rest).iter().any(|(c, a)| c == "reduction" && a.split(':').next().is_some_and(|h| h.contains("inscan")))
+            });
+            return if scanned { Vec::new() } else { vec!["`scan` outside a loop with `reduction(inscan, ...)`".into()] };
+        }
         "end declare target" | "begin declare target" | "declare target" | "taskwait" => {}
         _ => {
             let underscored = name.replace(' ', "_");
@@ -238,8 +245,8 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         }
         if clause == "reduction" {
             let (head, vars) = args.split_once(':').unwrap_or(("", &args));
-            if head.contains("inscan") {
-                out.push("`reduction(inscan, ...)` + `scan` (prefix sums)".into());
+            if head.contains("inscan") && !is_loop(name) {
+                out.push("`reduction(inscan, ...)` on a directive that is no loop".into());
             } else if vars.contains('[') {
                 out.push("array-section reductions".into());
             }

@@ -17,6 +17,7 @@ use crate::keyword;
 use crate::model::{Clause, Construct, ConstructKind, Directive, Settings};
 
 pub use map::parse_map_items;
+pub use reduction::parse_inscan as inscan_reduction;
 
 /// Resolves a directive name (`target_teams_distribute_parallel_for`) to its construct.
 pub fn construct(name: &Ident, cx: &Ctxt) -> Option<Construct> {

@@ -20,14 +20,32 @@ pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
     Ok(Reduction { op, vars: vars.into_iter().collect() })
 }
 
+/// `inscan, op: vars` (the clause of a scan's loop, `crate::scan`).
+pub fn parse_inscan(input: ParseStream) -> syn::Result<Reduction> {
+    let m = Ident::parse_any(input)?;
+    if m != "inscan" {
+        return Err(syn::Error::new(m.span(), "expected `inscan`"));
+    }
+    input.parse::<Token![,]>()?;
+    parse(input)
+}
+
 fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
     let bad = |span: proc_macro2::Span, what: &str| {
         syn::Error::new(span, format!("unknown reduction operator `{what}`; expected one of {REDUCTION_OPERATORS}"))
     };
-    // Modifiers like `reduction(inscan, +: x)` are not supported; report them as such.
+    // `reduction(inscan, +: x)` is a scan, which `crate::scan` takes apart before directives are parsed: here it is on
+    // a directive that is no loop statement of a `#[omp::directives]` fn. Other modifiers are not supported.
     if input.peek(Ident::peek_any) && input.peek2(Token![,]) {
         let m = Ident::parse_any(input)?;
-        return Err(syn::Error::new(m.span(), format!("the reduction modifier `{m}` is not supported by omp-rs yet")));
+        let msg = if m == "inscan" {
+            "`reduction(inscan, ..)` is a scan: put the directive on a `for` loop statement in a `#[omp::directives]` fn, its \
+             body split by `omp::scan!(inclusive(v))` or `omp::scan!(exclusive(v))`"
+                .to_string()
+        } else {
+            format!("the reduction modifier `{m}` is not supported by omp-rs yet")
+        };
+        return Err(syn::Error::new(m.span(), msg));
     }
     if input.peek(Token![&&]) {
         input.parse::<Token![&&]>()?;

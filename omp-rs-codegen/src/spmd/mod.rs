@@ -288,7 +288,7 @@ fn directive(attr: &OmpAttr, cx: &Ctxt) -> Option<Directive> {
 /// A clause list cut into its clauses (`name` or `name(..)`, commas optional as in OpenMP), each with its tokens.
 /// At the top level of a clause list every identifier starts a clause; other tokens stay with the clause before them
 /// (the directive's parse reports what does not read as one).
-fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
+pub(crate) fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
     let mut out: Vec<(String, TokenStream)> = Vec::new();
     for tt in args.clone() {
         match &tt {

@@ -25,7 +25,14 @@ use std::time::Instant;
 type Real = f32;
 
 #[omp::directives]
-fn bs(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedRef<'_, '_, Real>, acc_r: &mut omp::MappedMut<'_, '_, usize>, n: usize, repeat: usize) -> f64 {
+fn bs(
+    z_size: usize,
+    acc_a: &omp::MappedRef<'_, '_, Real>,
+    acc_z: &omp::MappedRef<'_, '_, Real>,
+    acc_r: &mut omp::MappedMut<'_, '_, usize>,
+    n: usize,
+    repeat: usize,
+) -> f64 {
     let start = Instant::now();
     for _ in 0..repeat {
         #[omp::target_teams_distribute_parallel_for(thread_limit(256))]
@@ -48,7 +55,14 @@ fn bs(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedRe
 }
 
 #[omp::directives]
-fn bs2(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedRef<'_, '_, Real>, acc_r: &mut omp::MappedMut<'_, '_, usize>, n: usize, repeat: usize) -> f64 {
+fn bs2(
+    z_size: usize,
+    acc_a: &omp::MappedRef<'_, '_, Real>,
+    acc_z: &omp::MappedRef<'_, '_, Real>,
+    acc_r: &mut omp::MappedMut<'_, '_, usize>,
+    n: usize,
+    repeat: usize,
+) -> f64 {
     let start = Instant::now();
     for _ in 0..repeat {
         #[omp::target_teams_distribute_parallel_for(thread_limit(256))]
@@ -75,7 +89,14 @@ fn bs2(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedR
 }
 
 #[omp::directives]
-fn bs3(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedRef<'_, '_, Real>, acc_r: &mut omp::MappedMut<'_, '_, usize>, n: usize, repeat: usize) -> f64 {
+fn bs3(
+    z_size: usize,
+    acc_a: &omp::MappedRef<'_, '_, Real>,
+    acc_z: &omp::MappedRef<'_, '_, Real>,
+    acc_r: &mut omp::MappedMut<'_, '_, usize>,
+    n: usize,
+    repeat: usize,
+) -> f64 {
     let start = Instant::now();
     for _ in 0..repeat {
         #[omp::target_teams_distribute_parallel_for(thread_limit(256))]
@@ -103,7 +124,14 @@ fn bs3(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedR
 }
 
 #[omp::directives]
-fn bs4(z_size: usize, acc_a: &omp::MappedRef<'_, '_, Real>, acc_z: &omp::MappedRef<'_, '_, Real>, acc_r: &mut omp::MappedMut<'_, '_, usize>, n: usize, repeat: usize) -> f64 {
+fn bs4(
+    z_size: usize,
+    acc_a: &omp::MappedRef<'_, '_, Real>,
+    acc_z: &omp::MappedRef<'_, '_, Real>,
+    acc_r: &mut omp::MappedMut<'_, '_, usize>,
+    n: usize,
+    repeat: usize,
+) -> f64 {
     let start = Instant::now();
     for _ in 0..repeat {
         #[omp::target_teams(num_teams(z_size / 256), thread_limit(256))]
