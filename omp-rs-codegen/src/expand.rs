@@ -341,6 +341,22 @@ fn fuse_split_target(stmt: &Stmt) -> Option<Stmt> {
     Some(Stmt::Expr(Expr::ForLoop(fl), *semi))
 }
 
+/// Puts what a rewrite made of statement `index` in its place; a refused one (reported) is dropped, so that rustc adds
+/// no errors of its own (an `omp::barrier!()`, an `omp::scan!`). Whether it was dropped.
+fn rewrite_in_place(block: &mut syn::Block, index: usize, rewritten: Option<Result<Vec<Stmt>, ()>>) -> bool {
+    match rewritten {
+        Some(Ok(stmts)) => {
+            block.stmts.splice(index..=index, stmts);
+            false
+        }
+        Some(Err(())) => {
+            block.stmts.remove(index);
+            true
+        }
+        None => false,
+    }
+}
+
 /// A `parallel` block outside an SPMD region: OpenMP's host `parallel` regions (a team running the block, with
 /// `for` / `single` / `barrier` inside) are not supported.
 fn refuse_parallel_block(construct: &Construct, cx: &Ctxt) {
@@ -868,16 +884,8 @@ impl VisitMut for Lowerer<'_> {
         let mut index = 0;
         while index < block.stmts.len() {
             // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
-            match crate::spmd::fuse(&block.stmts[index], self.cx) {
-                Some(Ok(stmts)) => {
-                    block.stmts.splice(index..=index, stmts);
-                }
-                Some(Err(())) => {
-                    // Refused (reported): dropped, so that rustc adds no errors of its own (an `omp::barrier!()`).
-                    block.stmts.remove(index);
-                    continue;
-                }
-                None => {}
+            if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], self.cx)) {
+                continue;
             }
             // `#[omp::target(..)] { #[omp::teams_distribute_parallel_for(..)] for .. }` is the combined construct.
             if let Some(fused) = fuse_split_target(&block.stmts[index]) {
@@ -885,15 +893,8 @@ impl VisitMut for Lowerer<'_> {
             }
             // `reduction(inscan, ..)` with `omp::scan!` in the body: two loops around the prefix (crate::scan),
             // the split form fused first.
-            match crate::scan::split(&block.stmts[index], &self.types, self.cx) {
-                Some(Ok(stmts)) => {
-                    block.stmts.splice(index..=index, stmts);
-                }
-                Some(Err(())) => {
-                    block.stmts.remove(index);
-                    continue;
-                }
-                None => {}
+            if rewrite_in_place(block, index, crate::scan::split(&block.stmts[index], &self.types, self.cx)) {
+                continue;
             }
             // A `nowait` target loop takes the statements after it into a data block (crate::nowait).
             crate::nowait::defer_at(block, index, &self.types);

@@ -194,8 +194,10 @@ fn lower(
     };
     let ty = ty.clone();
     let (before, after) = (&f.body.stmts[..at], &f.body.stmts[at + 1..]);
+    // A `break` / `continue` naming the scan's own loop leaves the phase too.
+    let own_label: Vec<String> = f.label.iter().map(|l| l.name.ident.to_string()).collect();
     for stmt in before.iter().chain(after) {
-        let mut exits = Exits { depth: 0, found: Vec::new() };
+        let mut exits = crate::body::Exits::new(&own_label);
         exits.visit_stmt(stmt);
         for (span, what) in exits.found {
             cx.error_at(
@@ -284,52 +286,6 @@ impl<'ast> Visit<'ast> for NestedScan {
             self.0 = Some(m.span());
         }
     }
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-/// `return`, `?`, and `break`/`continue` that leave the statement (not inside one of its own loops).
-struct Exits {
-    depth: usize,
-    found: Vec<(Span, &'static str)>,
-}
-
-impl<'ast> Visit<'ast> for Exits {
-    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
-        self.found.push((r.span(), "return"));
-    }
-    fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
-        self.found.push((t.question_token.span(), "?"));
-        syn::visit::visit_expr_try(self, t);
-    }
-    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-        if self.depth == 0 || b.label.is_some() {
-            self.found.push((b.span(), "break"));
-        }
-        syn::visit::visit_expr_break(self, b);
-    }
-    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-        if self.depth == 0 || c.label.is_some() {
-            self.found.push((c.span(), "continue"));
-        }
-    }
-    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.visit_expr(&f.expr);
-        self.depth += 1;
-        self.visit_block(&f.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
-        self.visit_expr(&w.cond);
-        self.depth += 1;
-        self.visit_block(&w.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-        self.depth += 1;
-        self.visit_block(&l.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 

@@ -505,7 +505,7 @@ impl Phases<'_> {
     /// Refuses the exits of a barrier-free statement inside barrier loops labelled `labels`: `return`, `?`, and
     /// `break`/`continue` that leave the statement's own loops.
     fn exits(&mut self, stmt: &Stmt, labels: &[String]) {
-        let mut e = Exits { labels, depth: 0, found: Vec::new() };
+        let mut e = crate::body::Exits::new(labels);
         e.visit_stmt(stmt);
         for (span, what) in e.found {
             self.cx.error_at(span, exit_message(what));
@@ -530,63 +530,6 @@ fn exit_message(what: &str) -> String {
         "`{what}` here would let a thread skip barriers the rest of its team waits at: in an SPMD region with \
          `omp::barrier!()`, branch around the code instead (`if`), so that every thread reaches every barrier"
     )
-}
-
-/// Finds the exits of a statement: `return`, `?`, and `break`/`continue` not inside a loop of the statement (or
-/// naming an enclosing barrier loop's label).
-struct Exits<'a> {
-    labels: &'a [String],
-    depth: usize,
-    found: Vec<(Span, &'static str)>,
-}
-
-impl<'ast> Visit<'ast> for Exits<'_> {
-    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
-        self.found.push((r.span(), "return"));
-    }
-    fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
-        self.found.push((t.question_token.span(), "?"));
-        syn::visit::visit_expr_try(self, t);
-    }
-    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-        if self.leaves(b.label.as_ref()) {
-            self.found.push((b.span(), "break"));
-        }
-        syn::visit::visit_expr_break(self, b);
-    }
-    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-        if self.leaves(c.label.as_ref()) {
-            self.found.push((c.span(), "continue"));
-        }
-    }
-    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.visit_expr(&f.expr);
-        self.depth += 1;
-        self.visit_block(&f.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
-        self.visit_expr(&w.cond);
-        self.depth += 1;
-        self.visit_block(&w.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-        self.depth += 1;
-        self.visit_block(&l.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
-}
-
-impl Exits<'_> {
-    fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
-        match label {
-            Some(l) => self.labels.contains(&l.ident.to_string()) || self.depth == 0,
-            None => self.depth == 0,
-        }
-    }
 }
 
 /// The thread-dependent names of a team body: the thread number, every `mut` local (its value may be assigned per
