@@ -607,6 +607,67 @@ fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
     }
 }
 
+/// The exits of a statement that leave it: `return`, `?`, and `break`/`continue` not inside a loop of the
+/// statement, or naming one of `labels` (the enclosing loops they would leave). Each with its span and keyword.
+pub(crate) struct Exits<'a> {
+    labels: &'a [String],
+    depth: usize,
+    pub(crate) found: Vec<(proc_macro2::Span, &'static str)>,
+}
+
+impl<'a> Exits<'a> {
+    pub(crate) fn new(labels: &'a [String]) -> Self {
+        Exits { labels, depth: 0, found: Vec::new() }
+    }
+
+    fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
+        match label {
+            Some(l) => self.labels.contains(&l.ident.to_string()) || self.depth == 0,
+            None => self.depth == 0,
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for Exits<'_> {
+    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
+        self.found.push((syn::spanned::Spanned::span(r), "return"));
+    }
+    fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
+        self.found.push((syn::spanned::Spanned::span(&t.question_token), "?"));
+        syn::visit::visit_expr_try(self, t);
+    }
+    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
+        if self.leaves(b.label.as_ref()) {
+            self.found.push((syn::spanned::Spanned::span(b), "break"));
+        }
+        syn::visit::visit_expr_break(self, b);
+    }
+    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
+        if self.leaves(c.label.as_ref()) {
+            self.found.push((syn::spanned::Spanned::span(c), "continue"));
+        }
+    }
+    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
+        self.visit_expr(&f.expr);
+        self.depth += 1;
+        self.visit_block(&f.body);
+        self.depth -= 1;
+    }
+    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
+        self.visit_expr(&w.cond);
+        self.depth += 1;
+        self.visit_block(&w.body);
+        self.depth -= 1;
+    }
+    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
+        self.depth += 1;
+        self.visit_block(&l.body);
+        self.depth -= 1;
+    }
+    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -670,65 +731,4 @@ mod tests {
             "expected a critical block named `type`, got {parsed:?}"
         );
     }
-}
-
-/// The exits of a statement that leave it: `return`, `?`, and `break`/`continue` not inside a loop of the
-/// statement, or naming one of `labels` (the enclosing loops they would leave). Each with its span and keyword.
-pub(crate) struct Exits<'a> {
-    labels: &'a [String],
-    depth: usize,
-    pub(crate) found: Vec<(proc_macro2::Span, &'static str)>,
-}
-
-impl<'a> Exits<'a> {
-    pub(crate) fn new(labels: &'a [String]) -> Self {
-        Exits { labels, depth: 0, found: Vec::new() }
-    }
-
-    fn leaves(&self, label: Option<&syn::Lifetime>) -> bool {
-        match label {
-            Some(l) => self.labels.contains(&l.ident.to_string()) || self.depth == 0,
-            None => self.depth == 0,
-        }
-    }
-}
-
-impl<'ast> syn::visit::Visit<'ast> for Exits<'_> {
-    fn visit_expr_return(&mut self, r: &'ast syn::ExprReturn) {
-        self.found.push((syn::spanned::Spanned::span(r), "return"));
-    }
-    fn visit_expr_try(&mut self, t: &'ast syn::ExprTry) {
-        self.found.push((syn::spanned::Spanned::span(&t.question_token), "?"));
-        syn::visit::visit_expr_try(self, t);
-    }
-    fn visit_expr_break(&mut self, b: &'ast syn::ExprBreak) {
-        if self.leaves(b.label.as_ref()) {
-            self.found.push((syn::spanned::Spanned::span(b), "break"));
-        }
-        syn::visit::visit_expr_break(self, b);
-    }
-    fn visit_expr_continue(&mut self, c: &'ast syn::ExprContinue) {
-        if self.leaves(c.label.as_ref()) {
-            self.found.push((syn::spanned::Spanned::span(c), "continue"));
-        }
-    }
-    fn visit_expr_for_loop(&mut self, f: &'ast syn::ExprForLoop) {
-        self.visit_expr(&f.expr);
-        self.depth += 1;
-        self.visit_block(&f.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_while(&mut self, w: &'ast syn::ExprWhile) {
-        self.visit_expr(&w.cond);
-        self.depth += 1;
-        self.visit_block(&w.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_loop(&mut self, l: &'ast syn::ExprLoop) {
-        self.depth += 1;
-        self.visit_block(&l.body);
-        self.depth -= 1;
-    }
-    fn visit_expr_closure(&mut self, _: &'ast syn::ExprClosure) {}
-    fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
