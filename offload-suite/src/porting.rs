@@ -23,7 +23,10 @@ pub const CHECKS: &[Check] = &[
         "port: serial target regions (a fn, a block in target_data, a one-iteration loop) read and write arrays anywhere",
         check_serial_target,
     ),
-    ("port: scalars in enter/exit data maps and updates beside the arrays (they travel by value)", check_scalars_in_data_maps),
+    (
+        "port: scalars and structs in target_data, enter/exit data maps and updates beside the arrays (they travel by value)",
+        check_scalars_in_data_maps,
+    ),
     ("port: locals taken from struct fields (let (a, b) = (&mut self.a, &self.b), let (nx, nz) = (g.nx, g.nz))", check_field_locals),
     ("port: unannotated vec![..], [0.0f64; 4] private, std::f64::consts::PI, rem_euclid in a target region", check_unannotated_locals),
     ("port: host loops: critical push to a &mut Vec, atomics through &mut u64 and on [u64; 4], continue 'label", check_host_loop_idioms),
@@ -567,7 +570,52 @@ fn scaled_steps(x: &mut [f64], mut h: f64, n: usize, steps: usize) {
     omp::target_exit_data!(map(from: x), map(release: h), map(delete: n));
 }
 
+/// A step's parameters, mapped with the arrays as a C struct would be.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug)]
+pub struct StepParams {
+    pub h: f64,
+    pub shift: f64,
+}
+
+/// Scalars and a struct in a `target_data` block's maps and in enter/update/exit beside the arrays: regions take
+/// them by value, so the block's host code changes them between regions, as the host copy a C code updates `to`.
+#[omp::directives]
+fn struct_steps(x: &mut [f64], mut p: StepParams, steps: usize) {
+    let n = x.len();
+    omp::target_enter_data!(map(to: p));
+    #[omp::target_data(map(tofrom: x), map(to: n, p))]
+    {
+        for _ in 0..steps {
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..n {
+                x[i] = x[i] * p.h + p.shift;
+            }
+            p.h *= 0.5;
+            omp::target_update!(to: p);
+        }
+    }
+    omp::target_exit_data!(map(release: p));
+}
+
 fn check_scalars_in_data_maps(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(0..3000);
+    let x0 = vec_f64(rng, n);
+    let p = StepParams { h: rng.gen_range(0.5..2.0), shift: rng.gen_range(-1.0..1.0) };
+    let steps = rng.gen_range(1..5);
+    let mut x = x0.clone();
+    struct_steps(&mut x, p, steps);
+    let mut want = x0;
+    let mut h = p.h;
+    for _ in 0..steps {
+        want.iter_mut().for_each(|v| *v = *v * h + p.shift);
+        h *= 0.5;
+    }
+    same("x (a struct and scalars in data maps)", &x, &want)?;
+    check_scalar_steps(rng)
+}
+
+fn check_scalar_steps(rng: &mut StdRng) -> Result<(), String> {
     let n = rng.gen_range(1..5000);
     let x0 = vec_f64(rng, n + 3);
     let (h, steps) = (rng.gen_range(0.5..2.0), rng.gen_range(1..5));

@@ -824,7 +824,8 @@ impl<'a> Lowerer<'a> {
                 let types = types::CaptureTypes::of(&vars, &self.types);
                 let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
                 self.types.push();
-                for v in &vars {
+                // Scalars and structs travel into the block's regions by value: no token stands for them.
+                for v in vars.iter().filter(|v| !types.by_value(&v.to_string())) {
                     self.types.bind_mapped(&v.to_string());
                 }
                 self.visit_block_mut(&mut b.block);

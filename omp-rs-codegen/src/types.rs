@@ -180,6 +180,15 @@ pub struct CaptureTypes {
     /// Declared as a primitive scalar (`h: f64`, `n: &usize`): regions take it by value, so data maps and updates of
     /// it move nothing (`lower::offload::standalone`).
     pub scalars: Vec<String>,
+    /// Declared as a struct by value (`p: Params`, `omp::Pod` structs): regions take it by value as they take scalars.
+    pub values: Vec<String>,
+}
+
+impl CaptureTypes {
+    /// Whether `name` travels into regions by value (a primitive scalar or a struct): data maps of it move nothing.
+    pub fn by_value(&self, name: &str) -> bool {
+        self.scalars.iter().chain(&self.values).any(|v| v == name)
+    }
 }
 
 impl CaptureTypes {
@@ -213,6 +222,9 @@ impl CaptureTypes {
             };
             if is_primitive(referent) && !env.is_mapped(&key) {
                 out.scalars.push(key.clone());
+            }
+            if matches!(device_type(t), Ok(DeviceType::Value(_))) && !env.is_mapped(&key) {
+                out.values.push(key.clone());
             }
             if crate::ndarrays::nd_type(t).is_some() {
                 if env.is_mapped(&key) {

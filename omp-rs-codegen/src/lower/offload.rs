@@ -398,6 +398,12 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
         let mods = modifiers(m);
         for MapItem { var, section } in &m.items {
             let name = var.to_string();
+            // A scalar or a struct travels into each region by value: its map moves nothing, and the block's code uses
+            // the variable itself (as `standalone` below).
+            if section.is_none() && types.by_value(&name) {
+                tokens.extend(quote!(let _ = &#var;));
+                continue;
+            }
             let host_write = host_written.iter().find(|v| **v == name);
             if let (Some(at), true) = (host_write, types.shared_refs.contains(&name)) {
                 let msg = format!(
@@ -512,11 +518,11 @@ pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
         let range = section_range(section);
         quote!(#slice[#range])
     };
-    // A scalar travels into each region by value (firstprivate: OpenMP's default for scalars, and the only way
-    // omp-rs passes them), so no region reads or writes a device copy of it: mapping or updating one moves nothing,
-    // as C codes that write `target enter data map(to: n, h)` beside their arrays expect. A section of it is left to
-    // the slice call, which refuses it.
-    let by_value = |var: &syn::Ident, sec: &Option<crate::model::Section>| sec.is_none() && types.scalars.contains(&var.to_string());
+    // A scalar or a struct travels into each region by value (firstprivate: OpenMP's default for scalars, and the
+    // only way omp-rs passes them), so no region reads or writes a device copy of it: mapping or updating one moves
+    // nothing, as C codes that write `target enter data map(to: n, h)` beside their arrays expect. A section of it
+    // is left to the slice call, which refuses it.
+    let by_value = |var: &syn::Ident, sec: &Option<crate::model::Section>| sec.is_none() && types.by_value(&var.to_string());
     let mut by_value_uses = Vec::new();
     for motion in &d.settings.motions {
         for MapItem { var, section: sec } in &motion.items {
