@@ -33,9 +33,10 @@
 //! (`atomic_sub`), an assignment to a field of an element (`a[i].x = v`) a read of the element and a write of it
 //! changed. **Team-local variables** (`let mut k: usize = 0;`, C's `size_t k;` beside the `parallel`) are arrays of
 //! one element whose uses [`scalar_uses`] writes as `k[0]` before anything else reads the body. A method call on an
-//! element binds the copy without `mut`, so that a `&mut self` method is a borrow error instead of a change lost. Whatever this module concludes, the handles check at run time that no two threads touch an
-//! element between two barriers where one of them writes it (a race panics before the access): the analysis only
-//! picks the cheap form. [`Phases`] lists the phases that can run at run time, each with the statements it may
+//! element of a struct type receives the copy in a `TeamLocalElement` (`Deref` only), so that a `&mut self` method
+//! is a compile error instead of a change lost. Whatever this module concludes, the handles check at run time that
+//! no two threads touch an element between two barriers where one of them writes it (a race panics before the
+//! access): the analysis only picks the cheap form. [`Phases`] lists the phases that can run at run time, each with the statements it may
 //! hold — the stretch before a loop that holds a barrier runs with the loop body's first stretch, the body's last
 //! stretch with the next iteration's first and with the code after the loop — and a read of an array in a phase
 //! that also writes it is `read_checked` (element stamps), any other read is `read` (one announcement per thread
@@ -271,13 +272,6 @@ pub(crate) fn scalar_uses(body: &mut syn::Block, scalars: &[String]) {
     }
 }
 
-/// Whether a type is written as a primitive number, `bool` or `char`.
-fn is_primitive(ty: &syn::Type) -> bool {
-    const PRIMITIVES: &[&str] =
-        &["f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize", "bool", "char"];
-    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| PRIMITIVES.contains(&i.to_string().as_str())))
-}
-
 /// The type a literal's suffix (or `true`/`false`) names.
 fn suffix_type(e: &Expr) -> Option<syn::Type> {
     let e = match e {
@@ -341,7 +335,7 @@ pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &[&str]
         .collect();
     let mixed: Vec<bool> =
         (0..arrays.len()).map(|k| phases.accesses.iter().zip(&decisions).any(|(a, checked)| a.array == k && *checked)).collect();
-    let primitive: Vec<bool> = arrays.iter().map(|a| is_primitive(&a.elem)).collect();
+    let primitive: Vec<bool> = arrays.iter().map(|a| crate::types::is_primitive(&a.elem)).collect();
     let mut rewrite = Rewrite { names: &names, primitive: &primitive, decisions: &decisions, next: 0 };
     rewrite.visit_block_mut(body);
 
@@ -890,7 +884,7 @@ impl<'ast> Visit<'ast> for Collect<'_> {
 /// barrier `__omp_spmd_barrier(&mut phase)`.
 struct Rewrite<'a> {
     names: &'a [String],
-    /// Per array: whether its element type is a primitive number, `bool` or `char`.
+    /// Per array: whether its element type is a primitive scalar (`types::is_primitive`).
     primitive: &'a [bool],
     /// Per access in order: whether its read is checked.
     decisions: &'a [bool],
