@@ -51,6 +51,13 @@ pub fn statement_macro(stmt: &Stmt) -> Option<&syn::Macro> {
     }
 }
 
+/// Whether a macro call is omp's `name!` (`omp::name!(..)` or, imported, `name!(..)`): the marker macros the
+/// directives replace (`barrier`, `scan`).
+pub fn omp_macro(m: &syn::Macro, name: &str) -> bool {
+    let segs: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segs == ["omp", name] || segs == [name]
+}
+
 /// The attributes of a statement, wherever syn keeps them. For an expression statement, an outer attribute
 /// written before it ends up on its leftmost operand (`#[a] x[i] += 1;` puts it on `x[i]`, as rustc does), so
 /// the leftmost chain is searched.

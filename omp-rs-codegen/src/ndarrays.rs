@@ -385,41 +385,32 @@ impl VisitMut for Rewrite<'_> {
                     let (var, flat) = (Ident::new(&a.flat.to_string(), syn::spanned::Spanned::span(&ix.expr)), flat?);
                     syn::parse2(quote::quote_spanned!(at=> #var[#flat])).ok()
                 }),
-            // A row's length (`a[i].len()`), the rows' extent: a plain variable, so that a loop to it has a bound the
-            // analysis reads. `i` is not checked here (every row has that length); the elements' accesses check it.
-            Expr::MethodCall(m)
-                if m.args.is_empty()
-                    && m.method == "len"
-                    && matches!(&*m.receiver, Expr::Index(r) if self.array_of(&r.expr).is_some_and(|a| a.rows)) =>
-            {
-                let Expr::Index(r) = &*m.receiver else { return };
-                self.array_of(&r.expr).map(|a| {
+            Expr::MethodCall(m) if m.args.is_empty() => match &*m.receiver {
+                // A row's length (`a[i].len()`), the rows' extent: a plain variable, so that a loop to it has a bound
+                // the analysis reads. `i` is not checked here (every row has that length); the elements' accesses
+                // check it.
+                Expr::Index(r) if m.method == "len" => self.array_of(&r.expr).filter(|a| a.rows).map(|a| {
                     let n1 = &a.extents[1];
                     syn::parse_quote!(#n1)
-                })
-            }
-            Expr::MethodCall(m) if m.args.is_empty() && self.array_of(&m.receiver).is_some_and(|a| a.rows) => {
-                let a = self.array_of(&m.receiver).filter(|a| a.rows);
-                a.filter(|_| m.method == "len").map(|a| {
-                    let n0 = &a.extents[0];
-                    syn::parse_quote!(#n0)
-                })
-            }
-            Expr::MethodCall(m) if m.args.is_empty() => self.array_of(&m.receiver).and_then(|a| {
-                let n = &a.extents;
-                let axis = |k: usize| -> Expr {
-                    let e = &n[k];
-                    syn::parse_quote!(#e)
-                };
-                match (m.method.to_string().as_str(), n.len()) {
-                    ("nrows", 2) => Some(axis(0)),
-                    ("ncols", 2) => Some(axis(1)),
-                    ("len", _) => syn::parse2(quote!((1usize #(* #n)*))).ok(),
-                    ("dim", 1) => Some(axis(0)),
-                    ("dim", _) => syn::parse2(quote!((#(#n),*))).ok(),
-                    _ => None,
-                }
-            }),
+                }),
+                receiver => self.array_of(receiver).and_then(|a| {
+                    let n = &a.extents;
+                    let axis = |k: usize| -> Expr {
+                        let e = &n[k];
+                        syn::parse_quote!(#e)
+                    };
+                    match (m.method.to_string().as_str(), n.len()) {
+                        // A slice of rows' `len()` counts its rows.
+                        ("len", _) if a.rows => Some(axis(0)),
+                        ("nrows", 2) => Some(axis(0)),
+                        ("ncols", 2) => Some(axis(1)),
+                        ("len", _) => syn::parse2(quote!((1usize #(* #n)*))).ok(),
+                        ("dim", 1) => Some(axis(0)),
+                        ("dim", _) => syn::parse2(quote!((#(#n),*))).ok(),
+                        _ => None,
+                    }
+                }),
+            },
             _ => None,
         };
         if let Some(r) = replaced {

@@ -70,17 +70,7 @@ struct ScanPoint {
 }
 
 fn scan_macro(stmt: &Stmt) -> Option<&syn::Macro> {
-    let m = match stmt {
-        Stmt::Macro(m) => &m.mac,
-        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
-        _ => return None,
-    };
-    is_scan_path(&m.path).then_some(m)
-}
-
-fn is_scan_path(path: &syn::Path) -> bool {
-    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    segs == ["omp", "scan"] || segs == ["scan"]
+    crate::body::statement_macro(stmt).filter(|m| crate::body::omp_macro(m, "scan"))
 }
 
 fn parse_scan_point(m: &syn::Macro) -> syn::Result<ScanPoint> {
@@ -282,7 +272,7 @@ struct NestedScan(Option<Span>);
 
 impl<'ast> Visit<'ast> for NestedScan {
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
-        if is_scan_path(&m.path) && self.0.is_none() {
+        if crate::body::omp_macro(m, "scan") && self.0.is_none() {
             self.0 = Some(m.span());
         }
     }

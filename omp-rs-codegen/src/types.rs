@@ -189,9 +189,7 @@ impl CaptureTypes {
     pub fn by_value(&self, name: &str) -> bool {
         self.scalars.iter().chain(&self.values).any(|v| v == name)
     }
-}
 
-impl CaptureTypes {
     /// The declared types of `names` in `env`.
     pub fn of<'n>(names: impl IntoIterator<Item = &'n syn::Ident>, env: &TypeEnv) -> CaptureTypes {
         let mut out = CaptureTypes::default();

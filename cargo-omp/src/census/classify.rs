@@ -290,7 +290,7 @@ fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<
     let teams = enclosing.iter().max_by_key(|e| e.extent.start).filter(|e| split(&e.text).is_some_and(|(n, _)| n == "target teams"));
     let Some(teams) = teams else { return Err("`parallel` inside a target loop or a split `target` + `teams` (SPMD kernels)") };
     let team_arrays = !whole_body_of(d, teams, source);
-    if team_arrays && !only_team_arrays_before(d, teams, source) {
+    if team_arrays && !only_team_locals_before(d, teams, source) {
         return Err(SPMD_BESIDE);
     }
     let of = |dir: &Directive| clauses(&split(&dir.text).map_or(String::new(), |(_, rest)| rest));
@@ -318,7 +318,7 @@ fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<
 /// Whether the `target teams` block around `d` (C) holds only declarations before it and nothing after it: team-local
 /// arrays (`float tile[16][16];`, which omp-rs writes `let mut tile = [[0.0f32; 16]; 16];`) and team-local variables
 /// (`size_t k;`, `uint lo, hi;`: `let mut k: usize = 0;`), without initial values or pointers; preprocessor lines between them are skipped (both branches of an `#ifdef` declare alike).
-fn only_team_arrays_before(d: &Directive, teams: &Directive, source: &str) -> bool {
+fn only_team_locals_before(d: &Directive, teams: &Directive, source: &str) -> bool {
     let (Some(open), Some(close)) = (source.get(teams.extent.start..d.at), source.get(d.extent.end..teams.extent.end)) else {
         return false;
     };

@@ -359,17 +359,11 @@ pub(crate) fn lower(body: &mut syn::Block, arrays: &[TeamArray], thread: &[&str]
 
 /// Whether a statement is `omp::barrier!();`.
 fn is_barrier(stmt: &Stmt) -> bool {
-    let m = match stmt {
-        Stmt::Macro(m) => &m.mac,
-        Stmt::Expr(Expr::Macro(m), _) => &m.mac,
-        _ => return false,
-    };
-    barrier_macro(m)
+    crate::body::statement_macro(stmt).is_some_and(barrier_macro)
 }
 
 fn barrier_macro(m: &syn::Macro) -> bool {
-    let segs: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
-    segs == ["omp", "barrier"] || segs == ["barrier"]
+    crate::body::omp_macro(m, "barrier")
 }
 
 /// Whether statements hold a barrier anywhere.

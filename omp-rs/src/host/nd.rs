@@ -9,6 +9,8 @@
 //! and arrays of rows (`&[[f64; 3]]`, C's `double (*a)[3]`) are taken apart the same way, `a[i][j]` becoming
 //! `flat[below(i, n0) * n1 + below(j, n1)]`.
 
+use std::borrow::Cow;
+
 /// An ndarray array (any storage, any dimension): its extents and, in standard layout, its elements in row-major
 /// order. Implemented for ndarray's `ArrayBase` (whose `as_slice` promises that order) and for slices, `Vec`s and
 /// arrays of rows (`[[T; N]]`: `as_flattened`).
@@ -24,8 +26,6 @@ pub trait NdArray {
     /// The elements in row-major order (`as_slice()`), when in standard layout.
     fn __omp_nd_flat(&self) -> Option<&[Self::Elem]>;
 }
-
-use std::borrow::Cow;
 
 /// An [`NdArray`] whose elements may be written.
 pub trait NdArrayMut: NdArray {
@@ -77,35 +77,36 @@ impl<T, const N: usize> NdArrayMut for [[T; N]] {
     }
 }
 
+// An array or a `Vec` of rows is taken apart as the slice of its rows.
 impl<T, const N: usize, const M: usize> NdArray for [[T; N]; M] {
     type Elem = T;
     fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
-        Cow::Owned(vec![M, N])
+        self.as_slice().__omp_nd_shape()
     }
     fn __omp_nd_flat(&self) -> Option<&[T]> {
-        Some(self.as_flattened())
+        self.as_slice().__omp_nd_flat()
     }
 }
 
 impl<T, const N: usize, const M: usize> NdArrayMut for [[T; N]; M] {
     fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
-        Some(self.as_flattened_mut())
+        self.as_mut_slice().__omp_nd_flat_mut()
     }
 }
 
 impl<T, const N: usize> NdArray for Vec<[T; N]> {
     type Elem = T;
     fn __omp_nd_shape(&self) -> Cow<'_, [usize]> {
-        Cow::Owned(vec![self.len(), N])
+        self.as_slice().__omp_nd_shape()
     }
     fn __omp_nd_flat(&self) -> Option<&[T]> {
-        Some(self.as_flattened())
+        self.as_slice().__omp_nd_flat()
     }
 }
 
 impl<T, const N: usize> NdArrayMut for Vec<[T; N]> {
     fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
-        Some(self.as_flattened_mut())
+        self.as_mut_slice().__omp_nd_flat_mut()
     }
 }
 
