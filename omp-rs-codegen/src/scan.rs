@@ -31,7 +31,8 @@
 //!
 //! Refused, each with the fix: no `omp::scan!` (or one below the body's top level, or naming another variable),
 //! more than one variable in the `inscan` reduction, other reductions on the same loop, `nowait`, `collapse`, a
-//! loop that is not `for i in lo..hi`, a reduction variable whose type the macro cannot see, and `break`,
+//! loop that is not `for i in lo..hi`, a reduction variable whose type the macro cannot see or that is no number or
+//! `bool` (a `&mut f64` parameter), and `break`,
 //! `continue`, `return` or `?` that would leave a phase.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
@@ -182,6 +183,17 @@ fn lower(
         );
         return Err(());
     };
+    if !crate::types::is_primitive(ty) {
+        cx.error_spanned_by(
+            &var,
+            format!(
+                "the scan variable `{var}` is a `{}`: a scan reduces a local number or `bool` (take a `&mut` \
+                 parameter's value into a local before the loop and store it back after)",
+                quote!(#ty)
+            ),
+        );
+        return Err(());
+    }
     let ty = ty.clone();
     let (before, after) = (&f.body.stmts[..at], &f.body.stmts[at + 1..]);
     // A `break` / `continue` naming the scan's own loop leaves the phase too.
@@ -344,6 +356,13 @@ mod test {
             for i in 0..10 { t += i; omp::scan!(inclusive(t)); y[i] = t; }
         };
         assert!(split_text(untyped, &env).is_err_and(|e| e.contains("give the scan variable `t` its type")));
+        let mut by_ref = TypeEnv::default();
+        by_ref.bind("s", Some(syn::parse_quote!(&mut f64)));
+        let reference: Stmt = syn::parse_quote! {
+            #[omp::parallel_for(reduction(inscan, +: s))]
+            for i in 0..10 { s += 1.0; omp::scan!(inclusive(s)); y[i] = s; }
+        };
+        assert!(split_text(reference, &by_ref).is_err_and(|e| e.contains("a scan reduces a local number")));
         let plain: Stmt = syn::parse_quote! {
             #[omp::parallel_for(reduction(+: s))]
             for i in 0..10 { s += i; }
