@@ -155,6 +155,9 @@ struct KernelEntry {
     // true: a sum whose order the GPU changes (reductions); tolerance 2(n+reps)u, else 1e-10.
     bool reordered_sum;
     Outcome (*run)(const Spec &);
+    // The kernel written as CUDA's tiled kernels are (shared-memory tiles, __syncthreads), run by `--tiled`;
+    // null for the kernels that have none.
+    Outcome (*run_tiled)(const Spec &) = nullptr;
 };
 
 // c * (default / actual) formed in long double, as the Rust suite's size_scale.

@@ -105,10 +105,11 @@ fn run_suite(args: &Args) -> Result<ResultFile, String> {
     // omp-gpu's target regions ran on an offload device if there is one (with an image for
     // it); the CPU copy ceiling does not apply to them then. Asked after the run: libomptarget
     // counts a plugin's devices once an image has been registered, i.e. after the first region.
-    let devices = if args.variants.iter().any(|v| v == "omp-gpu") { omp::get_num_devices() } else { 0 };
+    let on_device = |v: &str| v == "omp-gpu" || v == "omp-gpu-tiled";
+    let devices = if args.variants.iter().any(|v| on_device(v)) { omp::get_num_devices() } else { 0 };
     // The GCC offload variants have their own runtime, libgomp, which says whether it found a device.
     let (host_variants, device_variants): (Vec<String>, Vec<String>) =
-        args.variants.iter().cloned().partition(|v| !((devices > 0 && v == "omp-gpu") || kernels::gcc_target_on_device(v)));
+        args.variants.iter().cloned().partition(|v| !((devices > 0 && on_device(v)) || kernels::gcc_target_on_device(v)));
     let mut ceilings = Vec::new();
     if !host_variants.is_empty() {
         ceilings.push(Ceiling { label, gbs, variants: host_variants });

@@ -145,9 +145,28 @@ impl Variant for OmpGpu {
     }
 }
 
+/// GEMM and ATAX as CUDA's tiled kernels are written, in omp-rs's SPMD form (`target_teams` + `parallel`, team-local
+/// arrays, barriers; `kernels/polybench/omp_gpu_tiled.rs`); the other kernels are `omp-gpu`'s.
+#[derive(Clone, Copy, Debug)]
+pub struct OmpGpuTiled;
+
+impl Variant for OmpGpuTiled {
+    fn name(&self) -> &'static str {
+        "omp-gpu-tiled"
+    }
+    fn description(&self) -> &'static str {
+        "GEMM and ATAX as tiled SPMD target regions (team-local tiles, barriers), data resident in target_data"
+    }
+}
+
+impl StreamKernels for OmpGpuTiled {}
+impl BasicKernels for OmpGpuTiled {}
+impl LcalsKernels for OmpGpuTiled {}
+impl AppsKernels for OmpGpuTiled {}
+
 /// Every variant, in report order. One line per variant.
 pub fn all() -> Vec<&'static dyn Variant> {
-    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu, &COmpTarget, &COmpTargetSimd]
+    vec![&Seq, &Rayon, &COmp, &OmpCpu, &OmpGpu, &OmpGpuTiled, &COmpTarget, &COmpTargetSimd]
 }
 
 /// Looks a variant up by its `--variants` name.

@@ -20,6 +20,7 @@ pub const CHECKS: &[Check] = &[
     ("spmd: tiled matrix multiply, 2-D team-local tiles, team and thread numbers split by % and /", check_tiled_matmul),
     ("spmd: bsearch's bs4, a team-local variable thread 0 sets before a barrier", check_team_variable_bsearch),
     ("spmd: team-local variables (a struct written field by field, an atomic counter, a flag)", check_team_variables),
+    ("spmd: the first thread of each group writes (`lane == 0`, `g == 0` of a split thread number): A x and Aᵀ x", check_group_first),
 ];
 
 const GRANULARITY: usize = 8;
@@ -504,4 +505,91 @@ fn check_team_variables(rng: &mut StdRng) -> Result<(), String> {
     same("out", &out, &want)?;
     let want_counts: Vec<u32> = x.chunks(32).map(|b| b.iter().filter(|v| **v > 0.0).count() as u32).collect();
     same("counts", &counts, &want_counts)
+}
+
+/// `y = A x` with 32 threads per row (8 rows per team) and `z = Aᵀ x` with 32 threads per column (32 columns per
+/// team), each thread summing every 32nd term, the 32 partial sums added in a team-local array: the row's sum
+/// written by its group's first thread (`if lane == 0`, `lane = t % 32`), the column's by the first group
+/// (`if g == 0`, `g = t / 32`). Extents that are no multiple of 8 or 32 leave threads without a row or column.
+#[omp::directives]
+fn group_first(n: usize, m: usize, a: &[f64], x: &[f64], xt: &[f64], y: &mut [f64], z: &mut [f64]) {
+    let (row_teams, col_teams, strides_m, strides_n) = (n.div_ceil(8), m.div_ceil(32), m.div_ceil(32), n.div_ceil(32));
+    #[omp::target_teams(num_teams(row_teams), thread_limit(256))]
+    {
+        let mut part = [[0.0f64; 32]; 8];
+        #[omp::parallel]
+        {
+            let lane = omp::get_thread_num() % 32;
+            let ty = omp::get_thread_num() / 32;
+            let i = omp::get_team_num() * 8 + ty;
+            let mut dot = 0.0;
+            for s in 0..strides_m {
+                let j = s * 32 + lane;
+                if i < n && j < m {
+                    dot += a[j + i * m] * x[j];
+                }
+            }
+            part[ty][lane] = dot;
+            omp::barrier!();
+            for half in [16, 8, 4, 2, 1] {
+                if lane < half {
+                    part[ty][lane] += part[ty][lane + half];
+                }
+                omp::barrier!();
+            }
+            if lane == 0 && i < n {
+                y[i] = part[ty][0];
+            }
+        }
+    }
+    #[omp::target_teams(num_teams(col_teams), thread_limit(1024))]
+    {
+        let mut part = [[0.0f64; 32]; 32];
+        #[omp::parallel]
+        {
+            let lane = omp::get_thread_num() % 32;
+            let g = omp::get_thread_num() / 32;
+            let j = omp::get_team_num() * 32 + lane;
+            let mut dot = 0.0;
+            for s in 0..strides_n {
+                let i = s * 32 + g;
+                if i < n && j < m {
+                    dot += a[j + i * m] * xt[i];
+                }
+            }
+            part[g][lane] = dot;
+            omp::barrier!();
+            for half in [16, 8, 4, 2, 1] {
+                if g < half {
+                    part[g][lane] += part[g + half][lane];
+                }
+                omp::barrier!();
+            }
+            if g == 0 && j < m {
+                z[j] = part[0][lane];
+            }
+        }
+    }
+}
+
+fn check_group_first(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(1..150), rng.gen_range(1..150));
+    let a = vec_f64(rng, n * m);
+    let (x, xt) = (vec_f64(rng, m), vec_f64(rng, n));
+    let (mut y, mut z) = (vec![f64::NAN; n], vec![f64::NAN; m]);
+    group_first(n, m, &a, &x, &xt, &mut y, &mut z);
+    // The same tree: per lane its strided sum, then the pairwise halving.
+    let tree = |terms: &dyn Fn(usize) -> f64, len: usize| -> f64 {
+        let mut part: Vec<f64> = (0..32).map(|l| (l..len).step_by(32).map(terms).fold(0.0, |s, v| s + v)).collect();
+        for half in [16, 8, 4, 2, 1] {
+            for l in 0..half {
+                part[l] += part[l + half];
+            }
+        }
+        part[0]
+    };
+    let want_y: Vec<f64> = (0..n).map(|i| tree(&|j| a[j + i * m] * x[j], m)).collect();
+    let want_z: Vec<f64> = (0..m).map(|j| tree(&|i| a[j + i * m] * xt[i], n)).collect();
+    same("y", &y, &want_y)?;
+    same("z", &z, &want_z)
 }

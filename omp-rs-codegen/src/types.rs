@@ -503,6 +503,24 @@ const SAME_TYPE_METHODS: &[&str] = &[
     "floor",
     "ceil",
     "round",
+    "trunc",
+    "div_ceil",
+    "next_multiple_of",
+    "pow",
+    "rem_euclid",
+    "div_euclid",
+    "saturating_mul",
+    "signum",
+    "recip",
+    "mul_add",
+    "hypot",
+    "cbrt",
+    "exp2",
+    "exp_m1",
+    "ln_1p",
+    "log2",
+    "log10",
+    "tan",
 ];
 
 /// The name of a primitive scalar type (`f64`, `usize`), seen through references.
@@ -546,6 +564,8 @@ mod test {
         assert_eq!(ty(syn::parse_quote!(2.5f32)), Some("f32".into()));
         assert_eq!(ty(syn::parse_quote!(u64::MAX - 3)), Some("u64".into()));
         assert_eq!(ty(syn::parse_quote!(i8::MIN)), Some("i8".into()));
+        assert_eq!(ty(syn::parse_quote!(n.div_ceil(16))), Some("usize".into()));
+        assert_eq!(ty(syn::parse_quote!(k.rem_euclid(7).pow(2))), Some("i64".into()));
     }
 
     #[test]

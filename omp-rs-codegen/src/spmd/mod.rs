@@ -201,11 +201,17 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     let team_names: Vec<String> = arrays.iter().map(|a| a.name().to_string()).collect();
     let scalars: Vec<String> = arrays.iter().filter(|a| a.is_scalar()).map(|a| a.name().to_string()).collect();
     team::scalar_uses(&mut body, &scalars);
-    FirstThread::rewrite(&mut body, &team_names);
+    FirstThread::rewrite(&mut body, THREAD, &team_names);
     // `team % nb` and `team / nb` (`t % 16`, `t / 16`) as the only uses: loops of their own, which the race
     // analysis reads as two dimensions where it could not read the division.
     let team_split = Split::of(&mut body, TEAM, TEAM_HI, TEAM_LO, &team_names);
     let thread_split = Split::of(&mut body, THREAD, THREAD_HI, THREAD_LO, &team_names);
+    if thread_split.is_some() {
+        // `if lane == 0` with `lane = omp::get_thread_num() % 32` (the first thread of each group of 32 writes),
+        // `if g == 0` with `g = omp::get_thread_num() / 32` (the first group writes).
+        FirstThread::rewrite(&mut body, THREAD_LO, &team_names);
+        FirstThread::rewrite(&mut body, THREAD_HI, &team_names);
+    }
     if !arrays.is_empty() || team::holds_barrier(&body.stmts) {
         if let Some(r) = teams_d.settings.reductions.first() {
             cx.error_spanned_by(
@@ -377,21 +383,42 @@ impl VisitMut for Routines<'_> {
 /// `if (threadIdx.x == 0)`): inside such a block the thread number is 0, so the index `e` of each mapped array's
 /// element write there is the same number as `e + thread · teams`, which the loop nest's race analysis sees one
 /// (team, thread) pair own. The condition is the thread number (or an immutable local bound to it alone) `== 0`.
+/// The same holds for the remainder and the quotient of a split thread number (`if lane == 0` with
+/// `lane = t % 32`, the first thread of each group of 32; `if g == 0` with `g = t / 32`):
+/// `e + lane · teams · threads`, distinct across the other numbers wherever `e` is below `teams · threads` (the
+/// race analysis checks it, else refuses or panics before the region).
 struct FirstThread<'a> {
     /// The thread number's names: the nest's and its aliases.
     names: Vec<String>,
     /// The team-local arrays (their accesses are checked by thread, see `team`).
     team_arrays: &'a [String],
+    /// What each index gains (zero inside the block).
+    term: TokenStream,
 }
 
 impl FirstThread<'_> {
-    fn rewrite(body: &mut syn::Block, team_arrays: &[String]) {
-        let names = Aliases::of(body, THREAD).names();
-        FirstThread { names, team_arrays }.visit_block_mut(body);
+    /// Rewrites the writes under `if of == 0` (`of`: [`THREAD`], [`THREAD_LO`] or [`THREAD_HI`]).
+    fn rewrite(body: &mut syn::Block, of: &str, team_arrays: &[String]) {
+        let names = Aliases::of(body, of).names();
+        let [of, teams, threads] = [of, TEAMS, THREADS].map(|n| Ident::new(n, Span::call_site()));
+        let term = if of == THREAD { quote!(#of * #teams) } else { quote!(#of * (#teams * #threads)) };
+        FirstThread { names, team_arrays, term }.visit_block_mut(body);
     }
 
     fn is_thread(&self, e: &Expr) -> bool {
         matches!(e, Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| self.names.contains(&i.to_string())))
+    }
+
+    /// `t == 0`, or a chain of `&&` with such a term (`lane == 0 && i < n`).
+    fn first_only(&self, cond: &Expr) -> bool {
+        match cond {
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => {
+                (self.is_thread(&b.left) && Self::is_zero(&b.right)) || (Self::is_zero(&b.left) && self.is_thread(&b.right))
+            }
+            Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => self.first_only(&b.left) || self.first_only(&b.right),
+            Expr::Paren(p) => self.first_only(&p.expr),
+            _ => false,
+        }
     }
 
     fn is_zero(e: &Expr) -> bool {
@@ -401,14 +428,8 @@ impl FirstThread<'_> {
 
 impl VisitMut for FirstThread<'_> {
     fn visit_expr_if_mut(&mut self, e: &mut syn::ExprIf) {
-        let first_only = match &*e.cond {
-            Expr::Binary(b) if matches!(b.op, syn::BinOp::Eq(_)) => {
-                (self.is_thread(&b.left) && Self::is_zero(&b.right)) || (Self::is_zero(&b.left) && self.is_thread(&b.right))
-            }
-            _ => false,
-        };
-        if first_only {
-            let mut w = OwnedByFirst { team_arrays: self.team_arrays };
+        if self.first_only(&e.cond) {
+            let mut w = OwnedByFirst { team_arrays: self.team_arrays, term: &self.term };
             w.visit_block_mut(&mut e.then_branch);
         } else {
             visit_mut::visit_block_mut(self, &mut e.then_branch);
@@ -461,9 +482,10 @@ impl<'ast> syn::visit::Visit<'ast> for Aliases<'_> {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Inside a thread-0 block: `a[e] = ..` / `a[e] op= ..` become `a[(e) + thread · teams]`.
+/// Inside a thread-0 block: `a[e] = ..` / `a[e] op= ..` become `a[(e) + term]` ([`FirstThread`]).
 struct OwnedByFirst<'a> {
     team_arrays: &'a [String],
+    term: &'a TokenStream,
 }
 
 impl VisitMut for OwnedByFirst<'_> {
@@ -480,10 +502,9 @@ impl VisitMut for OwnedByFirst<'_> {
                     _ => None,
                 };
                 if root.is_some_and(|r| !self.team_arrays.contains(&r)) {
-                    let (thread, teams) = (Ident::new(THREAD, Span::call_site()), Ident::new(TEAMS, Span::call_site()));
-                    let index = &ix.index;
+                    let (index, term) = (&ix.index, self.term);
                     let span = syn::spanned::Spanned::span(&**index);
-                    *ix.index = syn::parse_quote_spanned!(span=> (#index) + #thread * #teams);
+                    *ix.index = syn::parse_quote_spanned!(span=> (#index) + #term);
                 }
             }
         }

@@ -4,6 +4,7 @@
 pub(crate) mod c_omp;
 mod omp_cpu;
 mod omp_gpu;
+mod omp_gpu_tiled;
 mod rayon;
 mod seq;
 
