@@ -357,14 +357,14 @@ fn rewrite_in_place(block: &mut syn::Block, index: usize, rewritten: Option<Resu
     }
 }
 
-/// A `parallel` block outside an SPMD region: OpenMP's host `parallel` regions (a team running the block, with
-/// `for` / `single` / `barrier` inside) are not supported.
+/// A `parallel` directive that is neither a host `parallel` block (`crate::host_parallel`) nor an SPMD region's:
+/// on a fn, or inside another target region.
 fn refuse_parallel_block(construct: &Construct, cx: &Ctxt) {
     cx.error_at(
         construct.span,
-        "`#[omp::parallel]` is supported as the whole body of a `#[omp::target_teams(num_teams(..), thread_limit(..))]` \
-         block inside a `#[omp::directives]` fn (an SPMD region); host `parallel` regions are not: put \
-         `#[omp::parallel_for]` on the loop the region shares out",
+        "`#[omp::parallel]` stands on a block: in a `#[omp::directives]` fn (a host `parallel` region) or as the whole \
+         body of a `#[omp::target_teams(num_teams(..), thread_limit(..))]` block (an SPMD region); inside another \
+         target region it is not supported",
     );
 }
 
@@ -886,6 +886,10 @@ impl VisitMut for Lowerer<'_> {
         while index < block.stmts.len() {
             // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
             if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], self.cx)) {
+                continue;
+            }
+            // `#[omp::parallel(..)] { .. }` on the host: a loop over its threads, or its worksharing steps in order.
+            if !self.in_target && rewrite_in_place(block, index, crate::host_parallel::rewrite(&block.stmts[index], self.cx)) {
                 continue;
             }
             // `#[omp::target(..)] { #[omp::teams_distribute_parallel_for(..)] for .. }` is the combined construct.

@@ -16,6 +16,7 @@ pub mod device_struct;
 pub mod expand;
 pub mod fields;
 pub mod generic;
+pub(crate) mod host_parallel;
 pub mod keyword;
 pub mod loops;
 pub mod lower;

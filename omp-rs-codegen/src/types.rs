@@ -477,9 +477,14 @@ pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
         Expr::Group(g) => scalar_type_of(&g.expr, env),
         Expr::Unary(u) => scalar_type_of(&u.expr, env),
         Expr::MethodCall(m) if m.method == "len" || m.method == "count" => known("usize"),
-        Expr::MethodCall(m) if SAME_TYPE_METHODS.contains(&m.method.to_string().as_str()) => scalar_type_of(&m.receiver, env),
+        Expr::MethodCall(m) if is_same_type_method(&m.method.to_string()) => scalar_type_of(&m.receiver, env),
         _ => None,
     }
+}
+
+/// Whether `method` of a primitive number gives the receiver's type (`min`, `div_ceil`, `sqrt`, ..).
+pub fn is_same_type_method(method: &str) -> bool {
+    SAME_TYPE_METHODS.contains(&method)
 }
 
 /// Methods of the primitive numbers whose result has the receiver's type.

@@ -145,6 +145,75 @@ pub(super) fn clauses(text: &str) -> Vec<(String, String)> {
     out
 }
 
+/// Whether the innermost region around a directive is a host `parallel` block.
+fn in_host_parallel(enclosing: &[&Directive]) -> bool {
+    enclosing.iter().max_by_key(|e| e.extent.start).and_then(|e| split(&e.text)).is_some_and(|(n, _)| n == "parallel")
+}
+
+/// Why a host `parallel` block cannot be written as it is (omp_rs_codegen::host_parallel), if it can't. Without
+/// worksharing constructs inside it is a loop over its threads; with them, a sequence of steps that takes no
+/// `reduction` / `private` on the block and no variable each thread keeps across the steps (read here as a
+/// declaration with an initial value in the block's own code before its first inner directive).
+fn host_parallel(d: &Directive, inner: &[&Directive], source: &str) -> Option<&'static str> {
+    const STEPS: &[&str] = &["for", "for simd", "single", "master", "barrier", "critical"];
+    let names: Vec<&str> = inner.iter().filter_map(|i| split(&i.text).map(|(n, _)| n)).collect();
+    if names.iter().any(|n| matches!(*n, "task" | "taskloop" | "taskloop simd" | "sections" | "section" | "taskgroup" | "ordered")) {
+        return Some("host `parallel` regions with `task` / `sections` / `ordered`");
+    }
+    if names.iter().any(|n| n.starts_with("target") || n.starts_with("teams") || n.starts_with("distribute")) {
+        return Some("target regions inside a host `parallel` block (one per thread)");
+    }
+    if !names.iter().any(|n| STEPS[..STEPS.len() - 1].contains(n)) {
+        return None;
+    }
+    let (_, rest) = split(&d.text)?;
+    if clauses(&rest).iter().any(|(c, _)| matches!(c.as_str(), "reduction" | "private" | "firstprivate")) {
+        return Some("`reduction` / `private` on a host `parallel` block with worksharing steps");
+    }
+    let first_inner = inner.iter().map(|i| i.at).min().unwrap_or(d.extent.end).clamp(d.extent.start, d.extent.end);
+    let before = without_loop_headers(&source[d.extent.start..first_inner]);
+    const TYPES: &[&str] = &["int ", "long ", "float ", "double ", "size_t ", "unsigned ", "real", "integer"];
+    if before.contains('=') && TYPES.iter().any(|t| before.contains(t)) {
+        return Some("per-thread variables across the worksharing steps of a host `parallel` block");
+    }
+    None
+}
+
+/// Code without its `for (..)` headers (a loop variable is no variable the threads keep).
+fn without_loop_headers(code: &str) -> String {
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("for") {
+        let after = rest[at + 3..].trim_start();
+        let word_start = at == 0 || !rest.as_bytes()[at - 1].is_ascii_alphanumeric();
+        if !(word_start && after.starts_with('(')) {
+            out.push_str(&rest[..at + 3]);
+            rest = &rest[at + 3..];
+            continue;
+        }
+        out.push_str(&rest[..at]);
+        let open = rest.len() - after.len();
+        let mut depth = 0;
+        let mut end = rest.len();
+        for (i, c) in rest[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = open + i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Why a directive cannot be written as it is (the census's blocker categories). `enclosing` are the directives
 /// whose regions hold `d`, `inner` those `d`'s region holds.
 pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Directive], source: &str) -> Vec<String> {
@@ -166,8 +235,19 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
                     let around_p: Vec<&Directive> = enclosing.iter().copied().filter(|e| e.at < p.at).collect();
                     in_target && spmd_region(p, &around_p, source).is_ok()
                 });
-            if !spmd {
-                out.push("`barrier` outside an SPMD `target teams` + `parallel` region".to_string());
+            if !spmd && !(!in_target && in_host_parallel(enclosing)) {
+                out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
+            }
+        }
+        // omp_rs_codegen::host_parallel: the worksharing steps of a host `parallel` block.
+        "for" | "for simd" | "single" | "master" if !in_target => {
+            if !in_host_parallel(enclosing) {
+                out.push("worksharing (`for`, `single`, `master`) outside a `parallel` region (in a function it calls)".into());
+            }
+        }
+        "parallel" if !in_target => {
+            if let Some(why) = host_parallel(d, inner, source) {
+                out.push(why.into());
             }
         }
         // omp_rs_codegen::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
@@ -179,10 +259,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" if in_target => {
             out.push(SPMD_BESIDE.into());
         }
-        "parallel" | "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" => {
-            out.push("host `parallel` regions (with for / single / master / barrier / task)".into());
+        "parallel sections" | "parallel masked" | "parallel master" | "parallel workshare" => {
+            out.push("host `parallel sections` / `masked` / `master` / `workshare`".into());
         }
-        "for" | "for simd" => out.push("standalone `for` worksharing".into()),
+        "for" | "for simd" | "single" | "master" => out.push("worksharing inside a target region's `parallel`".into()),
         // OpenMP's split form: fused into the combined construct when it is the whole body of its `target`.
         "teams distribute parallel for"
         | "teams distribute parallel for simd"

@@ -64,8 +64,8 @@ pub(crate) fn thread_dims(nest: &crate::loops::LoopNest) -> usize {
 /// `omp::get_thread_num()` is on the host.
 const TEAM: &str = "__omp_spmd_team";
 const TEAMS: &str = "__omp_spmd_teams";
-const THREAD: &str = "__omp_spmd_thread";
-const THREADS: &str = "__omp_spmd_threads";
+pub(crate) const THREAD: &str = "__omp_spmd_thread";
+pub(crate) const THREADS: &str = "__omp_spmd_threads";
 
 /// The device routines an SPMD body may call, and the name each becomes.
 const ROUTINES: &[(&str, &str)] =

@@ -121,14 +121,6 @@ fn parallel_reduction_only(y: &[f64]) -> f64 {
 }
 
 #[omp::directives]
-fn parallel_outside_target_teams(y: &mut [f64]) {
-    #[omp::parallel(num_threads(4))]
-    {
-        y[omp::get_thread_num()] = 1.0;
-    }
-}
-
-#[omp::directives]
 fn team_local_variable_from_a_thread_number(y: &mut [f64]) {
     #[omp::target_teams(num_teams(4), thread_limit(64))]
     {
