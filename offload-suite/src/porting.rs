@@ -54,6 +54,10 @@ pub const CHECKS: &[Check] = &[
         check_field_halo_exchange,
     ),
     ("port: a struct of slices with a lifetime parameter (self.y[i] += a * self.x[i]) and &[[f64; 3]] rows", check_slice_struct),
+    (
+        "port: reductions on array elements: reduction(max: d[0]) as hausdorff, reduction(+: beta[..3]) in target_data as aop, a host min",
+        check_element_reductions,
+    ),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1281,4 +1285,70 @@ fn check_slice_struct(rng: &mut StdRng) -> Result<(), String> {
     row_sums(&p, &mut out);
     let want: Vec<f64> = p.iter().map(|r| r[0] + 2.0 * r[1] + 3.0 * r[2]).collect();
     same("out", &out, &want)
+}
+
+/// HeCBench hausdorff's `computeDistance` (main.cpp:16-33): `reduction(max: distance[0])` over the points of A, each
+/// the distance to the nearest point of B.
+#[omp::directives]
+fn directed_hausdorff(a: &[[f32; 2]], b: &[[f32; 2]], distance: &mut [f32]) {
+    #[omp::target_teams_distribute_parallel_for(reduction(max: distance[0]), thread_limit(256))]
+    for i in 0..a.len() {
+        let mut d = f32::MAX;
+        for j in 0..b.len() {
+            let (dx, dy) = (a[i][0] - b[j][0], a[i][1] - b[j][1]);
+            d = d.min((dx * dx + dy * dy).sqrt());
+        }
+        distance[0] = distance[0].max(d);
+    }
+}
+
+/// HeCBench aop's `reduction(+: beta[:3])` (main.cpp:649) inside a data region: three sums over the paths into the
+/// device copy of `beta`, which already holds values (they are combined, as OpenMP's reduction does), then
+/// read back. `m[1]` gets a host loop's minimum.
+#[omp::directives]
+fn three_sums(x: &[f64], beta: &mut [f64], m: &mut [i64]) {
+    #[omp::target_data(map(to: x), map(tofrom: beta))]
+    {
+        #[omp::target_teams_distribute_parallel_for(reduction(+: beta[..3]))]
+        for p in 0..x.len() {
+            beta[0] += x[p];
+            beta[1] += x[p] * x[p];
+            beta[2] += 1.0;
+        }
+    }
+    #[omp::parallel_for(reduction(min: m[1]))]
+    for p in 0..x.len() {
+        m[1] = m[1].min((x[p] * 1000.0) as i64 - 7);
+    }
+}
+
+fn check_element_reductions(rng: &mut StdRng) -> Result<(), String> {
+    let (na, nb) = (rng.gen_range(1..300), rng.gen_range(1..300));
+    let pts =
+        |rng: &mut StdRng, n: usize| -> Vec<[f32; 2]> { (0..n).map(|_| [rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0)]).collect() };
+    let (a, b) = (pts(rng, na), pts(rng, nb));
+    let mut distance = vec![0.0f32, 7.5];
+    directed_hausdorff(&a, &b, &mut distance);
+    // The same distances (each `d` as the kernel computes it); max is exact in any order.
+    let nearest = |p: &[f32; 2]| {
+        b.iter().fold(f32::MAX, |d, q| {
+            let (dx, dy) = (p[0] - q[0], p[1] - q[1]);
+            d.min((dx * dx + dy * dy).sqrt())
+        })
+    };
+    let want = a.iter().map(nearest).fold(0.0f32, f32::max);
+    same("distance", &distance, &[want, 7.5])?;
+
+    let n = rng.gen_range(0..5000);
+    let x = vec_f64(rng, n);
+    let mut beta = vec![1.0, 2.0, 3.0, 4.0];
+    let mut m = vec![5, 0, 9];
+    three_sums(&x, &mut beta, &mut m);
+    let (s1, s2): (f64, f64) = (x.iter().sum(), x.iter().map(|v| v * v).sum());
+    let close = |got: f64, want: f64| (got - want).abs() <= 1e-9 * want.abs().max(1.0);
+    if !(close(beta[0], 1.0 + s1) && close(beta[1], 2.0 + s2) && beta[2] == 3.0 + n as f64 && beta[3] == 4.0) {
+        return Err(format!("beta {beta:?}, want [{}, {}, {}, 4]", 1.0 + s1, 2.0 + s2, 3.0 + n as f64));
+    }
+    let want_min = x.iter().map(|v| (v * 1000.0) as i64 - 7).fold(0i64, i64::min);
+    same("m", &m, &[5, want_min, 9])
 }

@@ -896,6 +896,11 @@ impl VisitMut for Lowerer<'_> {
             if let Some(fused) = fuse_split_target(&block.stmts[index]) {
                 block.stmts[index] = fused;
             }
+            // `reduction(max: d[0])`: a scalar per element, combined into the array after the loop.
+            if rewrite_in_place(block, index, crate::element_reduction::rewrite(&block.stmts[index], &self.types, self.in_target, self.cx))
+            {
+                continue;
+            }
             // `reduction(inscan, ..)` with `omp::scan!` in the body: two loops around the prefix (crate::scan),
             // the split form fused first.
             if rewrite_in_place(block, index, crate::scan::split(&block.stmts[index], &self.types, self.cx)) {

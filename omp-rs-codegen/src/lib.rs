@@ -13,6 +13,7 @@ pub mod body;
 pub mod check;
 pub mod ctxt;
 pub mod device_struct;
+pub(crate) mod element_reduction;
 pub mod expand;
 pub mod fields;
 pub mod generic;

@@ -179,6 +179,19 @@ fn host_parallel(d: &Directive, inner: &[&Directive], source: &str) -> Option<&'
     None
 }
 
+/// Whether a reduction item names array elements by literal indices (`d[0]`, `beta[:3]`, `beta[1:2]`), which
+/// omp-rs reduces as scalars (omp_rs_codegen::element_reduction).
+fn literal_section(item: &str) -> bool {
+    let Some(inside) = item.split_once('[').and_then(|(_, r)| r.strip_suffix(']').or_else(|| r.trim_end().strip_suffix(']'))) else {
+        return false;
+    };
+    let numbers = |t: &str| t.trim().is_empty() || t.trim().parse::<u64>().is_ok();
+    match inside.split_once(':') {
+        Some((start, len)) => numbers(start) && !len.trim().is_empty() && numbers(len),
+        None => !inside.trim().is_empty() && numbers(inside),
+    }
+}
+
 /// Code without its `for (..)` headers (a loop variable is no variable the threads keep).
 fn without_loop_headers(code: &str) -> String {
     let mut out = String::new();
@@ -235,7 +248,8 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
                     let around_p: Vec<&Directive> = enclosing.iter().copied().filter(|e| e.at < p.at).collect();
                     in_target && spmd_region(p, &around_p, source).is_ok()
                 });
-            if !spmd && !(!in_target && in_host_parallel(enclosing)) {
+            let host_team = !in_target && in_host_parallel(enclosing);
+            if !spmd && !host_team {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }
         }
@@ -327,8 +341,8 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             let (head, vars) = args.split_once(':').unwrap_or(("", &args));
             if head.contains("inscan") && !is_loop(name) {
                 out.push("`reduction(inscan, ...)` on a directive that is no loop".into());
-            } else if vars.contains('[') {
-                out.push("array-section reductions".into());
+            } else if vars.split(',').any(|v| v.contains('[') && !literal_section(v)) {
+                out.push("array-section reductions with run-time bounds".into());
             }
             let op = head.rsplit(',').next().unwrap_or("").trim();
             const OPS: &[&str] = &["+", "-", "*", "min", "max", "&", "|", "^", "&&", "||", ".and.", ".or.", "iand", "ior", "ieor"];

@@ -18,6 +18,7 @@ use crate::model::{Clause, Construct, ConstructKind, Directive, Settings};
 
 pub use map::parse_map_items;
 pub use reduction::parse_inscan as inscan_reduction;
+pub(crate) use reduction::parse_op as reduction_op;
 
 /// Resolves a directive name (`target_teams_distribute_parallel_for`) to its construct.
 pub fn construct(name: &Ident, cx: &Ctxt) -> Option<Construct> {

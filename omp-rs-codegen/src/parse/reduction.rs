@@ -13,6 +13,11 @@ pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
     input
         .parse::<Token![:]>()
         .map_err(|e| syn::Error::new(e.span(), "expected `:` after the reduction operator, e.g. `reduction(+: sum)`"))?;
+    if input.peek(Ident) && input.peek2(syn::token::Bracket) {
+        return Err(
+            input.error("a reduction on array elements (`d[0]`, `beta[..3]`) stands on a loop statement inside a `#[omp::directives]` fn")
+        );
+    }
     let vars = Punctuated::<Ident, Token![,]>::parse_terminated(input)?;
     if vars.is_empty() {
         return Err(input.error("expected the reduced variables after `:`"));
@@ -30,7 +35,8 @@ pub fn parse_inscan(input: ParseStream) -> syn::Result<Reduction> {
     parse(input)
 }
 
-fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
+/// A reduction operator (`+`, `max`, `&&`, ...).
+pub(crate) fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
     let bad = |span: proc_macro2::Span, what: &str| {
         syn::Error::new(span, format!("unknown reduction operator `{what}`; expected one of {REDUCTION_OPERATORS}"))
     };

@@ -21,10 +21,11 @@
 //!
 //! What changed, and why:
 //! - `reduction(max: distance[0])` reduces into an element of the mapped array `h_distance` (`distance` is
-//!   `h_distance` or `h_distance + 1`). omp-rs reductions take variable names only: the natural form
-//!   `reduction(max: distance[0])` is "expected `,`" (pointing at the `[`).
-//!   So `compute_distance` reduces into a scalar that starts at the value the original's reset gives the device's
-//!   element (-1) and returns it; the host stores it into `h_distance[0]` / `[1]`. `h_distance` is therefore not
+//!   `h_distance` or `h_distance + 1`). omp-rs writes that form too (a scalar reduction combined into the device's
+//!   element by a one-thread target region after the loop), but the port was written before it could, and keeps
+//!   its form, which needs no such region per call: `compute_distance` reduces into a scalar that starts at the
+//!   value the original's reset gives the device's element (-1) and returns it; the host stores it into
+//!   `h_distance[0]` / `[1]`. `h_distance` is therefore not
 //!   mapped: the per-repetition `target update to(h_distance[0:2])` (8 bytes to the device) becomes the host reset
 //!   of the two values, and each reduction brings its 4-byte result back, where the original copies `h_distance`
 //!   back once, at the end of the data region. The kernels and their arithmetic are the original's.

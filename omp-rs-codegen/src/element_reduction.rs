@@ -1,0 +1,354 @@
+//! Reductions on array elements: OpenMP's `reduction(max: d[0])` and `reduction(+: beta[0:3])`, written
+//! `reduction(max: d[0])` and `reduction(+: beta[..3])` on a loop statement of a `#[omp::directives]` fn.
+//!
+//! OpenMP gives each thread a private copy of the listed elements and combines them into the elements at the end,
+//! which is a scalar reduction per element; [`rewrite`] writes it so before the loop is lowered:
+//!
+//! ```ignore
+//! let mut __omp_red_d_0: f32 = d[0];                 // a host array: the element's value
+//! #[omp::target_teams_distribute_parallel_for(reduction(max: __omp_red_d_0))]
+//! for i in 0..n { .. __omp_red_d_0 = __omp_red_d_0.max(v) .. }   // the body's `d[0]`
+//! d[0] = __omp_red_d_0;
+//! ```
+//!
+//! A scalar reduction ends with its value before the loop combined with every contribution, so the element ends as
+//! OpenMP says. When the array is mapped by an enclosing `target_data` block (its current value is on the device),
+//! the scalar starts at the operator's identity and a serial target region combines it into the device's element
+//! (`#[omp::target] { d[0] = if r > d[0] { r } else { d[0] }; }`, OpenMP's combiners; integers wrap, as integer
+//! reductions do).
+//!
+//! The elements are named by literal indices (`d[0]`, `beta[..3]`, `beta[1..=2]`, at most 64), the loop uses the
+//! array only at those elements, and its element type is declared; anything else is refused with the fix, as is a
+//! mapped array on a host loop (reduce in a target region) and a section reduction inside a `#[omp::target]` block.
+
+use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, ToTokens};
+use syn::parse::Parser;
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, Ident, Stmt};
+
+use crate::body::find_omp_attr;
+use crate::ctxt::Ctxt;
+use crate::model::{Leaves, ReductionOp};
+use crate::types::TypeEnv;
+
+/// Most elements one array's reduction may list (each is a scalar of its own).
+const MOST: u64 = 64;
+
+/// One reduced array: its name and the literal indices of its elements.
+struct Elements {
+    var: Ident,
+    indices: Vec<u64>,
+}
+
+impl Elements {
+    fn name(&self, k: u64) -> Ident {
+        format_ident!("__omp_red_{}_{}", self.var, k)
+    }
+}
+
+/// When `stmt` is a loop directive with a reduction on array elements: the statements that replace it; `Err(())`
+/// when it is one but refused (reported to `cx`).
+pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
+    let Stmt::Expr(Expr::ForLoop(fl), semi) = stmt else { return None };
+    let attr = find_omp_attr(&fl.attrs)?;
+    let construct = crate::parse::construct(&attr.name, &Ctxt::scratch())?;
+    if !construct.is_loop() {
+        return None;
+    }
+    // The clauses as written, each reduction's element items replaced by their scalars.
+    let mut reduced: Vec<(ReductionOp, Elements)> = Vec::new();
+    let mut args = TokenStream::new();
+    let mut refused = false;
+    for (name, tokens) in crate::spmd::clause_chunks(&attr.args) {
+        let group = tokens.clone().into_iter().nth(1);
+        match (name.as_str(), group) {
+            ("reduction", Some(TokenTree::Group(g))) if g.delimiter() == Delimiter::Parenthesis && has_elements(&g.stream()) => {
+                match clause(g.stream(), cx) {
+                    Ok((op, op_tokens, items)) => {
+                        let mut list = Vec::new();
+                        for item in items {
+                            match item {
+                                Item::Scalar(tokens) => list.push(tokens),
+                                Item::Elements(e) => {
+                                    list.extend(e.indices.iter().map(|k| e.name(*k).into_token_stream()));
+                                    reduced.push((op, e));
+                                }
+                            }
+                        }
+                        args.extend(quote!(reduction(#op_tokens: #(#list),*),));
+                    }
+                    Err(()) => refused = true,
+                }
+            }
+            _ => args.extend(quote!(#tokens,)),
+        }
+    }
+    if reduced.is_empty() && !refused {
+        return None;
+    }
+    if refused {
+        return Some(Err(()));
+    }
+    let target = construct.leaves().contains(Leaves::TARGET);
+    let (mut before, mut after, mut back) = (Vec::new(), Vec::new(), Vec::new());
+    for (op, e) in &reduced {
+        let var = &e.var;
+        let Some(elem) = types.lookup(&var.to_string()).flatten().and_then(element_scalar) else {
+            cx.error_spanned_by(
+                var,
+                format!(
+                    "a reduction on elements of `{var}` needs their type: declare `{var}` with its type (`{var}: &mut [f64]`, \
+                     `let mut {var}: Vec<f32> = ..`)"
+                ),
+            );
+            return Some(Err(()));
+        };
+        let ty: syn::Type = syn::parse_str(&elem).ok()?;
+        let mapped = types.is_mapped(&var.to_string());
+        if mapped && (!target || in_target) {
+            cx.error_spanned_by(
+                var,
+                format!(
+                    "`{var}` is mapped by the enclosing `target_data` block: reduce into its elements from a combined target \
+                     loop directive (`#[omp::target_teams_distribute_parallel_for(reduction(..))]`), whose device copy the \
+                     result is combined into"
+                ),
+            );
+            return Some(Err(()));
+        }
+        for k in &e.indices {
+            let (name, k_lit) = (e.name(*k), syn::LitInt::new(&format!("{k}usize"), Span::call_site()));
+            if mapped {
+                let identity = identity(*op, &elem);
+                before.push(quote!(let mut #name: #ty = #identity;));
+                let combined = combine(*op, &elem, quote!(#var[#k_lit]), quote!(#name));
+                back.push(quote!(#var[#k_lit] = #combined;));
+            } else {
+                before.push(quote!(let mut #name: #ty = #var[#k_lit];));
+                after.push(quote!(#var[#k_lit] = #name;));
+            }
+        }
+    }
+    let mut fl = fl.clone();
+    let mut uses = ElementUses { reduced: &reduced, cx, ok: true };
+    uses.visit_block_mut(&mut fl.body);
+    if !uses.ok {
+        return Some(Err(()));
+    }
+    let name = &attr.name;
+    fl.attrs[attr.index] = syn::parse_quote!(#[omp::#name(#args)]);
+    let semi = semi.map(|_| quote!(;));
+    let back = (!back.is_empty()).then(|| quote!(#[omp::target] { #(#back)* }));
+    let out = quote!({ #(#before)* #fl #semi #(#after)* #back });
+    match syn::parse2::<syn::Block>(out) {
+        Ok(b) => Some(Ok(b.stmts)),
+        Err(e) => {
+            cx.syn_error(e);
+            Some(Err(()))
+        }
+    }
+}
+
+/// Whether a reduction clause's list names an element (`x[..]` at its top level).
+fn has_elements(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket))
+}
+
+/// An item of a reduction's list.
+enum Item {
+    Scalar(TokenStream),
+    Elements(Elements),
+}
+
+/// `op: items` of a reduction clause: the operator, its tokens, the items.
+fn clause(tokens: TokenStream, cx: &Ctxt) -> Result<(ReductionOp, TokenStream, Vec<Item>), ()> {
+    let all: Vec<TokenTree> = tokens.into_iter().collect();
+    let colon = all.iter().position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':')).ok_or(())?;
+    let op_tokens: TokenStream = all[..colon].iter().cloned().collect();
+    let op = (|input: syn::parse::ParseStream| crate::parse::reduction_op(input)).parse2(op_tokens.clone()).map_err(|e| cx.syn_error(e))?;
+    let mut items = Vec::new();
+    for chunk in all[colon + 1..].split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+        match chunk {
+            [] => {}
+            [TokenTree::Ident(_)] => items.push(Item::Scalar(chunk.iter().cloned().collect())),
+            [TokenTree::Ident(var), TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => {
+                items.push(Item::Elements(Elements { var: var.clone(), indices: indices(var, g, cx)? }));
+            }
+            other => {
+                let tokens: TokenStream = other.iter().cloned().collect();
+                cx.error_spanned_by(tokens, "a reduction lists variables (`s`) or array elements (`d[0]`, `beta[..3]`)");
+                return Err(());
+            }
+        }
+    }
+    Ok((op, op_tokens, items))
+}
+
+/// The literal indices `x[k]`, `x[a..b]`, `x[..b]`, `x[a..=b]` name.
+fn indices(var: &Ident, g: &proc_macro2::Group, cx: &Ctxt) -> Result<Vec<u64>, ()> {
+    let refuse = || {
+        cx.error_spanned_by(
+            g,
+            format!(
+                "a reduction on elements of `{var}` names them by literal indices: `{var}[0]`, `{var}[..3]` (C's \
+                 `{var}[0:3]`), `{var}[1..=2]`, at most {MOST}; reduce other sections into scalars and write them back"
+            ),
+        );
+    };
+    let lit = |e: &Expr| match e {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+        _ => None,
+    };
+    let range = match syn::parse2::<Expr>(g.stream()) {
+        Ok(Expr::Range(r)) => {
+            let start = match &r.start {
+                Some(s) => lit(s),
+                None => Some(0),
+            };
+            let end = r.end.as_deref().and_then(lit).map(|e| if matches!(r.limits, syn::RangeLimits::Closed(_)) { e + 1 } else { e });
+            start.zip(end)
+        }
+        Ok(e) => lit(&e).map(|k| (k, k + 1)),
+        Err(_) => None,
+    };
+    match range {
+        Some((a, b)) if a < b && b - a <= MOST => Ok((a..b).collect()),
+        _ => {
+            refuse();
+            Err(())
+        }
+    }
+}
+
+/// The element type of a slice, array or `Vec` of a primitive number or `bool`, through references.
+fn element_scalar(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Reference(r) => element_scalar(&r.elem),
+        syn::Type::Paren(p) => element_scalar(&p.elem),
+        syn::Type::Slice(s) => crate::types::scalar_name(&s.elem),
+        syn::Type::Array(a) => crate::types::scalar_name(&a.elem),
+        // `Vec<T>`, and a `target_data` token's type in a function that takes one (`&mut omp::MappedMut<'_, '_, T>`).
+        syn::Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(a) = &last.arguments else { return None };
+            if !["Vec", "MappedMut", "MappedRef"].iter().any(|n| last.ident == n) {
+                return None;
+            }
+            a.args.iter().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => crate::types::scalar_name(t),
+                _ => None,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn is_float(elem: &str) -> bool {
+    matches!(elem, "f32" | "f64")
+}
+
+/// The operator's identity for `elem` (OpenMP's initializers).
+fn identity(op: ReductionOp, elem: &str) -> TokenStream {
+    let ty: syn::Type = syn::parse_str(elem).unwrap_or_else(|_| syn::parse_quote!(f64));
+    match op {
+        ReductionOp::Add | ReductionOp::BitOr | ReductionOp::BitXor if elem == "bool" => quote!(false),
+        ReductionOp::Add | ReductionOp::BitOr | ReductionOp::BitXor => quote!(0 as #ty),
+        ReductionOp::Mul => quote!(1 as #ty),
+        ReductionOp::BitAnd if elem == "bool" => quote!(true),
+        ReductionOp::BitAnd => quote!(!(0 as #ty)),
+        ReductionOp::LogAnd => quote!(true),
+        ReductionOp::LogOr => quote!(false),
+        ReductionOp::Max if is_float(elem) => quote!(#ty::NEG_INFINITY),
+        ReductionOp::Max => quote!(#ty::MIN),
+        ReductionOp::Min if is_float(elem) => quote!(#ty::INFINITY),
+        ReductionOp::Min => quote!(#ty::MAX),
+    }
+}
+
+/// OpenMP's combiner of `a` (the element) and `b` (the reduced scalar); integer sums and products wrap.
+fn combine(op: ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> TokenStream {
+    let int = !is_float(elem) && elem != "bool";
+    match op {
+        ReductionOp::Add if int => quote!(#a.wrapping_add(#b)),
+        ReductionOp::Add => quote!(#a + #b),
+        ReductionOp::Mul if int => quote!(#a.wrapping_mul(#b)),
+        ReductionOp::Mul => quote!(#a * #b),
+        ReductionOp::BitAnd => quote!(#a & #b),
+        ReductionOp::BitOr => quote!(#a | #b),
+        ReductionOp::BitXor => quote!(#a ^ #b),
+        ReductionOp::LogAnd => quote!(#a && #b),
+        ReductionOp::LogOr => quote!(#a || #b),
+        ReductionOp::Max => quote!(if #b > #a { #b } else { #a }),
+        ReductionOp::Min => quote!(if #b < #a { #b } else { #a }),
+    }
+}
+
+/// The loop body's `x[k]` of a reduced element becomes its scalar; any other use of a reduced array is refused.
+struct ElementUses<'a> {
+    reduced: &'a [(ReductionOp, Elements)],
+    cx: &'a Ctxt,
+    ok: bool,
+}
+
+impl ElementUses<'_> {
+    fn of(&self, ident: &Ident) -> Option<&Elements> {
+        self.reduced.iter().map(|(_, e)| e).find(|e| e.var == *ident)
+    }
+}
+
+impl VisitMut for ElementUses<'_> {
+    fn visit_expr_mut(&mut self, e: &mut Expr) {
+        if let Expr::Index(ix) = e {
+            if let Expr::Path(p) = &*ix.expr {
+                if let Some(elems) = p.path.get_ident().and_then(|i| self.of(i)) {
+                    let k = match &*ix.index {
+                        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+                        _ => None,
+                    };
+                    match k.filter(|k| elems.indices.contains(k)) {
+                        Some(k) => {
+                            let name = elems.name(k);
+                            *e = syn::parse_quote_spanned!(syn::spanned::Spanned::span(&*ix)=> #name);
+                        }
+                        None => {
+                            self.cx.error_spanned_by(
+                                &*ix,
+                                format!(
+                                    "the loop reduces elements of `{}`: it may use the array only at those elements, each by its \
+                                     literal index",
+                                    elems.var
+                                ),
+                            );
+                            self.ok = false;
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+        visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_path_mut(&mut self, p: &mut syn::Path) {
+        if let Some(elems) = p.get_ident().and_then(|i| self.of(i)) {
+            self.cx.error_spanned_by(
+                &*p,
+                format!("the loop reduces elements of `{}`: it may use the array only at those elements (`{0}[k]`)", elems.var),
+            );
+            self.ok = false;
+        }
+    }
+
+    fn visit_pat_ident_mut(&mut self, p: &mut syn::PatIdent) {
+        if let Some(elems) = self.of(&p.ident) {
+            self.cx.error_spanned_by(
+                &p.ident,
+                format!("`{}` is reduced at elements of the loop: a local of the same name would hide it; rename the local", elems.var),
+            );
+            self.ok = false;
+        }
+    }
+
+    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
+}
