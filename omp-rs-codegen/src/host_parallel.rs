@@ -5,7 +5,7 @@
 //! variables around it, so the region means the parallel loop over its thread numbers:
 //!
 //! ```ignore
-//! #[omp::parallel(num_threads(p))]            // let threads: usize = p;  (checked positive)
+//! #[omp::parallel(num_threads(p))]            // let threads: usize = p;  (checked positive; 1 when nested)
 //! {                                           // #[omp::parallel_for(num_threads(threads), schedule(static, 1), ..)]
 //!     let t = omp::get_thread_num();          // for thread in 0..threads {
 //!     for i in t * chunk..(t + 1) * chunk {   //     let t = thread;
@@ -94,6 +94,9 @@ pub(crate) fn rewrite(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
         Some(c) => quote!(if #c { #count } else { 1 }),
         None => count,
     };
+    // Inside another active region (this fn called from a parallel loop's body) the block is an inactive region
+    // of one thread, as OpenMP's nested regions are here (max-active-levels 1).
+    let count = quote!(if ::omp::get_active_level() > 0 { 1 } else { #count });
     let mut attrs = region.attrs.clone();
     attrs.remove(attr.index);
     let clauses: Vec<(String, TokenStream)> =

@@ -168,6 +168,25 @@ fn a_convergence_loop_in_the_region_is_sequential_rust() {
     }
 }
 
+/// A block in a function called from a parallel loop's body is a nested region: one thread, as OpenMP's nested
+/// regions are when only one level is active.
+#[test]
+fn a_nested_block_has_one_thread() {
+    let x = vec![1.0; 64];
+    let mut counts = vec![(0.0, 0usize, 0usize); 4];
+    let mut scratch = vec![vec![0.0; 64]; 4];
+    omp_counts(&x, &mut counts, &mut scratch);
+    assert!(counts.iter().all(|c| *c == (64.0, 1, 1)), "{counts:?}");
+}
+
+#[omp::directives]
+fn omp_counts(x: &[f64], counts: &mut [(f64, usize, usize)], scratch: &mut [Vec<f64>]) {
+    #[omp::parallel_for(num_threads(4))]
+    for k in 0..counts.len() {
+        counts[k] = by_thread_number(3, x, &mut scratch[k]);
+    }
+}
+
 #[test]
 #[should_panic(expected = "num_threads(0)")]
 fn a_team_of_no_threads_panics() {
