@@ -4,6 +4,11 @@
 use std::time::Instant;
 
 fn main() {
+    // The child process of the device-print check: run its region and exit (its stdout is the check's input).
+    if let Ok(n) = std::env::var(omp_offload_suite::porting::PRINT_PROBE) {
+        omp_offload_suite::porting::print_probe(n.parse().unwrap_or(0));
+        return;
+    }
     let seed: u64 = std::env::var("OMP_SUITE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(rand::random);
     // Before any region: the devices started before `main` (their images registered) unless told otherwise.
     let at_start = omp::get_num_devices();

@@ -58,6 +58,7 @@ pub const CHECKS: &[Check] = &[
         "port: reductions on array elements: reduction(max: d[0]) as hausdorff, reduction(+: beta[..3]) in target_data as aop, a host min",
         check_element_reductions,
     ),
+    ("port: println! in a target region prints each thread's line by the region's end (a child process' stdout)", check_device_print),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1351,4 +1352,47 @@ fn check_element_reductions(rng: &mut StdRng) -> Result<(), String> {
     }
     let want_min = x.iter().map(|v| (v * 1000.0) as i64 - 7).fold(0i64, i64::min);
     same("m", &m, &[5, want_min, 9])
+}
+
+/// The environment variable that makes the suite's binary run [`print_probe`] instead of the checks.
+pub const PRINT_PROBE: &str = "OMP_SUITE_PRINT_PROBE";
+
+/// A target region that prints a line per multiple of 7 below `n` (with an `f64` and a `{:>4}` width), then a
+/// host line after it: the device's lines come first, as the region has ended.
+#[omp::directives]
+pub fn print_probe(n: usize) {
+    let x: Vec<f64> = (0..n).map(|i| i as f64 * 0.5).collect();
+    let mut y = vec![0.0; n];
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..n {
+        y[i] = 2.0 * x[i];
+        if i % 7 == 0 {
+            println!("device line {i:>4}: x = {}", x[i]);
+        }
+    }
+    println!("host after the region: {}", y.iter().sum::<f64>());
+}
+
+fn check_device_print(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..400);
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new(exe).env(PRINT_PROBE, n.to_string()).output().map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!("the probe failed: {}\n{text}{}", out.status, String::from_utf8_lossy(&out.stderr)));
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut device: Vec<String> = lines.iter().filter(|l| l.starts_with("device line")).map(|l| l.to_string()).collect();
+    device.sort();
+    let mut want: Vec<String> = (0..n).step_by(7).map(|i| format!("device line {i:>4}: x = {}", i as f64 * 0.5)).collect();
+    want.sort();
+    if device != want {
+        return Err(format!("device lines {device:?}, want {want:?}"));
+    }
+    let total: f64 = (0..n).map(|i| i as f64).sum();
+    let last = format!("host after the region: {total}");
+    if lines.last() != Some(&last.as_str()) {
+        return Err(format!("the host's line after the region is not last: {lines:?}"));
+    }
+    Ok(())
 }

@@ -27,6 +27,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("math.rs", include_str!("../device/omp_device/src/math.rs")),
     ("nd.rs", include_str!("../device/omp_device/src/nd.rs")),
     ("panic.rs", include_str!("../device/omp_device/src/panic.rs")),
+    ("print.rs", include_str!("../device/omp_device/src/print.rs")),
     ("reduce.rs", include_str!("../device/omp_device/src/reduce.rs")),
     ("spmd.rs", include_str!("../device/omp_device/src/spmd.rs")),
     ("team.rs", include_str!("../device/omp_device/src/team.rs")),

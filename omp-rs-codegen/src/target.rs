@@ -338,9 +338,10 @@ impl KernelPlan {
     }
 }
 
-/// Macros of `std` that a kernel cannot run (the device has no standard output and no allocator), each reported at
-/// its use instead of failing the device build.
-const HOST_ONLY_MACROS: &[&str] = &["println", "print", "eprintln", "eprint", "dbg", "format", "vec"];
+/// Macros of `std` that a kernel cannot run (the device has no allocator; `dbg!` returns its value), each reported at
+/// its use instead of failing the device build. `println!` and kin print through the device's printf
+/// (`omp_device::print`).
+const HOST_ONLY_MACROS: &[&str] = &["dbg", "format", "vec"];
 
 fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
     struct Find<'c>(&'c Ctxt);
@@ -348,18 +349,18 @@ fn host_only_macros(body: &syn::Block, cx: &Ctxt) {
         fn visit_macro(&mut self, m: &'ast syn::Macro) {
             let Some(name) = m.path.segments.last().map(|s| s.ident.to_string()) else { return };
             if HOST_ONLY_MACROS.contains(&name.as_str()) {
-                let why = if matches!(name.as_str(), "format" | "vec") {
-                    "allocates, and the device has no allocator"
+                let msg = if name == "dbg" {
+                    "`dbg!` cannot run in a target region: print the value with `println!(\"{:?}\", x)`, which prints \
+                     from the device"
+                        .to_string()
                 } else {
-                    "prints, and the device has no standard output"
-                };
-                self.0.error_spanned_by(
-                    &m.path,
                     format!(
-                        "`{name}!` cannot run in a target region: it {why}. Compute into an array and use it after the \
-                         region (or run the region on the host with `if(false)` while debugging)"
-                    ),
-                );
+                        "`{name}!` cannot run in a target region: it allocates, and the device has no allocator. Compute \
+                         into an array and use it after the region (or run the region on the host with `if(false)` while \
+                         debugging)"
+                    )
+                };
+                self.0.error_spanned_by(&m.path, msg);
             }
         }
         fn visit_item(&mut self, _: &'ast syn::Item) {}

@@ -48,6 +48,7 @@
 //! | [`atomic`] | `atomic_add`, `atomic_update`, … on raw pointers |
 //! | [`team`] | team barrier and the shared scratch used by `team_reduce` |
 //! | [`panic`] | [`panic::PanicRecord`], the GPU `#[panic_handler]` and [`host_guard`] |
+//! | [`print`] | `println!` / `print!` in kernels through the device's printf |
 #![cfg_attr(any(target_arch = "nvptx64", target_arch = "amdgpu"), no_std)]
 #![cfg_attr(target_arch = "nvptx64", feature(stdarch_nvptx))]
 #![cfg_attr(target_arch = "amdgpu", feature(stdarch_amdgpu))]
@@ -66,6 +67,7 @@ pub mod launch;
 pub mod math;
 pub mod nd;
 pub mod panic;
+pub mod print;
 pub mod reduce;
 pub mod spmd;
 pub mod team;
@@ -79,6 +81,8 @@ pub use crate::view::View;
 /// What kernel code imports: the [`math::Float`] methods, reduction ops and [`View`].
 pub mod prelude {
     pub use crate::math::Float;
+    // `println!` and kin in kernel code (the device crate is `no_std`).
+    pub use crate::{device_print as eprint, device_print as print, device_println as eprintln, device_println as println};
     pub use crate::reduce::{Add, BitAnd, BitOr, BitXor, LogAnd, LogOr, Max, Min, Mul, Reducer};
     pub use crate::view::View;
 }
