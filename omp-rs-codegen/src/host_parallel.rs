@@ -122,7 +122,7 @@ pub(crate) fn rewrite(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
     } else {
         let thread = Ident::new(THREAD, Span::call_site());
         let mut body = region.block.clone();
-        ThreadRoutines.visit_block_mut(&mut body);
+        ThreadRoutines::of_loop().visit_block_mut(&mut body);
         let shared = hoist_shared_lets(&mut body);
         let clauses = clauses.iter().map(|(_, t)| t);
         out.push(syn::parse_quote! {
@@ -223,9 +223,24 @@ impl<'ast> Visit<'ast> for Constructs {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// `omp::get_thread_num()` and `omp::get_num_threads()` as the loop's variable and the team size; not inside a
+/// `omp::get_thread_num()` and `omp::get_num_threads()` replaced by `thread` and the team size; not inside a
 /// nested directive (a loop directive there is a region of its own, whose threads the routines count).
-struct ThreadRoutines;
+struct ThreadRoutines {
+    thread: Expr,
+}
+
+impl ThreadRoutines {
+    /// The routines as the loop's variable (a loop over the team's threads).
+    fn of_loop() -> Self {
+        let thread = Ident::new(THREAD, Span::call_site());
+        ThreadRoutines { thread: syn::parse_quote!(#thread) }
+    }
+
+    /// The routines as the team's first thread (`single`, `master`).
+    fn of_first() -> Self {
+        ThreadRoutines { thread: syn::parse_quote!(0usize) }
+    }
+}
 
 impl VisitMut for ThreadRoutines {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
@@ -233,15 +248,17 @@ impl VisitMut for ThreadRoutines {
             if let (Expr::Path(p), true) = (&*call.func, call.args.is_empty()) {
                 let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
                 if segs.len() == 2 && segs[0] == "omp" {
-                    let bound = match segs[1].as_str() {
-                        "get_thread_num" => Some(THREAD),
-                        "get_num_threads" => Some(THREADS),
-                        _ => None,
-                    };
-                    if let Some(bound) = bound {
-                        let ident = Ident::new(bound, syn::spanned::Spanned::span(&*call));
-                        *e = syn::parse_quote!(#ident);
-                        return;
+                    let threads = Ident::new(THREADS, syn::spanned::Spanned::span(&*call));
+                    match segs[1].as_str() {
+                        "get_thread_num" => {
+                            *e = self.thread.clone();
+                            return;
+                        }
+                        "get_num_threads" => {
+                            *e = syn::parse_quote!(#threads);
+                            return;
+                        }
+                        _ => {}
                     }
                 }
             }
@@ -377,20 +394,20 @@ impl Steps<'_> {
                 }
                 // The team's first thread runs it.
                 let mut b = b.clone();
-                FirstThread.visit_block_mut(&mut b.block);
+                ThreadRoutines::of_first().visit_block_mut(&mut b.block);
                 Some(Stmt::Expr(Expr::Block(b), *semi))
             }
             ("critical", Stmt::Expr(Expr::Block(b), _)) => {
                 let thread = Ident::new(THREAD, Span::call_site());
                 let mut block = b.block.clone();
-                ThreadRoutines.visit_block_mut(&mut block);
+                ThreadRoutines::of_loop().visit_block_mut(&mut block);
                 Some(syn::parse_quote!(for #thread in 0..#threads #block))
             }
             // Each thread's update, one thread at a time.
             ("atomic", _) => {
                 let thread = Ident::new(THREAD, Span::call_site());
                 let mut block: syn::Block = syn::parse_quote!({ #stmt });
-                ThreadRoutines.visit_block_mut(&mut block);
+                ThreadRoutines::of_loop().visit_block_mut(&mut block);
                 Some(syn::parse_quote!(for #thread in 0..#threads #block))
             }
             ("single" | "master" | "critical", _) => {
@@ -409,40 +426,6 @@ impl Steps<'_> {
             }
         }
     }
-}
-
-/// Inside `single` / `master`: the thread is the team's first, of the team's size.
-struct FirstThread;
-
-impl VisitMut for FirstThread {
-    fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Expr::Call(call) = e {
-            if let (Expr::Path(p), true) = (&*call.func, call.args.is_empty()) {
-                let segs: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
-                if segs.len() == 2 && segs[0] == "omp" {
-                    match segs[1].as_str() {
-                        "get_thread_num" => {
-                            *e = syn::parse_quote!(0usize);
-                            return;
-                        }
-                        "get_num_threads" => {
-                            let threads = Ident::new(THREADS, Span::call_site());
-                            *e = syn::parse_quote!(#threads);
-                            return;
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
-        visit_mut::visit_expr_mut(self, e);
-    }
-    fn visit_stmt_mut(&mut self, s: &mut Stmt) {
-        if find_omp_attr(stmt_attrs(s)).is_none() {
-            visit_mut::visit_stmt_mut(self, s);
-        }
-    }
-    fn visit_item_mut(&mut self, _: &mut syn::Item) {}
 }
 
 /// Whether an expression has the same value on every thread: literals, variables, arithmetic, casts, fields,
@@ -481,5 +464,53 @@ impl<'ast> Visit<'ast> for Uniform {
             Expr::MethodCall(m) if crate::types::is_same_type_method(&m.method.to_string()) => syn::visit::visit_expr(self, e),
             _ => self.ok = false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(stmts: &[Stmt]) -> Vec<String> {
+        stmts
+            .iter()
+            .map(|s| match s {
+                Stmt::Local(l) => l.pat.to_token_stream().to_string(),
+                other => other.to_token_stream().to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn shared_lets_leave_the_team_body() {
+        let thread = Ident::new(THREAD, Span::call_site());
+        let threads = Ident::new(THREADS, Span::call_site());
+        let mut body: syn::Block = syn::parse_quote!({
+            let t = #thread;
+            let p = #threads;
+            let chunk = n.div_ceil(p);
+            let i = t * chunk;
+            let b = n + t;
+            let n = 5;
+            let mut acc = 0.0;
+            let r = f(n);
+        });
+        let hoisted = hoist_shared_lets(&mut body);
+        // `n = 5` would shadow the `n` that `b`'s staying `let` reads; `acc` is mutable, `r` calls a function.
+        assert_eq!(names(&hoisted), ["p", "chunk"]);
+        assert_eq!(names(&body.stmts), ["t", "i", "b", "n", "mut acc", "r"]);
+    }
+
+    #[test]
+    fn uniform_values() {
+        let uniform = |e: Expr| Uniform::is(&e);
+        assert!(uniform(syn::parse_quote!(n.div_ceil(p) * 2 + x.len())));
+        assert!(uniform(syn::parse_quote!(err > tol && !done)));
+        assert!(!uniform(syn::parse_quote!(omp::get_thread_num() == 0)));
+        assert!(!uniform(syn::parse_quote!(next(&mut state))));
+        assert!(!uniform(syn::parse_quote!({
+            k += 1;
+            k
+        })));
     }
 }
