@@ -59,6 +59,10 @@ pub const CHECKS: &[Check] = &[
         check_element_reductions,
     ),
     ("port: println! in a target region prints each thread's line by the region's end (a child process' stdout)", check_device_print),
+    (
+        "port: #[omp::atomic(compare)] if m[k] < v { m[k] = v } (and the > form) per bin, i32 on the device, f64 on the host",
+        check_atomic_compare,
+    ),
 ];
 
 /// The halo width of a stencil code, as a module-level constant.
@@ -1395,4 +1399,51 @@ fn check_device_print(rng: &mut StdRng) -> Result<(), String> {
         return Err(format!("the host's line after the region is not last: {lines:?}"));
     }
     Ok(())
+}
+
+/// OpenMP 5.1's `atomic compare` min / max forms, per bin: the largest and the smallest value of each bin, on the
+/// device (`i32`) and on the host (`f64`, the condition written `v > hi[k]`).
+#[omp::directives]
+fn bin_extremes(v: &[i32], w: &[f64], hi: &mut [i32], lo: &mut [i32], whi: &mut [f64]) {
+    let bins = hi.len();
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..v.len() {
+        let k = i % bins;
+        #[omp::atomic(compare)]
+        if hi[k] < v[i] {
+            hi[k] = v[i];
+        }
+        #[omp::atomic(compare)]
+        if lo[k] > v[i] {
+            lo[k] = v[i];
+        }
+    }
+    #[omp::parallel_for]
+    for i in 0..w.len() {
+        let k = i % bins;
+        #[omp::atomic(compare)]
+        if w[i] > whi[k] {
+            whi[k] = w[i];
+        }
+    }
+}
+
+fn check_atomic_compare(rng: &mut StdRng) -> Result<(), String> {
+    let (n, bins) = (rng.gen_range(0..20_000), rng.gen_range(1..40));
+    let v: Vec<i32> = (0..n).map(|_| rng.gen_range(-1_000_000..1_000_000)).collect();
+    let w = vec_f64(rng, n);
+    let (mut hi, mut lo, mut whi) = (vec![i32::MIN; bins], vec![i32::MAX; bins], vec![f64::NEG_INFINITY; bins]);
+    bin_extremes(&v, &w, &mut hi, &mut lo, &mut whi);
+    let (mut want_hi, mut want_lo, mut want_whi) = (vec![i32::MIN; bins], vec![i32::MAX; bins], vec![f64::NEG_INFINITY; bins]);
+    for i in 0..n {
+        let k = i % bins;
+        want_hi[k] = want_hi[k].max(v[i]);
+        want_lo[k] = want_lo[k].min(v[i]);
+        if w[i] > want_whi[k] {
+            want_whi[k] = w[i];
+        }
+    }
+    same("hi", &hi, &want_hi)?;
+    same("lo", &lo, &want_lo)?;
+    same("whi", &whi, &want_whi)
 }

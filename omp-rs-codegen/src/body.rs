@@ -250,6 +250,10 @@ pub enum AtomicOp {
     Min,
     /// `x = x.max(e)`
     Max,
+    /// `if x < e { x = e; }` (`atomic compare`; exactly that comparison, NaN included)
+    IfLess,
+    /// `if x > e { x = e; }`
+    IfGreater,
 }
 
 impl AtomicOp {
@@ -265,6 +269,8 @@ impl AtomicOp {
             AtomicOp::BitXor => "BitXor",
             AtomicOp::Min => "Min",
             AtomicOp::Max => "Max",
+            AtomicOp::IfLess => "IfLess",
+            AtomicOp::IfGreater => "IfGreater",
         }
     }
 
@@ -449,6 +455,7 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
         AtomicKind::Capture => {
             "`let v = (x op= e);` or `{ x op= e; v = x; }` (v gets the new value), or `{ v = x; x op= e; }` (the old one)"
         }
+        AtomicKind::Compare => "`if x < e { x = e; }` or `if x > e { x = e; }` (`e < x` and `e > x` too), no `else`",
     };
     let bad = |span: &dyn quote::ToTokens| {
         syn::Error::new_spanned(span, format!("this `#[omp::atomic]` statement must have the form {form_help}"))
@@ -456,6 +463,9 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
     // `#[omp::atomic] x = x.max(e);` puts the attribute on the first `x`: without it both spell the same place.
     let mut stmt = stmt.clone();
     remove_omp_attr(&mut stmt);
+    if kind == AtomicKind::Compare {
+        return compare_form(&stmt).ok_or_else(|| bad(&stmt));
+    }
     // OpenMP's structured capture: `{ v = x; x op= e; }` (the old value) or `{ x op= e; v = x; }` (the new one).
     if let (AtomicKind::Capture, Stmt::Expr(Expr::Block(b), _)) = (kind, &stmt) {
         return structured_capture(&b.block).ok_or_else(|| bad(&b.block));
@@ -518,7 +528,8 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
             }),
             (_, other) => Err(bad(other)),
         },
-        AtomicKind::Update | AtomicKind::Capture => {
+        // `Compare` returned its own statement above.
+        AtomicKind::Update | AtomicKind::Capture | AtomicKind::Compare => {
             let (into, update) = match kind {
                 AtomicKind::Capture => match (dest, expr) {
                     (Some(d), e) => (Some(d), strip(e)),
@@ -575,6 +586,38 @@ fn structured_capture(block: &syn::Block) -> Option<AtomicStmt> {
         let_pat: None,
         declares_local: false,
         capture_old: old,
+    })
+}
+
+/// `atomic compare`'s min / max forms: `if x < e { x = e; }` (and `if e > x`), an update that stores `e` where the
+/// comparison holds, or `if x > e { x = e; }` (and `if e < x`). The comparison is kept as written (a NaN compares
+/// false), so the update is no `max`.
+fn compare_form(stmt: &Stmt) -> Option<AtomicStmt> {
+    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
+    let Stmt::Expr(Expr::If(i), _) = stmt else { return None };
+    if i.else_branch.is_some() {
+        return None;
+    }
+    let [Stmt::Expr(Expr::Assign(a), _)] = i.then_branch.stmts.as_slice() else { return None };
+    let Expr::Binary(c) = &*i.cond else { return None };
+    let (x, e) = (&*a.left, &*a.right);
+    let op = match &c.op {
+        BinOp::Lt(_) if same(&c.left, x) && same(&c.right, e) => AtomicOp::IfLess,
+        BinOp::Gt(_) if same(&c.right, x) && same(&c.left, e) => AtomicOp::IfLess,
+        BinOp::Gt(_) if same(&c.left, x) && same(&c.right, e) => AtomicOp::IfGreater,
+        BinOp::Lt(_) if same(&c.right, x) && same(&c.left, e) => AtomicOp::IfGreater,
+        _ => return None,
+    };
+    crate::place::place_root(x)?;
+    Some(AtomicStmt {
+        kind: AtomicKind::Update,
+        target: x.clone(),
+        op: Some(op),
+        value: Some(e.clone()),
+        capture_into: None,
+        let_pat: None,
+        declares_local: false,
+        capture_old: false,
     })
 }
 

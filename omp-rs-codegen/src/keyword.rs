@@ -98,6 +98,7 @@ pub const CLAUSES: &[(&str, ClauseName)] = &[
     ("read", ClauseName::Read),
     ("write", ClauseName::Write),
     ("update", ClauseName::Update),
+    ("compare", ClauseName::Compare),
     ("capture", ClauseName::Capture),
     ("seq_cst", ClauseName::SeqCst),
     ("acq_rel", ClauseName::AcqRel),
@@ -126,7 +127,6 @@ pub const UNSUPPORTED_CLAUSES: &[&str] = &[
     "defaultmap",
     "nontemporal",
     "bind",
-    "compare",
 ];
 
 /// Looks a clause name up.

@@ -150,7 +150,7 @@ impl Construct {
             ConstructKind::TargetData => add(&[If, Device, Map]),
             ConstructKind::TargetUpdate => add(&[If, Device, To, From, Nowait, Depend]),
             ConstructKind::TargetEnterData | ConstructKind::TargetExitData => add(&[If, Device, Map, Nowait, Depend]),
-            ConstructKind::Atomic => add(&[Read, Write, Update, Capture, SeqCst, AcqRel, Acquire, Release, Relaxed, Hint]),
+            ConstructKind::Atomic => add(&[Read, Write, Update, Capture, Compare, SeqCst, AcqRel, Acquire, Release, Relaxed, Hint]),
             ConstructKind::Critical => add(&[Hint]),
             ConstructKind::DeclareTarget => {}
         }
@@ -189,6 +189,7 @@ pub enum ClauseName {
     Write,
     Update,
     Capture,
+    Compare,
     SeqCst,
     AcqRel,
     Acquire,
@@ -397,6 +398,8 @@ pub enum AtomicKind {
     Write,
     /// `let v = (x op= e);` (the new value)
     Capture,
+    /// `if x < e { x = e; }` / `if x > e { x = e; }` (OpenMP 5.1's `atomic compare`, the min / max forms)
+    Compare,
 }
 
 /// A clause with its parsed value.

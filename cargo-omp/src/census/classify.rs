@@ -332,6 +332,12 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         if clause == "end" {
             continue;
         }
+        // omp-rs takes `atomic compare`'s min / max forms (omp_rs_codegen::body): not a compare-and-swap (`==`) or
+        // its capture.
+        if clause == "compare" && (rest.contains("capture") || region_code.contains("==")) {
+            out.push("`atomic compare` as a compare-and-swap (`==`) or with `capture`".into());
+            continue;
+        }
         if keyword::clause(&clause).is_none() {
             let known = keyword::UNSUPPORTED_CLAUSES.contains(&clause.as_str());
             out.push(if known { format!("clause `{clause}`") } else { format!("clause `{clause}` (unknown)") });

@@ -540,7 +540,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
     let call = match a.kind {
         AtomicKind::Read => quote!(#h.load(#idx)),
         AtomicKind::Write => quote!(#h.store(#idx, #value)),
-        AtomicKind::Update => {
+        AtomicKind::Update | AtomicKind::Compare => {
             let f = match a.op.unwrap_or(AtomicOp::Add) {
                 AtomicOp::Add => Some(quote!(add)),
                 AtomicOp::Sub => Some(quote!(sub)),
@@ -549,7 +549,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
                 AtomicOp::BitAnd => Some(quote!(and)),
                 AtomicOp::BitOr => Some(quote!(or)),
                 AtomicOp::BitXor => Some(quote!(xor)),
-                AtomicOp::Mul | AtomicOp::Div => None,
+                AtomicOp::Mul | AtomicOp::Div | AtomicOp::IfLess | AtomicOp::IfGreater => None,
             };
             match f {
                 Some(f) => quote!(#h.#f(#idx, #value)),
@@ -588,6 +588,8 @@ fn apply(op: AtomicOp, old: TokenStream, v: TokenStream) -> TokenStream {
         AtomicOp::BitXor => quote!(#old ^ #v),
         AtomicOp::Min => quote!(#old.min(#v)),
         AtomicOp::Max => quote!(#old.max(#v)),
+        AtomicOp::IfLess => quote!(if #old < #v { #v } else { #old }),
+        AtomicOp::IfGreater => quote!(if #old > #v { #v } else { #old }),
     }
 }
 

@@ -477,7 +477,7 @@ fn atomic_stmt(a: &AtomicStmt) -> Stmt {
     let call = match a.kind {
         AtomicKind::Read => quote!(#h.load(#idx)),
         AtomicKind::Write => quote!(#h.store(#idx #value)),
-        AtomicKind::Update | AtomicKind::Capture => {
+        AtomicKind::Update | AtomicKind::Capture | AtomicKind::Compare => {
             let op_ty = format_ident!("{}", a.op.map(|o| o.type_name()).unwrap_or("Add"));
             quote!(#h.apply::<#rt::atomic::#op_ty>(#idx #value))
         }

@@ -197,12 +197,13 @@ fn parse_value(name: ClauseName, ident: &Ident, args: Option<proc_macro2::TokenS
             }
             ClauseValue::Order(k)
         }
-        N::Read | N::Write | N::Update | N::Capture => {
+        N::Read | N::Write | N::Update | N::Capture | N::Compare => {
             no_args(ident, args)?;
             ClauseValue::Atomic(match name {
                 N::Read => AtomicKind::Read,
                 N::Write => AtomicKind::Write,
                 N::Capture => AtomicKind::Capture,
+                N::Compare => AtomicKind::Compare,
                 _ => AtomicKind::Update,
             })
         }

@@ -32,6 +32,20 @@ pub struct Min;
 /// `x = x.max(v)`
 #[derive(Debug)]
 pub struct Max;
+/// `if x < v { x = v; }` (`atomic compare`)
+#[derive(Debug)]
+pub struct IfLess;
+/// `if x > v { x = v; }` (`atomic compare`)
+#[derive(Debug)]
+pub struct IfGreater;
+
+macro_rules! compare_updates {
+    ($($t:ty),*) => {$(
+        impl AtomicUpdate<$t> for IfLess { fn op(a: $t, b: $t) -> $t { if a < b { b } else { a } } }
+        impl AtomicUpdate<$t> for IfGreater { fn op(a: $t, b: $t) -> $t { if a > b { b } else { a } } }
+    )*};
+}
+compare_updates!(f32, f64, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
 
 macro_rules! float_updates {
     ($($t:ty),*) => {$(
