@@ -148,7 +148,7 @@ fn hoist_shared_lets(body: &mut syn::Block) -> Vec<Stmt> {
     let mut named_before: Vec<String> = Vec::new();
     let (mut hoisted, mut kept) = (Vec::new(), Vec::new());
     for stmt in std::mem::take(&mut body.stmts) {
-        let names = idents_in(stmt.to_token_stream());
+        let names = crate::fields::idents_in(stmt.to_token_stream());
         let bound: Vec<String> = match &stmt {
             Stmt::Local(l) => {
                 let mut b = Vec::new();
@@ -176,19 +176,6 @@ fn hoist_shared_lets(body: &mut syn::Block) -> Vec<Stmt> {
     }
     body.stmts = kept;
     hoisted
-}
-
-/// Every identifier in a token stream.
-fn idents_in(tokens: TokenStream) -> Vec<String> {
-    let mut out = Vec::new();
-    for tt in tokens {
-        match tt {
-            proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
-            proc_macro2::TokenTree::Group(g) => out.extend(idents_in(g.stream())),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Whether a block holds a worksharing construct or a barrier, at any depth (closures and items aside).
