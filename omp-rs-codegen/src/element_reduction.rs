@@ -14,8 +14,8 @@
 //! A scalar reduction ends with its value before the loop combined with every contribution, so the element ends as
 //! OpenMP says. When the array is mapped by an enclosing `target_data` block (its current value is on the device),
 //! the scalar starts at the operator's identity and a serial target region combines it into the device's element
-//! (`#[omp::target] { d[0] = if r > d[0] { r } else { d[0] }; }`, OpenMP's combiners; integers wrap, as integer
-//! reductions do).
+//! (`#[omp::target] { d[0] = d[0].max(r); }`, the reduction table's combiners: integers wrap, a float `max` ignores
+//! a NaN, as the scalar reductions do).
 //!
 //! The elements are named by literal indices (`d[0]`, `beta[..3]`, `beta[1..=2]`, at most 64), the loop uses the
 //! array only at those elements, and its element type is declared; anything else is refused with the fix, as is a
@@ -266,7 +266,9 @@ fn identity(op: ReductionOp, elem: &str) -> TokenStream {
     }
 }
 
-/// OpenMP's combiner of `a` (the element) and `b` (the reduced scalar); integer sums and products wrap.
+/// The combiner of `a` (the element) and `b` (the reduced scalar): `omp_rs_abi::reduce`'s, which the scalar
+/// reductions use (integer sums and products wrap; a float `min` / `max` ignores a NaN operand), spelled out because
+/// the serial region's code is compiled for the host and the device alike.
 fn combine(op: ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> TokenStream {
     let int = !is_float(elem) && elem != "bool";
     match op {
@@ -279,6 +281,8 @@ fn combine(op: ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> Token
         ReductionOp::BitXor => quote!(#a ^ #b),
         ReductionOp::LogAnd => quote!(#a && #b),
         ReductionOp::LogOr => quote!(#a || #b),
+        ReductionOp::Max if is_float(elem) => quote!(#a.max(#b)),
+        ReductionOp::Min if is_float(elem) => quote!(#a.min(#b)),
         ReductionOp::Max => quote!(if #b > #a { #b } else { #a }),
         ReductionOp::Min => quote!(if #b < #a { #b } else { #a }),
     }
