@@ -13,7 +13,30 @@ pub const CHECKS: &[Check] = &[
     ("generics: triad::<f32>, triad::<f64> (one kernel each) and triad::<i64> (host), a by-value T", check_triad),
     ("generics: dot::<T> with reduction(+: sum) over a T", check_dot),
     ("generics: BabelStream's class, #[omp::directives] on impl<T> Stream<T> with self.a[i] fields, f32 and f64", check_class),
+    ("generics: T::from(0.5f32) in a generic region has a kernel per instance (MANDATORY runs it)", check_from_literal),
 ];
+
+/// `T(0.5f)` in a C++ template: core's `From` of a literal both instances convert exactly.
+#[omp::directives]
+fn halve_from<T: Copy + Add<Output = T> + Mul<Output = T> + From<f32> + From<u8>>(x: &mut [T], y: &[T]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..x.len() {
+        x[i] = x[i] * T::from(0.5f32) + y[i] * T::from(3u8);
+    }
+}
+
+fn check_from_literal(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let x: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let mut got = x.clone();
+    halve_from(&mut got, &y);
+    same("f64", &got, &(0..n).map(|i| x[i] * 0.5 + y[i] * 3.0).collect::<Vec<_>>())?;
+    let (x32, y32): (Vec<f32>, Vec<f32>) = (x.iter().map(|&v| v as f32).collect(), y.iter().map(|&v| v as f32).collect());
+    let mut got32 = x32.clone();
+    halve_from(&mut got32, &y32);
+    same("f32", &got32, &(0..n).map(|i| x32[i] * 0.5 + y32[i] * 3.0).collect::<Vec<_>>())
+}
 
 /// BabelStream's `OMPStream<T>`: the arrays and the scalar are members of a generic class, each kernel a method.
 pub struct Stream<T> {

@@ -63,7 +63,53 @@ pub const CHECKS: &[Check] = &[
         "port: #[omp::atomic(compare)] if m[k] < v { m[k] = v } (and the > form) per bin, i32 on the device, f64 on the host",
         check_atomic_compare,
     ),
+    ("port: reductions on a tuple's fields (acc.0, acc.1) and a struct's (stats.sum), host and target", check_field_reductions),
 ];
+
+/// A running sum and count, as a struct a port keeps its statistics in.
+struct Stats {
+    sum: f64,
+    count: u64,
+}
+
+/// Sums into a tuple's fields on the device, a struct's and a tuple's on the host.
+#[omp::directives]
+fn field_sums(x: &[f64], stats: &mut Stats) -> ((f64, f64), (i64, f64)) {
+    let mut acc: (f64, f64) = (0.0, 0.0);
+    let mut top: (i64, f64) = (0, f64::NEG_INFINITY);
+    #[omp::target_teams_distribute_parallel_for(reduction(+: acc.0, acc.1) reduction(max: top.1))]
+    for i in 0..x.len() {
+        acc.0 += x[i];
+        acc.1 += x[i] * x[i];
+        top.1 = top.1.max(x[i]);
+    }
+    #[omp::parallel_for(reduction(+: stats.sum, stats.count, top.0))]
+    for i in 0..x.len() {
+        if x[i] > 0.0 {
+            stats.sum += x[i];
+            stats.count += 1;
+            top.0 += 1;
+        }
+    }
+    (acc, top)
+}
+
+fn check_field_reductions(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..20_000);
+    let x: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect();
+    let start = rng.gen_range(-5.0..5.0);
+    let mut stats = Stats { sum: start, count: 3 };
+    let ((s, s2), (positive, max)) = field_sums(&x, &mut stats);
+    let abs: f64 = x.iter().map(|v| v.abs()).sum();
+    crate::close("acc.0", s, x.iter().sum(), n, abs.max(1.0))?;
+    crate::close("acc.1", s2, x.iter().map(|v| v * v).sum(), n, abs.max(1.0))?;
+    let want_max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let pos: Vec<f64> = x.iter().copied().filter(|&v| v > 0.0).collect();
+    if max != want_max || positive != pos.len() as i64 || stats.count != 3 + pos.len() as u64 {
+        return Err(format!("max {max} (want {want_max}), positive {positive} / count {} (want {})", stats.count, pos.len()));
+    }
+    crate::close("stats.sum", stats.sum, start + pos.iter().sum::<f64>(), n, abs.max(1.0) + start.abs())
+}
 
 /// The halo width of a stencil code, as a module-level constant.
 const HS: usize = 2;

@@ -36,7 +36,7 @@ pub struct Report {
     pub skipped: Vec<(Arch, ToolchainError)>,
     /// Files scanned (parsed or not).
     pub scanned: Vec<PathBuf>,
-    /// The `cargo:warning` lines emitted (at most one).
+    /// The `cargo:warning` lines emitted: a missing toolchain, each generic region that runs on the host.
     pub warnings: Vec<String>,
 }
 
@@ -154,8 +154,9 @@ impl Builder {
             scanned: scan.watched.clone(),
             warnings: Vec::new(),
         };
-        let (outlined, refused) = outline::outline(&package, &root, &scan.files)?;
-        report.manifest.refused = refused;
+        let (outlined, unbuilt) = outline::outline(&package, &root, &scan.files)?;
+        report.manifest.refused = unbuilt.refused;
+        report.manifest.host_only = unbuilt.host_only;
         let Some(mut outlined) = outlined else {
             report.manifest.write(&manifest_path)?;
             return Ok(report);
@@ -222,6 +223,15 @@ impl Builder {
                 println!("cargo:warning={w}");
             }
             report.warnings.push(w);
+        }
+        if !no_gpu && !report.manifest.images.is_empty() {
+            for h in &report.manifest.host_only {
+                let w = format!("omp-rs: the target region at {}:{} runs on the host: {}", h.file, h.line, h.reason);
+                if self.cargo_warnings {
+                    println!("cargo:warning={w}");
+                }
+                report.warnings.push(w);
+            }
         }
         if report.images.is_empty() {
             // Nothing to embed: the macros must expand to the host path only.

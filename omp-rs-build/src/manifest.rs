@@ -50,6 +50,9 @@ pub struct Manifest {
     /// Regions whose meaning the device build cannot reproduce: the macros make each a compile error.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused: Vec<omp_rs_codegen::manifest::Refusal>,
+    /// Generic regions that get no kernel and run on the host: the macros quote the reason under `MANDATORY`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_only: Vec<omp_rs_codegen::manifest::HostOnly>,
 }
 
 /// One kernel (one target region).
@@ -139,6 +142,7 @@ impl Manifest {
             images: Vec::new(),
             globals: crate::device_lib::DEVICE_GLOBALS.iter().map(|(n, s)| GlobalEntry { name: (*n).to_string(), size: *s }).collect(),
             refused: Vec::new(),
+            host_only: Vec::new(),
         }
     }
 

@@ -11,7 +11,7 @@ use crate::compile::DeviceCrate;
 use crate::error::{Error, Result};
 use crate::manifest::{KernelEntry, SlotKind};
 use crate::scan::SourceFile;
-use omp_rs_codegen::manifest::Refusal;
+use omp_rs_codegen::manifest::{HostOnly, Refusal};
 
 /// What the outliner produces.
 #[derive(Debug, Clone)]
@@ -24,6 +24,15 @@ pub struct Outlined {
     pub listings: Vec<(PathBuf, String)>,
 }
 
+/// The regions of a package that get no kernel, and why.
+#[derive(Debug, Default)]
+pub struct Unbuilt {
+    /// Regions whose meaning the device build cannot reproduce: the macros make each a compile error.
+    pub refused: Vec<Refusal>,
+    /// Generic regions that run on the host: the build warns about each.
+    pub host_only: Vec<HostOnly>,
+}
+
 /// Outlines the target regions of `files` into a device crate (`None` when the package has none).
 ///
 /// The walk is `omp_rs_codegen::outline`, the same code the macros run, so kernel names and argument slots
@@ -31,7 +40,7 @@ pub struct Outlined {
 ///
 /// # Errors
 /// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
-pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<(Option<Outlined>, Vec<Refusal>)> {
+pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<(Option<Outlined>, Unbuilt)> {
     let mut o = omp_rs_codegen::outline::Outline::default();
     // Panic locations and the struct table name each file as the user does: relative to the package.
     let shown: Vec<String> = files.iter().map(|f| f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string()).collect();
@@ -48,9 +57,9 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
         o.add_file_at(&f.ast, shown, f.krate, &f.module);
     }
     o.settle_type_aliases();
-    let refused = std::mem::take(&mut o.refused);
+    let unbuilt = Unbuilt { refused: std::mem::take(&mut o.refused), host_only: std::mem::take(&mut o.host_only) };
     if o.kernels.is_empty() {
-        return Ok((None, refused));
+        return Ok((None, unbuilt));
     }
     // Two regions with the same name and the same source (the same function seen from two targets of the package)
     // are one kernel. The same name with another source (the same function in two modules whose consts differ)
@@ -146,7 +155,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
         kernels,
         listings,
     };
-    Ok((Some(outlined), refused))
+    Ok((Some(outlined), unbuilt))
 }
 
 /// Source of the hand-written demo device crate (also the reference for generated code).

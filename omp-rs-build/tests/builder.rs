@@ -34,7 +34,11 @@ fn builder_end_to_end_and_missing_toolchain() {
              }\n\
          }\n\
          #[omp::target_teams_distribute_parallel_for]\n\
-         pub fn roots(x: &[f32], y: &mut [f32]) { for i in 0..y.len() { y[i] = x[i].sqrt(); } }\n",
+         pub fn roots(x: &[f32], y: &mut [f32]) { for i in 0..y.len() { y[i] = x[i].sqrt(); } }\n\
+         #[omp::target_teams_distribute_parallel_for]\n\
+         pub fn tenth<T: Copy + core::ops::Mul<Output = T> + From<f32>>(x: &mut [T]) {\n\
+             for i in 0..x.len() { x[i] = x[i] * T::from(0.1); }\n\
+         }\n",
     );
     write(&pkg, "examples/plain.rs", "fn main() {}\n");
 
@@ -63,7 +67,12 @@ fn builder_end_to_end_and_missing_toolchain() {
             .cargo_metadata(false)
             .try_compile()
             .unwrap();
-        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        // The generic region whose value would differ per instance (`T::from(0.1)` is `0.1f32` widened for `f64` on the
+        // host, `0.1f64` in an f64 kernel) gets no kernel, and the build says where and why.
+        assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+        let w = &r.warnings[0];
+        assert!(w.contains("src/kernels.rs:16") && w.contains("`T::from(0.1)`") && !w.contains('\n'), "{w}");
+        assert_eq!(r.manifest.host_only.len(), 1);
         let rel: Vec<String> = r.scanned.iter().map(|p| p.strip_prefix(&pkg).unwrap().display().to_string()).collect();
         for f in ["src", "examples", "src/lib.rs", "src/kernels.rs", "examples/plain.rs"] {
             assert!(rel.iter().any(|r| r == f), "{f} not watched: {rel:?}");

@@ -35,15 +35,39 @@ use crate::types::TypeEnv;
 /// Most elements one array's reduction may list (each is a scalar of its own).
 const MOST: u64 = 64;
 
-/// One reduced array: its name and the literal indices of its elements.
+/// One reduced array, tuple or struct: its name and the parts reduced.
 struct Elements {
     var: Ident,
-    indices: Vec<u64>,
+    parts: Vec<Part>,
+}
+
+/// A reduced part: an element by its literal index (`d[0]`) or a field (`acc.0`, `stats.sum`).
+#[derive(Clone, PartialEq)]
+enum Part {
+    Index(u64),
+    Field(syn::Member),
 }
 
 impl Elements {
-    fn name(&self, k: u64) -> Ident {
-        format_ident!("__omp_red_{}_{}", self.var, k)
+    /// The scalar standing for `part` in the loop.
+    fn name(&self, part: &Part) -> Ident {
+        match part {
+            Part::Index(k) => format_ident!("__omp_red_{}_{}", self.var, k),
+            Part::Field(syn::Member::Unnamed(i)) => format_ident!("__omp_red_{}_f{}", self.var, i.index),
+            Part::Field(syn::Member::Named(f)) => format_ident!("__omp_red_{}_f_{}", self.var, f),
+        }
+    }
+
+    /// The part as the code outside the loop names it.
+    fn place(&self, part: &Part) -> TokenStream {
+        let var = &self.var;
+        match part {
+            Part::Index(k) => {
+                let k = syn::LitInt::new(&format!("{k}usize"), Span::call_site());
+                quote!(#var[#k])
+            }
+            Part::Field(m) => quote!(#var.#m),
+        }
     }
 }
 
@@ -71,7 +95,7 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
                             match item {
                                 Item::Scalar(tokens) => list.push(tokens),
                                 Item::Elements(e) => {
-                                    list.extend(e.indices.iter().map(|k| e.name(*k).into_token_stream()));
+                                    list.extend(e.parts.iter().map(|k| e.name(k).into_token_stream()));
                                     reduced.push((op, e));
                                 }
                             }
@@ -94,7 +118,41 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
     let (mut before, mut after, mut back) = (Vec::new(), Vec::new(), Vec::new());
     for (op, e) in &reduced {
         let var = &e.var;
-        let Some(elem) = types.lookup(&var.to_string()).flatten().and_then(element_scalar) else {
+        let fields = e.parts.iter().all(|p| matches!(p, Part::Field(_)));
+        let declared = types.lookup(&var.to_string()).flatten();
+        if fields {
+            // A tuple's or struct's fields (a local, never mapped): each a scalar reduction started at its value. A
+            // kernel needs each scalar's type, which a tuple's declared type gives.
+            for part in &e.parts {
+                let (name, place) = (e.name(part), e.place(part));
+                let ty = match (part, declared) {
+                    (Part::Field(syn::Member::Unnamed(i)), Some(syn::Type::Tuple(t))) => t.elems.iter().nth(i.index as usize).cloned(),
+                    _ => None,
+                };
+                match ty {
+                    Some(ty) => before.push(quote!(let mut #name: #ty = #place;)),
+                    None if target => {
+                        cx.error_spanned_by(
+                            var,
+                            format!(
+                                "a reduction on fields of `{var}` in a target region needs their types: declare `{var}` as a \
+                                 tuple with its type (`let mut {var}: (f64, f64) = (0.0, 0.0);`), or reduce into typed locals \
+                                 and assign the fields after the loop"
+                            ),
+                        );
+                        return Some(Err(()));
+                    }
+                    None => before.push(quote!(let mut #name = #place;)),
+                }
+                after.push(quote!(#place = #name;));
+            }
+            continue;
+        }
+        if !e.parts.iter().all(|p| matches!(p, Part::Index(_))) {
+            cx.error_spanned_by(var, format!("a reduction names elements or fields of `{var}`, not both"));
+            return Some(Err(()));
+        }
+        let Some(elem) = declared.and_then(element_scalar) else {
             cx.error_spanned_by(
                 var,
                 format!(
@@ -117,16 +175,16 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
             );
             return Some(Err(()));
         }
-        for k in &e.indices {
-            let (name, k_lit) = (e.name(*k), syn::LitInt::new(&format!("{k}usize"), Span::call_site()));
+        for part in &e.parts {
+            let (name, place) = (e.name(part), e.place(part));
             if mapped {
                 let identity = identity(*op, &elem);
                 before.push(quote!(let mut #name: #ty = #identity;));
-                let combined = combine(*op, &elem, quote!(#var[#k_lit]), quote!(#name));
-                back.push(quote!(#var[#k_lit] = #combined;));
+                let combined = combine(*op, &elem, place.clone(), quote!(#name));
+                back.push(quote!(#place = #combined;));
             } else {
-                before.push(quote!(let mut #name: #ty = #var[#k_lit];));
-                after.push(quote!(#var[#k_lit] = #name;));
+                before.push(quote!(let mut #name: #ty = #place;));
+                after.push(quote!(#place = #name;));
             }
         }
     }
@@ -150,9 +208,13 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
     }
 }
 
-/// Whether a reduction clause's list names an element (`x[..]` at its top level).
+/// Whether a reduction clause's list names an element or a field (`x[..]`, `x.0` at its top level).
 fn has_elements(tokens: &TokenStream) -> bool {
-    tokens.clone().into_iter().any(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket))
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Group(g) => g.delimiter() == Delimiter::Bracket,
+        TokenTree::Punct(p) => p.as_char() == '.',
+        _ => false,
+    })
 }
 
 /// An item of a reduction's list.
@@ -173,11 +235,19 @@ fn clause(tokens: TokenStream, cx: &Ctxt) -> Result<(ReductionOp, TokenStream, V
             [] => {}
             [TokenTree::Ident(_)] => items.push(Item::Scalar(chunk.iter().cloned().collect())),
             [TokenTree::Ident(var), TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => {
-                items.push(Item::Elements(Elements { var: var.clone(), indices: indices(var, g, cx)? }));
+                let parts = indices(var, g, cx)?.into_iter().map(Part::Index).collect();
+                items.push(Item::Elements(Elements { var: var.clone(), parts }));
+            }
+            [TokenTree::Ident(var), TokenTree::Punct(dot), member] if dot.as_char() == '.' => {
+                let Ok(member) = syn::parse2::<syn::Member>(member.clone().into()) else {
+                    cx.error_spanned_by(member.clone(), "a reduction names a field as `acc.0` or `stats.sum`");
+                    return Err(());
+                };
+                items.push(Item::Elements(Elements { var: var.clone(), parts: vec![Part::Field(member)] }));
             }
             other => {
                 let tokens: TokenStream = other.iter().cloned().collect();
-                cx.error_spanned_by(tokens, "a reduction lists variables (`s`) or array elements (`d[0]`, `beta[..3]`)");
+                cx.error_spanned_by(tokens, "a reduction lists variables (`s`), array elements (`d[0]`, `beta[..3]`) or fields (`acc.0`)");
                 return Err(());
             }
         }
@@ -296,51 +366,60 @@ struct ElementUses<'a> {
 }
 
 impl ElementUses<'_> {
+    /// The reductions of `ident`'s parts, if it is reduced.
     fn of(&self, ident: &Ident) -> Option<&Elements> {
         self.reduced.iter().map(|(_, e)| e).find(|e| e.var == *ident)
+    }
+
+    /// The scalar of `var`'s `part`, if a reduction names it.
+    fn scalar(&self, var: &Ident, part: &Part) -> Option<Ident> {
+        self.reduced.iter().map(|(_, e)| e).find(|e| e.var == *var && e.parts.contains(part)).map(|e| e.name(part))
+    }
+
+    fn refuse(&mut self, at: &dyn ToTokens, var: &Ident) {
+        self.cx.error_spanned_by(
+            at,
+            format!(
+                "the loop reduces parts of `{var}`: it may use `{var}` only at those parts, each named as in the clause \
+                 (`{var}[0]` by its literal index, `{var}.0`)"
+            ),
+        );
+        self.ok = false;
     }
 }
 
 impl VisitMut for ElementUses<'_> {
     fn visit_expr_mut(&mut self, e: &mut Expr) {
-        if let Expr::Index(ix) = e {
-            if let Expr::Path(p) = &*ix.expr {
-                if let Some(elems) = p.path.get_ident().and_then(|i| self.of(i)) {
-                    let k = match &*ix.index {
-                        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
-                        _ => None,
-                    };
-                    match k.filter(|k| elems.indices.contains(k)) {
-                        Some(k) => {
-                            let name = elems.name(k);
-                            *e = syn::parse_quote_spanned!(syn::spanned::Spanned::span(&*ix)=> #name);
-                        }
-                        None => {
-                            self.cx.error_spanned_by(
-                                &*ix,
-                                format!(
-                                    "the loop reduces elements of `{}`: it may use the array only at those elements, each by its \
-                                     literal index",
-                                    elems.var
-                                ),
-                            );
-                            self.ok = false;
-                        }
-                    }
-                    return;
-                }
+        let (base, part, span) = match e {
+            Expr::Index(ix) => {
+                let k = match &*ix.index {
+                    Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+                    _ => None,
+                };
+                (&*ix.expr, k.map(Part::Index), syn::spanned::Spanned::span(&*ix))
             }
+            Expr::Field(f) => (&*f.base, Some(Part::Field(f.member.clone())), syn::spanned::Spanned::span(&*f)),
+            _ => {
+                visit_mut::visit_expr_mut(self, e);
+                return;
+            }
+        };
+        let Some(var) = (match base {
+            Expr::Path(p) => p.path.get_ident().filter(|i| self.of(i).is_some()).cloned(),
+            _ => None,
+        }) else {
+            visit_mut::visit_expr_mut(self, e);
+            return;
+        };
+        match part.and_then(|part| self.scalar(&var, &part)) {
+            Some(name) => *e = syn::parse_quote_spanned!(span=> #name),
+            None => self.refuse(&*e, &var),
         }
-        visit_mut::visit_expr_mut(self, e);
     }
 
     fn visit_path_mut(&mut self, p: &mut syn::Path) {
-        if let Some(elems) = p.get_ident().and_then(|i| self.of(i)) {
-            self.cx.error_spanned_by(
-                &*p,
-                format!("the loop reduces elements of `{}`: it may use the array only at those elements (`{0}[k]`)", elems.var),
-            );
-            self.ok = false;
+        if let Some(var) = p.get_ident().filter(|i| self.of(i).is_some()).cloned() {
+            self.refuse(&*p, &var);
         }
     }
 

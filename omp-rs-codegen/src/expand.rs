@@ -683,7 +683,7 @@ impl<'a> Lowerer<'a> {
             let off = quote!(::omp::__private::offload);
             return quote!({
                 #(#lets)*
-                #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+                #off::region_without_image(#name, ::core::option::Option::None).unwrap_or_else(|e| ::core::panic!("{}", e));
                 #lowered
             });
         };

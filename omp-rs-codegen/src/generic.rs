@@ -48,37 +48,77 @@ const DEVICE_METHODS: &[&str] = &[
     "ln_1p", "asinh", "acosh", "atanh",
 ];
 
-/// Whether a generic region's body compiles for every instance in the device crate, as far as the body shows: only
-/// operators, [`DEVICE_METHODS`] and no function calls or paths through a type parameter (`T::zero()`, a helper
-/// `fn norm<T: num_traits::Float>`, `x.my_trait_method()` name traits the device crate does not have). A body that
-/// does not qualify gets no kernel and runs on the host: a slower region, never a failed build.
-fn instantiable(plan: &KernelPlan) -> bool {
+/// Why a generic region's body may not compile for every instance in the device crate, as far as the body shows
+/// (`None`: it compiles). Allowed: operators, [`DEVICE_METHODS`], and `T::from(2.5f32)` on a literal whose suffix
+/// both instances convert from (`f32`, `i8`, `u8`, `i16`, `u16`: core's `From`, the same value there as here). Anything else that names a function -- a call of a helper, a path
+/// through a type parameter (`T::zero()`, `T::from_f32(x)`), a method of a trait the device crate does not have --
+/// gets no kernel: the region runs on the host (a slower region, never a failed build), the build says so in a
+/// warning and `OMP_TARGET_OFFLOAD=MANDATORY` quotes the reason.
+pub fn host_only_reason(plan: &KernelPlan) -> Option<String> {
     use syn::visit::Visit;
     struct Check<'a> {
         generics: &'a [String],
-        ok: bool,
+        why: Option<String>,
+    }
+    impl Check<'_> {
+        fn refuse(&mut self, what: String) {
+            self.why.get_or_insert(what);
+        }
+        /// `T::from(2.5f32)`: core's `From::from` of a literal every instance converts from exactly. (An argument of
+        /// another type may convert into one instance and not the other: `f32: From<f64>` does not hold.)
+        fn is_literal_from(&self, c: &syn::ExprCall) -> bool {
+            let syn::Expr::Path(p) = &*c.func else { return false };
+            let segments: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let lossless = |e: &syn::Expr| match e {
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => f.suffix() == "f32",
+                syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => ["i8", "u8", "i16", "u16"].contains(&i.suffix()),
+                _ => false,
+            };
+            p.qself.is_none()
+                && matches!(segments.as_slice(), [t, f] if f == "from" && self.generics.contains(t))
+                && c.args.len() == 1
+                && c.args.first().is_some_and(lossless)
+        }
     }
     impl<'ast> Visit<'ast> for Check<'_> {
         fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-            self.ok = false;
+            if self.is_literal_from(c) {
+                return;
+            }
+            let call = compact(c);
+            self.refuse(format!("calls `{call}`"));
             syn::visit::visit_expr_call(self, c);
         }
         fn visit_expr_method_call(&mut self, m: &'ast syn::ExprMethodCall) {
-            if !DEVICE_METHODS.contains(&m.method.to_string().as_str()) {
-                self.ok = false;
+            let name = m.method.to_string();
+            if !DEVICE_METHODS.contains(&name.as_str()) {
+                self.refuse(format!("calls the method `{name}`"));
             }
             syn::visit::visit_expr_method_call(self, m);
         }
         fn visit_path(&mut self, p: &'ast syn::Path) {
             if p.segments.len() > 1 && self.generics.iter().any(|g| p.segments[0].ident == g) {
-                self.ok = false;
+                let path = compact(p);
+                self.refuse(format!("names `{path}`"));
             }
             syn::visit::visit_path(self, p);
         }
     }
-    let mut c = Check { generics: &plan.generics, ok: true };
+    let mut c = Check { generics: &plan.generics, why: None };
     c.visit_block(&plan.nest.body);
-    c.ok
+    c.why.map(|why| {
+        format!(
+            "this generic target region {why}, which its kernels (compiled for {} before the crate, without the \
+             crate's dependencies and traits) may not compile, or not to the host's value: make the function \
+             non-generic, or compute the value before the region and pass it in",
+            INSTANCES.join(" and ")
+        )
+    })
+}
+
+/// Short code in a message: `T::from(2.0)`, not `T :: from (2.0)`.
+fn compact(t: &impl quote::ToTokens) -> String {
+    t.to_token_stream().to_string().replace(' ', "")
 }
 
 /// Traits whose methods mean for `f32` and `f64` what the floats' own methods mean: the device crate, which has no
@@ -184,12 +224,12 @@ pub fn unknown_bounds(plan: &KernelPlan, generics: &[&syn::Generics]) -> Vec<cra
 }
 
 /// The build's kernels of one plan: the plan itself, or one copy per instance of its generic parameters (none when
-/// its body may not compile for them: [`instantiable`]).
+/// its body may not compile for them: [`host_only_reason`]).
 pub fn instantiate(plan: KernelPlan) -> Vec<KernelPlan> {
     if plan.generics.is_empty() {
         return vec![plan];
     }
-    if !instantiable(&plan) {
+    if host_only_reason(&plan).is_some() {
         return Vec::new();
     }
     instances(&plan.generics)
@@ -271,5 +311,34 @@ mod test {
         assert_eq!(two.len(), 4);
         assert_eq!(instance_name("k", &two[1]), "k_f32_f64");
         assert_eq!(instances(&[]), vec![Vec::<(String, String)>::new()]);
+    }
+
+    /// Which generic bodies get kernels: literals every instance converts exactly do, anything whose meaning the
+    /// device crate may not reproduce runs on the host with a reason that names it.
+    #[test]
+    fn host_only_reasons_name_the_call() {
+        let reason = |body: &str| {
+            let src = format!(
+                "fn f<T: Copy>(x: &mut [T], y: &[T]) {{ #[omp::target_teams_distribute_parallel_for] for i in 0..x.len() {{ {body} }} }}"
+            );
+            let f: syn::ItemFn = syn::parse_str(&src).unwrap_or_else(|e| panic!("{e}"));
+            let plans = crate::expand::collect_kernels(&f, None);
+            assert_eq!(plans.len(), 1, "{body}");
+            host_only_reason(&plans[0])
+        };
+        for ok in ["x[i] = y[i] * T::from(0.5f32);", "x[i] = y[i].max(y[0]) * T::from(3u8);", "x[i] = y[i].sqrt();"] {
+            assert_eq!(reason(ok), None, "{ok}");
+        }
+        for (body, named) in [
+            ("x[i] = y[i] * T::from(0.1);", "`T::from(0.1)`"),
+            ("x[i] = y[i] * T::from(1.0f64);", "`T::from(1.0f64)`"),
+            ("x[i] = T::from_f32(y[i]);", "`T::from_f32(y[i])`"),
+            ("x[i] = twice(y[i]);", "`twice(y[i])`"),
+            ("x[i] = y[i].norm();", "`norm`"),
+            ("x[i] = T::ZERO;", "`T::ZERO`"),
+        ] {
+            let why = reason(body).unwrap_or_else(|| panic!("{body} should run on the host"));
+            assert!(why.contains(named), "{body}: {why}");
+        }
     }
 }

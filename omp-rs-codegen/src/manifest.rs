@@ -85,6 +85,21 @@ pub struct Refusal {
     pub message: String,
 }
 
+/// A region that gets no kernel and runs on the host though the build has a device toolchain (a generic region whose
+/// body the device crate cannot compile for every instance): the build warns, and `OMP_TARGET_OFFLOAD=MANDATORY`
+/// quotes the reason instead of blaming a missing toolchain.
+#[derive(Debug, Clone, serde::Serialize, Deserialize, PartialEq, Eq)]
+pub struct HostOnly {
+    /// The kernel's name (the macro finds its region by it).
+    pub kernel: String,
+    /// The region's file, as the user names it (`src/lib.rs`).
+    pub file: String,
+    /// The line of its loop.
+    pub line: usize,
+    /// Why it has no kernel, and what to write instead.
+    pub reason: String,
+}
+
 /// The type of one struct field path of a region, by the local that stands for it.
 #[derive(Debug, Clone, serde::Serialize, Deserialize, PartialEq, Eq)]
 pub struct FieldView {
@@ -121,6 +136,9 @@ pub struct ManifestView {
     /// Regions the build refused (`Refusal`), whether or not images were built.
     #[serde(default)]
     pub refused: Vec<Refusal>,
+    /// Regions that run on the host though the build has a toolchain.
+    #[serde(default)]
+    pub host_only: Vec<HostOnly>,
     /// Directory of the manifest (set after reading).
     #[serde(skip)]
     pub dir: PathBuf,
@@ -168,6 +186,11 @@ impl ManifestView {
         self.kernels.iter().find(|k| k.name == name).and_then(|k| k.slots.as_deref())
     }
 
+    /// Why the region whose kernel is named `name` has no kernel, if the build said.
+    pub fn host_only(&self, name: &str) -> Option<&str> {
+        self.host_only.iter().find(|h| h.kernel == name).map(|h| h.reason.as_str())
+    }
+
     /// Whether a kernel has images.
     pub fn has_kernel(&self, name: &str) -> bool {
         !self.images.is_empty() && self.kernels.iter().any(|k| k.name == name)
@@ -209,7 +232,15 @@ mod test {
     use super::*;
 
     fn view(format_version: u32, abi_version: u32) -> ManifestView {
-        ManifestView { format_version, abi_version, kernels: Vec::new(), images: Vec::new(), refused: Vec::new(), dir: PathBuf::new() }
+        ManifestView {
+            format_version,
+            abi_version,
+            kernels: Vec::new(),
+            images: Vec::new(),
+            refused: Vec::new(),
+            host_only: Vec::new(),
+            dir: PathBuf::new(),
+        }
     }
 
     #[test]

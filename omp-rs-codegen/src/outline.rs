@@ -10,7 +10,7 @@ use crate::body::find_omp_attr;
 use crate::expand;
 use crate::keyword;
 use crate::lower::device;
-use crate::manifest::Refusal;
+use crate::manifest::{HostOnly, Refusal};
 use crate::model::ConstructKind;
 use crate::resolve::cfg::CfgSet;
 #[cfg(test)]
@@ -38,6 +38,8 @@ pub struct Outline {
     pub cfg: CfgSet,
     /// Regions whose meaning the device build cannot reproduce (they get no kernel; the macro reports each).
     pub refused: Vec<Refusal>,
+    /// Generic regions that get no kernel and run on the host (`generic::host_only_reason`).
+    pub host_only: Vec<HostOnly>,
     /// The names of the package's `#[omp::declare_target]` structs, with the module each is defined in.
     declare_target_structs: Vec<(String, String)>,
     /// Inherent, non-generic `impl`s of the package by the name of their type: those of `declare_target` structs
@@ -72,9 +74,12 @@ impl Outline {
     /// [`Outline::modules`] first).
     pub fn add_file_at(&mut self, file: &syn::File, path: &str, krate: usize, module: &[String]) {
         let Some(at) = self.modules.find(krate, module) else { return };
-        let before = self.kernels.len();
+        let (before, host_only_before) = (self.kernels.len(), self.host_only.len());
         self.add_items(&file.items, at, path);
         self.files.extend(std::iter::repeat_n(path.to_string(), self.kernels.len() - before));
+        for h in &mut self.host_only[host_only_before..] {
+            h.file = path.to_string();
+        }
     }
 
     /// `at`: the module the items are in; `module`: its name in the struct table (`src/lib.rs::grid`).
@@ -160,7 +165,11 @@ impl Outline {
                 self.refused.append(&mut k.refusals);
                 continue;
             }
-            // A generic function's kernels: one per instance of their type parameters.
+            // A generic function's kernels: one per instance of their type parameters, or none.
+            if let Some(reason) = (!k.generics.is_empty()).then(|| crate::generic::host_only_reason(&k)).flatten() {
+                let line = crate::abi::region_line(&k);
+                self.host_only.push(HostOnly { kernel: k.name.clone(), file: String::new(), line, reason });
+            }
             self.kernels.extend(crate::generic::instantiate(k));
         }
     }

@@ -520,6 +520,20 @@ fn disjoint(name: &str, uses: &[Use], d: &Directive, nest: &LoopNest, unreliable
         };
         let poly = match affine(index, &u.env, unreliable) {
             Ok(p) => p,
+            Err(_) if matches!(index, Expr::Tuple(_)) => {
+                // A user type's `Index<(usize, usize)>`: the element an index reaches is the impl's business.
+                cx.error_spanned_by(
+                    index,
+                    format!(
+                        "`{name}[{}]` goes through the `Index` impl of `{name}`'s type, which omp-rs cannot see into, so it \
+                         cannot prove that iterations write different elements: index the storage the impl computes \
+                         (`{name}.data[i * nx + j]`), or use an ndarray array (`{name}[[i, j]]`), whose layout omp-rs knows",
+                        index.to_token_stream().to_string().replace(" ", "")
+                    ),
+                );
+                ok = false;
+                continue;
+            }
             Err(why) => {
                 let what = if write { "write to" } else { "read of" };
                 cx.error_spanned_by(

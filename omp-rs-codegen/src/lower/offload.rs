@@ -144,9 +144,13 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         #host_ends
     });
     let Some(m) = manifest.filter(|m| kernels.iter().any(|(_, k)| m.has_kernel(k))) else {
+        let why = match manifest.and_then(|m| m.host_only(name)) {
+            Some(reason) => quote!(::core::option::Option::Some(#reason)),
+            None => quote!(::core::option::Option::None),
+        };
         return quote!({
             #plain_data
-            #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+            #off::region_without_image(#name, #why).unwrap_or_else(|e| ::core::panic!("{}", e));
             #host
         });
     };
@@ -326,6 +330,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             }
         }
     });
+    let no_instance = format!(
+        "this generic region is called with types it has no kernel for (its kernels are compiled for {})",
+        crate::generic::INSTANCES.join(" and ")
+    );
     quote!({
         #checks
         #plain_data
@@ -335,7 +343,8 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         let __omp_offloaded = match __omp_kernel {
             // A generic region called with types that have no kernel: as a region without an image.
             ::core::option::Option::None => {
-                #off::region_without_image(#name).unwrap_or_else(|e| ::core::panic!("{}", e));
+                #off::region_without_image(#name, ::core::option::Option::Some(#no_instance))
+                    .unwrap_or_else(|e| ::core::panic!("{}", e));
                 false
             }
             ::core::option::Option::Some(__omp_kernel) => match #decide {

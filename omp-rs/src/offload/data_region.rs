@@ -477,18 +477,22 @@ pub fn exit_data_release<T: Pod>(x: &[T], delete: bool, var: &str, device: Optio
 }
 
 /// A target region whose crate was built without a device image for it (no device toolchain, or a kernel that
-/// could not be compiled): runs on the host, except under `OMP_TARGET_OFFLOAD=MANDATORY`.
+/// could not be compiled: `why`, when the build said): runs on the host, except under
+/// `OMP_TARGET_OFFLOAD=MANDATORY`.
 ///
 /// # Errors
 /// [`Error::NoDevice`] under `MANDATORY`.
 #[track_caller]
-pub fn region_without_image(kernel: &str) -> Result<(), Error> {
+pub fn region_without_image(kernel: &str, why: Option<&str>) -> Result<(), Error> {
     let loc = Location::caller();
     let pol = policy::policy();
-    let reason = format!(
-        "target region `{kernel}` at {loc} was built without a device image (install the device toolchain with \
-         `cargo omp setup` or scripts/setup-gpu-toolchain.sh, and rebuild)"
-    );
+    let reason = match why {
+        Some(why) => format!("target region `{kernel}` at {loc} has no device kernel: {why}"),
+        None => format!(
+            "target region `{kernel}` at {loc} was built without a device image (install the device toolchain with \
+             `cargo omp setup` or scripts/setup-gpu-toolchain.sh, and rebuild)"
+        ),
+    };
     if pol == Policy::Mandatory {
         return Err(Error::NoDevice { policy: pol, reason });
     }

@@ -50,4 +50,32 @@ fn on_a_fn(x: &[f64], s: &mut [f64]) {
     }
 }
 
+fn zeros() -> (f64, f64) {
+    (0.0, 0.0)
+}
+
+// Fields of a tuple whose type its declaration does not show, in a target region: the kernel needs their types.
+#[omp::directives]
+fn untyped_tuple_in_target(x: &[f64]) -> f64 {
+    let mut acc = zeros();
+    #[omp::target_teams_distribute_parallel_for(reduction(+: acc.0, acc.1))]
+    for i in 0..x.len() {
+        acc.0 += x[i];
+        acc.1 += x[i] * x[i];
+    }
+    acc.0 + acc.1
+}
+
+// The loop uses a field it does not reduce, and the tuple whole.
+#[omp::directives]
+fn other_field(x: &[f64]) -> (f64, f64) {
+    let mut acc: (f64, f64) = (0.0, 0.0);
+    #[omp::parallel_for(reduction(+: acc.0))]
+    for i in 0..x.len() {
+        acc.0 += x[i] * acc.1;
+        let _whole = acc;
+    }
+    acc
+}
+
 fn main() {}
