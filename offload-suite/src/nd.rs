@@ -13,12 +13,93 @@ pub const CHECKS: &[Check] = &[
     ("ndarray: Array3<f32> under collapse(3), a view, a reduction over Array1", check_3d_view_reduction),
     ("ndarray: an index past its axis panics as ndarray's does; a transposed view is refused", check_bounds_and_layout),
     ("ndarray: a heat time loop on Array2 inside target_data (mapped arrays indexed u[[i, j]])", check_data_region),
+    ("ndarray: struct fields, self.v[[i, j]] from self.u[[i - 1, j]].. in a method's target region and host loop", check_fields),
     ("rows: hellinger's 2-D arrays (Vec<[f32; N]>) mapped whole in target_data, c[i][j] under collapse(2)", check_hellinger_rows),
     (
         "rows: a [[u64; 256]; 4] table read in a kernel (crc64), rows written in a parallel loop, a column past its row panics",
         check_row_tables,
     ),
 ];
+
+/// A solver keeping its grids as ndarray fields, as a class would.
+struct Jacobi {
+    u: Array2<f64>,
+    v: Array2<f64>,
+    weight: f64,
+}
+
+#[omp::directives]
+impl Jacobi {
+    /// One sweep into `v`, its largest value; `v`'s border keeps its values.
+    fn sweep(&mut self) -> f64 {
+        let (n, m) = self.u.dim();
+        let mut top = f64::NEG_INFINITY;
+        #[omp::target_teams_distribute_parallel_for(collapse(2), reduction(max: top))]
+        for i in 1..n - 1 {
+            for j in 1..m - 1 {
+                self.v[[i, j]] = self.weight * (self.u[[i - 1, j]] + self.u[[i + 1, j]] + self.u[[i, j - 1]] + self.u[[i, j + 1]]);
+                top = top.max(self.v[[i, j]]);
+            }
+        }
+        top
+    }
+
+    /// Averages each element with its right neighbour in place: another iteration's element, refused at run time
+    /// before any write (the offsets' distance is the row length, known only then).
+    fn smooth_in_place(&mut self) {
+        let (n, m) = self.v.dim();
+        #[omp::parallel_for(collapse(2))]
+        for i in 0..n {
+            for j in 0..m - 1 {
+                self.v[[i, j]] = 0.5 * (self.v[[i, j]] + self.v[[i, j + 1]]);
+            }
+        }
+    }
+
+    /// The same sweep as a host loop, back into `u`.
+    fn sweep_back(&mut self) {
+        let (n, m) = self.u.dim();
+        #[omp::parallel_for(collapse(2))]
+        for i in 1..n - 1 {
+            for j in 1..m - 1 {
+                self.u[[i, j]] = self.weight * (self.v[[i - 1, j]] + self.v[[i + 1, j]] + self.v[[i, j - 1]] + self.v[[i, j + 1]]);
+            }
+        }
+    }
+}
+
+fn check_fields(rng: &mut StdRng) -> Result<(), String> {
+    let (n, m) = (rng.gen_range(3..60), rng.gen_range(3..60));
+    let mut s = Jacobi { u: random2(rng, n, m), v: random2(rng, n, m), weight: rng.gen_range(0.1..0.3) };
+    let mut want = s.v.clone();
+    let mut want_top = f64::NEG_INFINITY;
+    for i in 1..n - 1 {
+        for j in 1..m - 1 {
+            want[[i, j]] = s.weight * (s.u[[i - 1, j]] + s.u[[i + 1, j]] + s.u[[i, j - 1]] + s.u[[i, j + 1]]);
+            want_top = want_top.max(want[[i, j]]);
+        }
+    }
+    let top = s.sweep();
+    same("v", s.v.as_slice().unwrap_or(&[]), want.as_slice().unwrap_or(&[]))?;
+    if top != want_top {
+        return Err(format!("max {top}, sequential {want_top}"));
+    }
+    let mut want_u = s.u.clone();
+    for i in 1..n - 1 {
+        for j in 1..m - 1 {
+            want_u[[i, j]] = s.weight * (want[[i - 1, j]] + want[[i + 1, j]] + want[[i, j - 1]] + want[[i, j + 1]]);
+        }
+    }
+    s.sweep_back();
+    same("u", s.u.as_slice().unwrap_or(&[]), want_u.as_slice().unwrap_or(&[]))?;
+    let before = s.v.clone();
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.smooth_in_place())) {
+        Err(p) if p.downcast_ref::<String>().is_some_and(|m| m.contains("may write the same element")) => {}
+        Err(_) => return Err("smooth_in_place panicked, but not with the overlap report".into()),
+        Ok(()) => return Err("smooth_in_place's neighbour reads were not refused".into()),
+    }
+    same("v after the refused loop", s.v.as_slice().unwrap_or(&[]), before.as_slice().unwrap_or(&[]))
+}
 
 /// Explicit 2-D heat steps, ping-pong between `u` and `v`, both resident for the whole loop.
 #[omp::directives]

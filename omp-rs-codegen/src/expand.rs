@@ -3,7 +3,7 @@
 //! errors, so one mistake does not set off a cascade of follow-on errors and IDEs keep working.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, ToTokens};
+use quote::{format_ident, quote, ToTokens};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, ExprForLoop, Ident, Item, ItemFn, Stmt};
 
@@ -545,29 +545,29 @@ impl<'a> Lowerer<'a> {
             }
         }
         // ndarray variables (`a[[i, j]]`) become a flat slice and extents bound before the loop (see `ndarrays`).
-        if let Some((arrays, rewritten)) = crate::ndarrays::rewrite(f, &self.types) {
-            self.types.push();
-            for a in &arrays {
-                for (name, ty) in a.types() {
-                    self.types.bind(&name, Some(ty));
-                }
-                if a.mapped {
-                    self.types.bind_mapped(&a.var.to_string());
-                }
-            }
-            let lowered = self.for_loop(d, &rewritten);
-            self.types.pop();
-            let lets = arrays.iter().map(|a| a.bindings());
-            return quote!({ #(#lets)* #lowered });
+        if let Some(lowered) = self.with_ndarrays(f, |this, rewritten| this.for_loop(d, rewritten)) {
+            return lowered;
         }
         // Host loops: field paths (`self.c[i]`) become locals bound before the loop (see `fields`).
         if !(d.construct.is_target() || self.in_target) {
             if let Some((hoisted, rewritten)) = crate::fields::hoist(f, &self.types) {
                 self.types.push();
                 for h in &hoisted {
-                    self.types.bind(&h.local.to_string(), h.declared_type());
+                    // A field indexed `[[i, j]]` is an ndarray array (the macro cannot see its declared type, the
+                    // `NdArray` trait the rewrite calls checks that it is one); its element type stays rustc's.
+                    let ty = match crate::ndarrays::axes_indexed(&rewritten, &h.local.to_string()) {
+                        Some(axes) if h.declared_type().is_some() => {
+                            let ix = format_ident!("Ix{}", axes);
+                            let array: syn::Type = syn::parse_quote!(Array<_, #ix>);
+                            Some(h.typed(&array))
+                        }
+                        _ => h.declared_type(),
+                    };
+                    self.types.bind(&h.local.to_string(), ty);
                 }
-                let lowered = self.parallel_loop(d, &rewritten);
+                let lowered = self
+                    .with_ndarrays(&rewritten, |this, flat| this.parallel_loop(d, flat))
+                    .unwrap_or_else(|| self.parallel_loop(d, &rewritten));
                 self.types.pop();
                 let lets = hoisted.iter().map(|h| h.projection_check.clone()).chain(hoisted.iter().map(|h| h.binding_stmt()));
                 return quote!({ #(#lets)* #lowered });
@@ -692,7 +692,9 @@ impl<'a> Lowerer<'a> {
             self.bind_hoisted(h, Some(h.typed(ty)), m);
         }
         let planned = self.kernels.len();
-        let lowered = self.parallel_loop(d, rewritten);
+        // A field of an ndarray type (`self.v[[i, j]]`) is known as one only now that its local is typed.
+        let lowered =
+            self.with_ndarrays(rewritten, |this, flat| this.parallel_loop(d, flat)).unwrap_or_else(|| self.parallel_loop(d, rewritten));
         self.types.pop();
         let field_types: Vec<(String, String)> =
             hoisted.iter().zip(&types).map(|(h, ty)| (h.local.to_string(), ty.to_token_stream().to_string())).collect();
@@ -707,6 +709,25 @@ impl<'a> Lowerer<'a> {
 
     /// Declares hoisted local `h` with type `ty` for the region's lowering; a `target_data` token (`token`) stays
     /// the block's token.
+    /// When `f` indexes ndarray variables (`a[[i, j]]`): `lower` run on the loop whose arrays are a flat slice and
+    /// extents each, with their bindings before it (see `ndarrays`).
+    fn with_ndarrays(&mut self, f: &ExprForLoop, lower: impl FnOnce(&mut Self, &ExprForLoop) -> TokenStream) -> Option<TokenStream> {
+        let (arrays, rewritten) = crate::ndarrays::rewrite(f, &self.types)?;
+        self.types.push();
+        for a in &arrays {
+            for (name, ty) in a.types() {
+                self.types.bind(&name, Some(ty));
+            }
+            if a.mapped {
+                self.types.bind_mapped(&a.var.to_string());
+            }
+        }
+        let lowered = lower(self, &rewritten);
+        self.types.pop();
+        let lets = arrays.iter().map(|a| a.bindings());
+        Some(quote!({ #(#lets)* #lowered }))
+    }
+
     fn bind_hoisted(&mut self, h: &crate::fields::Hoisted, ty: Option<syn::Type>, token: bool) {
         let local = h.local.to_string();
         self.types.bind(&local, ty);

@@ -154,6 +154,31 @@ impl NdArray {
     }
 }
 
+/// How many axes `var` is indexed with in `f` when some index of it is an array of two or three (`a[[i, j]]`):
+/// ndarray's form. (A tuple, `g[(i, j)]`, is as often a user type's own `Index` impl.)
+pub fn axes_indexed(f: &ExprForLoop, var: &str) -> Option<usize> {
+    struct Find<'a> {
+        var: &'a str,
+        axes: Option<usize>,
+    }
+    impl<'ast> Visit<'ast> for Find<'_> {
+        fn visit_expr_index(&mut self, ix: &'ast syn::ExprIndex) {
+            let named = matches!(&*ix.expr, Expr::Path(p) if p.path.is_ident(self.var));
+            let axes = match &*ix.index {
+                Expr::Array(a) => a.elems.len(),
+                _ => 0,
+            };
+            if named && (2..=3).contains(&axes) {
+                self.axes.get_or_insert(axes);
+            }
+            syn::visit::visit_expr_index(self, ix);
+        }
+    }
+    let mut find = Find { var, axes: None };
+    find.visit_expr_for_loop(f);
+    find.axes
+}
+
 /// The loop's ndarray variables and the loop rewritten to use their flat slices; `None` when it indexes none.
 pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprForLoop)> {
     let mut uses = Uses::default();

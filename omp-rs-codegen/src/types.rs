@@ -414,6 +414,41 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             }
             format!("({},)", parts.join(", "))
         }
+        // A `target_data` token borrowed, `&*a` / `&mut *a` (the block's variables are references to tokens), as
+        // when a loop picks its source and destination: a token of the array's elements.
+        Expr::Reference(r) => {
+            let inner = match &*r.expr {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
+                e => e,
+            };
+            let Expr::Path(p) = inner else { return None };
+            let name = p.path.get_ident()?.to_string();
+            if !env.is_mapped(&name) {
+                return None;
+            }
+            let DeviceType::Array { elem, .. } = device_type(env.lookup(&name).flatten()?).ok()? else { return None };
+            let elem = elem.to_token_stream();
+            if r.mutability.is_some() {
+                format!("&mut ::omp::MappedMut<'_, '_, {elem}>")
+            } else {
+                format!("&::omp::MappedMut<'_, '_, {elem}>")
+            }
+        }
+        // `if c { x } else { y }` whose branches' values have one evident type.
+        Expr::If(i) => {
+            let value = |b: &syn::Block| match b.stmts.last() {
+                Some(syn::Stmt::Expr(e, None)) => init_type_of(e, env),
+                _ => None,
+            };
+            let then = value(&i.then_branch)?;
+            let other = match &*i.else_branch.as_ref()?.1 {
+                Expr::Block(b) => value(&b.block)?,
+                e => init_type_of(e, env)?,
+            };
+            let (a, b) = (then.to_token_stream().to_string(), other.to_token_stream().to_string());
+            // Parts not evident (`_`) might differ between the branches.
+            return (a == b && !a.split_whitespace().any(|t| t == "_")).then_some(then);
+        }
         Expr::Macro(m) if m.mac.path.is_ident("vec") => {
             let inner = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
                 let first: Expr = input.parse()?;
