@@ -17,6 +17,10 @@
 //! (`#[omp::target] { d[0] = d[0].max(r); }`, the reduction table's combiners: integers wrap, a float `max` ignores
 //! a NaN, as the scalar reductions do).
 //!
+//! Fields reduce the same way (`reduction(+: acc.0, acc.1)` on a tuple, `reduction(+: stats.sum)` on a local
+//! struct): each field a scalar started at its value and assigned after the loop; a kernel takes each scalar's type
+//! from the tuple's declared (or evident) type.
+//!
 //! The elements are named by literal indices (`d[0]`, `beta[..3]`, `beta[1..=2]`, at most 64), the loop uses the
 //! array only at those elements, and its element type is declared; anything else is refused with the fix, as is a
 //! mapped array on a host loop (reduce in a target region) and a section reduction inside a `#[omp::target]` block.
