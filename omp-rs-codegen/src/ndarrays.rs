@@ -478,9 +478,40 @@ pub fn is_below(func: &Expr) -> bool {
     matches!(func, Expr::Path(p) if p.qself.is_none() && p.path.to_token_stream().to_string() == BELOW)
 }
 
+/// An access as the user wrote it, for run-time messages: `v_flat[below(i, v_n0) * v_n1 + below(j, v_n1)]` reads
+/// `v[[i, j]]` (the array's name and the index inside the outer brackets); other accesses as they are.
+pub fn user_text(array: &str, index: &Expr) -> (String, String) {
+    struct Axes(Vec<String>);
+    impl<'ast> Visit<'ast> for Axes {
+        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
+            if is_below(&c.func) {
+                if let Some(i) = c.args.first() {
+                    self.0.push(i.to_token_stream().to_string());
+                }
+                return;
+            }
+            syn::visit::visit_expr_call(self, c);
+        }
+    }
+    let mut axes = Axes(Vec::new());
+    axes.visit_expr(index);
+    match array.trim_end_matches('_').strip_suffix("_flat") {
+        Some(var) if !axes.0.is_empty() => (var.to_string(), format!("[{}]", axes.0.join(", "))),
+        _ => (array.to_string(), index.to_token_stream().to_string()),
+    }
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
+
+    #[test]
+    fn messages_show_the_index_as_written() {
+        let index: Expr = syn::parse_str(&format!("({BELOW}(i, v_n0)) * v_n1 + {BELOW}(j + 1, v_n1)")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(user_text("v_flat", &index), ("v".to_string(), "[i, j + 1]".to_string()));
+        let plain: Expr = syn::parse_str("2 * i + 1").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(user_text("y", &plain), ("y".to_string(), "2 * i + 1".to_string()));
+    }
 
     #[test]
     fn ndarray_types() {

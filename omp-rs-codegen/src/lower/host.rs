@@ -123,7 +123,7 @@ fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStr
 /// computed in narrower types before a cast fit those types (`Affine::check_type`).
 pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> TokenStream {
     let rt = rt();
-    let (array, index) = (name.to_string(), arr.index.to_token_stream().to_string());
+    let (array, index) = crate::ndarrays::user_text(&name.to_string(), &arr.index);
     let mut inner_lets = Vec::new();
     let mut checks = TokenStream::new();
     for t in &arr.form.typed {
