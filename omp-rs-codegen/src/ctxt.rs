@@ -35,12 +35,12 @@ impl Ctxt {
 
     /// Records an error spanning the tokens of `obj`.
     pub fn error_spanned_by<T: ToTokens, M: Display>(&self, obj: T, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, crate::spmd::in_user_terms(msg.to_string())));
+        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, user_terms(msg)));
     }
 
     /// Records an error at `span`.
     pub fn error_at<M: Display>(&self, span: Span, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new(span, crate::spmd::in_user_terms(msg.to_string())));
+        self.errors.borrow_mut().push(syn::Error::new(span, user_terms(msg)));
     }
 
     /// Records an error produced by syn.
@@ -93,4 +93,9 @@ mod tests {
         });
         assert!(forgotten.is_err(), "a Ctxt dropped with unreported errors must panic");
     }
+}
+
+/// A message with the names the rewrites made (SPMD thread numbers, ndarray flat indices) written as the user did.
+fn user_terms(msg: impl Display) -> String {
+    crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()))
 }

@@ -501,6 +501,32 @@ pub fn user_text(array: &str, index: &Expr) -> (String, String) {
     }
 }
 
+/// A compile-time message with each quoted access of a rewritten array (`` `v_flat[below(i, v_n0) * v_n1 + ..]` ``)
+/// shown as written (`` `v[[i, j]]` ``).
+pub(crate) fn in_user_terms(msg: String) -> String {
+    if !msg.contains("_flat[") {
+        return msg;
+    }
+    let parts: Vec<String> = msg
+        .split('`')
+        .enumerate()
+        .map(|(k, part)| {
+            let access = (k % 2 == 1).then(|| syn::parse_str::<Expr>(part).ok()).flatten();
+            match access {
+                Some(Expr::Index(ix)) => match &*ix.expr {
+                    Expr::Path(p) if p.path.get_ident().is_some() => {
+                        let (array, index) = user_text(&p.path.to_token_stream().to_string(), &ix.index);
+                        format!("{array}[{index}]")
+                    }
+                    _ => part.to_string(),
+                },
+                _ => part.to_string(),
+            }
+        })
+        .collect();
+    parts.join("`")
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
@@ -511,6 +537,8 @@ mod test {
         assert_eq!(user_text("v_flat", &index), ("v".to_string(), "[i, j + 1]".to_string()));
         let plain: Expr = syn::parse_str("2 * i + 1").unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(user_text("y", &plain), ("y".to_string(), "2 * i + 1".to_string()));
+        let msg = format!("writes `b_flat[({BELOW}(0, b_n0)) * b_n1 + {BELOW}(j, b_n1)]` (a data race) and `y[i]`");
+        assert_eq!(in_user_terms(msg), "writes `b[[0, j]]` (a data race) and `y[i]`");
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! | critical | `CriticalCell` over `(&mut a, ...)` | block runs under the named lock |
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{format_ident, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
