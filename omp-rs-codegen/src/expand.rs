@@ -707,8 +707,6 @@ impl<'a> Lowerer<'a> {
         quote!({ #(#lets)* #lowered })
     }
 
-    /// Declares hoisted local `h` with type `ty` for the region's lowering; a `target_data` token (`token`) stays
-    /// the block's token.
     /// When `f` indexes ndarray variables (`a[[i, j]]`): `lower` run on the loop whose arrays are a flat slice and
     /// extents each, with their bindings before it (see `ndarrays`).
     fn with_ndarrays(&mut self, f: &ExprForLoop, lower: impl FnOnce(&mut Self, &ExprForLoop) -> TokenStream) -> Option<TokenStream> {
@@ -728,6 +726,8 @@ impl<'a> Lowerer<'a> {
         Some(quote!({ #(#lets)* #lowered }))
     }
 
+    /// Declares hoisted local `h` with type `ty` for the region's lowering; a `target_data` token (`token`) stays
+    /// the block's token.
     fn bind_hoisted(&mut self, h: &crate::fields::Hoisted, ty: Option<syn::Type>, token: bool) {
         let local = h.local.to_string();
         self.types.bind(&local, ty);

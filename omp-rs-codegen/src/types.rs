@@ -415,7 +415,8 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             format!("({},)", parts.join(", "))
         }
         // A `target_data` token borrowed, `&*a` / `&mut *a` (the block's variables are references to tokens), as
-        // when a loop picks its source and destination: a token of the array's elements.
+        // when a loop picks its source and destination: a token of the array's elements. Only the analysis reads
+        // this type (the element type, whether the borrow is `mut`); a borrowed `MappedRef` is typed alike.
         Expr::Reference(r) => {
             let inner = match &*r.expr {
                 Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
