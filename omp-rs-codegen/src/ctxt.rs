@@ -75,6 +75,11 @@ impl Drop for Ctxt {
     }
 }
 
+/// A message with the names the rewrites made (SPMD thread numbers, ndarray flat indices) written as the user did.
+fn user_terms(msg: impl Display) -> String {
+    crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,9 +98,4 @@ mod tests {
         });
         assert!(forgotten.is_err(), "a Ctxt dropped with unreported errors must panic");
     }
-}
-
-/// A message with the names the rewrites made (SPMD thread numbers, ndarray flat indices) written as the user did.
-fn user_terms(msg: impl Display) -> String {
-    crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()))
 }
