@@ -64,7 +64,64 @@ pub const CHECKS: &[Check] = &[
         check_atomic_compare,
     ),
     ("port: reductions on a tuple's fields (acc.0, acc.1) and a struct's (stats.sum), host and target", check_field_reductions),
+    (
+        "port: tokens chosen per step in target_data, let (src, dst) = if .. { (&*a, &mut *b) } else { .. } with nowait, a map(to:) source",
+        check_chosen_tokens,
+    ),
 ];
+
+/// A ping-pong time loop whose source and destination swap each step (C's pointer swap), then a sum that reads one
+/// of two `to:` arrays per step; at the end a host region (`if(false)`) through a borrowed token.
+#[omp::directives]
+fn ping_pong(a: &mut [f64], b: &mut [f64], w: &[f64], z: &[f64], out: &mut [f64], steps: usize) {
+    #[omp::target_data(map(tofrom: a, b, out), map(to: w, z))]
+    {
+        for s in 0..steps {
+            let (src, dst) = if s % 2 == 0 { (&*a, &mut *b) } else { (&*b, &mut *a) };
+            #[omp::target_teams_distribute_parallel_for(nowait)]
+            for i in 0..dst.len() {
+                dst[i] = 0.5 * src[i] + 1.0;
+            }
+            omp::taskwait!();
+            let weights = if s % 2 == 0 { &*w } else { &*z };
+            #[omp::target_teams_distribute_parallel_for]
+            for i in 0..out.len() {
+                out[i] += weights[i] * dst[i];
+            }
+        }
+        // A region that runs on the host through a borrowed token works on the device's current copy.
+        let last = &mut *a;
+        #[omp::target_teams_distribute_parallel_for(if(false))]
+        for i in 0..last.len() {
+            last[i] *= 2.0;
+        }
+    }
+}
+
+fn check_chosen_tokens(rng: &mut StdRng) -> Result<(), String> {
+    let (n, steps) = (rng.gen_range(1..3000), rng.gen_range(1..6));
+    let random = |rng: &mut StdRng| -> Vec<f64> { (0..n).map(|_| rng.gen_range(-1.0..1.0)).collect() };
+    let (mut a, mut b, w, z) = (random(rng), random(rng), random(rng), random(rng));
+    let mut out = vec![0.0; n];
+    let (mut wa, mut wb, mut wout) = (a.clone(), b.clone(), out.clone());
+    for s in 0..steps {
+        let (src, dst) = if s % 2 == 0 { (&wa, &mut wb) } else { (&wb, &mut wa) };
+        for i in 0..n {
+            dst[i] = 0.5 * src[i] + 1.0;
+        }
+        let weights = if s % 2 == 0 { &w } else { &z };
+        for i in 0..n {
+            wout[i] += weights[i] * dst[i];
+        }
+    }
+    for v in wa.iter_mut() {
+        *v *= 2.0;
+    }
+    ping_pong(&mut a, &mut b, &w, &z, &mut out, steps);
+    same("a", &a, &wa)?;
+    same("b", &b, &wb)?;
+    same("out", &out, &wout)
+}
 
 /// A running sum and count, as a struct a port keeps its statistics in.
 struct Stats {

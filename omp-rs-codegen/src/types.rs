@@ -414,6 +414,27 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             }
             format!("({},)", parts.join(", "))
         }
+        // A `target_data` token borrowed, `&*a` / `&mut *a` (the block's variables are references to tokens), as
+        // when a loop picks its source and destination: a token of the array's elements. Only the analysis reads
+        // this type (the element type, whether the borrow is `mut`); a borrowed `MappedRef` is typed alike.
+        Expr::Reference(r) => {
+            let inner = match &*r.expr {
+                Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => &*u.expr,
+                e => e,
+            };
+            let Expr::Path(p) = inner else { return None };
+            let name = p.path.get_ident()?.to_string();
+            if !env.is_mapped(&name) {
+                return None;
+            }
+            let DeviceType::Array { elem, .. } = device_type(env.lookup(&name).flatten()?).ok()? else { return None };
+            let elem = elem.to_token_stream();
+            if r.mutability.is_some() {
+                format!("&mut ::omp::MappedMut<'_, '_, {elem}>")
+            } else {
+                format!("&::omp::MappedMut<'_, '_, {elem}>")
+            }
+        }
         // `if c { x } else { y }` whose branches' values have one evident type.
         Expr::If(i) => {
             let value = |b: &syn::Block| match b.stmts.last() {

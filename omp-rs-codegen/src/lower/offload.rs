@@ -133,8 +133,13 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let (mut host_begins, mut host_ends) = (TokenStream::new(), TokenStream::new());
     for a in plan.args.iter().filter(|a| types.mapped.contains(&a.name().to_string())) {
         let v = a.name();
-        host_begins.extend(quote!(#v.host_region_begins();));
-        host_ends.extend(quote!(#v.host_region_ends();));
+        // A token reached through a shared borrow (`let src = &*a;`) cannot take the device's copy back.
+        if types.shared_refs.contains(&v.to_string()) {
+            host_begins.extend(quote!(#v.host_region_begins_shared();));
+        } else {
+            host_begins.extend(quote!(#v.host_region_begins();));
+            host_ends.extend(quote!(#v.host_region_ends();));
+        }
     }
     // `OMP_RS_CHECK=host` re-runs the plain host lowering on snapshots (never the block's tokens).
     let diff = manifest.is_some().then(|| super::checks::differential(plan, &host, types, name)).flatten();

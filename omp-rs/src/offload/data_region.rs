@@ -354,6 +354,27 @@ impl<T: Pod> MappedMut<'_, '_, T> {
             update_to(self.data, self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
         }
     }
+
+    /// Before a region of the block runs on the host with this token borrowed shared (`let src = &*a;`): as
+    /// [`MappedRef::host_region_begins`], the device's copy cannot come back through the borrow.
+    #[doc(hidden)]
+    #[track_caller]
+    pub fn host_region_begins_shared(&self) {
+        if let Some(d) = self.owner {
+            shared_host_region(self.var, d);
+        }
+    }
+}
+
+/// A region about to run on the host reads a variable through a shared borrow while its current copy is on `d`.
+#[track_caller]
+fn shared_host_region(var: &str, d: impl std::fmt::Display) -> ! {
+    panic!(
+        "omp: a target region at {} would run on the host, but `{var}` is current only on {d} (its target_data \
+         block's regions write it there): build device images for the region, drop its `if` clause, or pass the \
+         variable mutably (`&mut MappedMut`) so that omp-rs can bring the device copy back",
+        Location::caller(),
+    )
 }
 
 impl<T> MappedRef<'_, '_, T> {
@@ -363,14 +384,15 @@ impl<T> MappedRef<'_, '_, T> {
     #[track_caller]
     pub fn host_region_begins(&self) {
         if let Some(d) = self.owner {
-            panic!(
-                "omp: a target region at {} would run on the host, but `{}` is current only on {d} (its target_data \
-                 block's regions write it there): build device images for the region, drop its `if` clause, or pass \
-                 the variable mutably (`&mut MappedMut`) so that omp-rs can bring the device copy back",
-                Location::caller(),
-                self.var
-            );
+            shared_host_region(self.var, d);
         }
+    }
+
+    /// As [`MappedRef::host_region_begins`] (the token reached through a shared borrow).
+    #[doc(hidden)]
+    #[track_caller]
+    pub fn host_region_begins_shared(&self) {
+        self.host_region_begins();
     }
 
     /// After a region of the block ran on the host: nothing to send (read only).
