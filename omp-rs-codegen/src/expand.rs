@@ -575,6 +575,7 @@ impl<'a> Lowerer<'a> {
                         _ => h.declared_type(),
                     };
                     self.types.bind(&h.local.to_string(), ty);
+                    self.types.show_as(&h.local.to_string(), h.path_text());
                 }
                 let lowered = self
                     .with_ndarrays(&rewritten, |this, flat| this.parallel_loop(d, flat))
@@ -669,7 +670,7 @@ impl<'a> Lowerer<'a> {
                 // The build could not type a field path (its struct is not defined in this package, or twice): say
                 // what to write instead of running the region on the host unannounced.
                 let h = &hoisted[0];
-                let path = h.path.to_token_stream().to_string().replace(' ', "");
+                let path = h.path_text();
                 self.cx.error_spanned_by(
                     &h.path,
                     format!(
@@ -724,9 +725,12 @@ impl<'a> Lowerer<'a> {
         let (arrays, rewritten) = crate::ndarrays::rewrite(f, &self.types)?;
         self.types.push();
         for a in &arrays {
+            let shown = self.types.shown(&a.var.to_string()).unwrap_or_else(|| a.var.to_string());
             for (name, ty) in a.types() {
                 self.types.bind(&name, Some(ty));
             }
+            // Messages name the flat slice as the array (`v`, `self.v`), its index as written (`ndarrays::user_text`).
+            self.types.show_as(&a.flat.to_string(), shown);
             if a.mapped {
                 self.types.bind_mapped(&a.var.to_string());
             }
@@ -742,6 +746,7 @@ impl<'a> Lowerer<'a> {
     fn bind_hoisted(&mut self, h: &crate::fields::Hoisted, ty: Option<syn::Type>, token: bool) {
         let local = h.local.to_string();
         self.types.bind(&local, ty);
+        self.types.show_as(&local, h.path_text());
         if token {
             self.types.bind_mapped(&local);
         }

@@ -98,6 +98,11 @@ impl Hoisted {
         }
     }
 
+    /// The field path as the user wrote it, for messages (`self.v`).
+    pub fn path_text(&self) -> String {
+        self.path.to_token_stream().to_string().replace(' ', "")
+    }
+
     /// The local's type when the field's is `field`.
     pub fn typed(&self, field: &syn::Type) -> syn::Type {
         match self.binding {

@@ -31,6 +31,8 @@ struct Binding {
     closure: bool,
     /// Declared without a value (`let mut ind: usize;`).
     uninit: bool,
+    /// How messages name it, when it stands for what the user wrote otherwise (`self.v` for the local `self_v`).
+    shown: Option<String>,
 }
 
 impl TypeEnv {
@@ -82,6 +84,18 @@ impl TypeEnv {
     pub fn bind_mapped(&mut self, name: &str) {
         let (ty, alias) = self.find(name).map_or((None, None), |b| (b.ty.clone(), if b.ty.is_none() { b.alias.clone() } else { None }));
         self.declare(Binding { name: name.to_string(), ty, mapped: true, alias, ..Binding::default() });
+    }
+
+    /// Messages name the innermost declaration of `name` as `shown` (a field path's local, `self_v` for `self.v`).
+    pub fn show_as(&mut self, name: &str, shown: String) {
+        if let Some(b) = self.find_mut(name) {
+            b.shown = Some(shown);
+        }
+    }
+
+    /// How messages name `name`, when it stands for something the user wrote otherwise.
+    pub fn shown(&self, name: &str) -> Option<String> {
+        self.find(name).and_then(|b| b.shown.clone())
     }
 
     /// Marks the innermost declaration of `name` as a closure (a kernel cannot take one as an argument).
@@ -172,6 +186,8 @@ pub struct CaptureTypes {
     /// ndarray arrays (`Array2<f64>`, `&mut ArrayViewMut1<f32>`, ...; `ndarrays::nd_type`), with whether the
     /// variable is a reference to the array: a `target_data` block maps their standard-layout elements.
     pub nd: Vec<(String, bool)>,
+    /// Names messages show instead of the variable's (`self_v` → `self.v`: `TypeEnv::show_as`).
+    pub shown: Vec<(String, String)>,
     /// `target_data` tokens of ndarray arrays and arrays of rows: their elements are the flat ones, so a section
     /// of them (`c[0..k]`) would not mean rows.
     pub nd_tokens: Vec<String>,
@@ -197,6 +213,9 @@ impl CaptureTypes {
             let key = n.to_string();
             if env.is_mapped(&key) {
                 out.mapped.push(key.clone());
+            }
+            if let Some(shown) = env.find(&key).and_then(|b| b.shown.clone()) {
+                out.shown.push((key.clone(), shown));
             }
             let t = match env.lookup(&key) {
                 Some(Some(t)) => t,

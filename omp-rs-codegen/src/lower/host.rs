@@ -121,9 +121,10 @@ fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStr
 /// The run-time ownership of a disjointly written array: its index form with the loop bounds' values, verified
 /// by `Affine::check` (which panics when two iterations could reach one element), after checking that the parts
 /// computed in narrower types before a cast fit those types (`Affine::check_type`).
-pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize) -> TokenStream {
+pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize, types: &CaptureTypes) -> TokenStream {
     let rt = rt();
     let (array, index) = crate::ndarrays::user_text(&name.to_string(), &arr.index);
+    let array = types.shown.iter().find(|(n, _)| *name == n.as_str()).map_or(array, |(_, shown)| shown.clone());
     let mut inner_lets = Vec::new();
     let mut checks = TokenStream::new();
     for t in &arr.form.typed {
@@ -252,7 +253,7 @@ pub fn parallel_loop(
                 // The array goes to the runtime with the ownership of its elements; each chunk gets a view that
                 // only reaches the elements its iterations own (so a wrong analysis panics, never races).
                 let h = names::disjoint(v);
-                let own = ownership(v, arr, depth);
+                let own = ownership(v, arr, depth, types);
                 let slice = writable(v, types);
                 setup.extend(quote!(let #h = #rt::DisjointMut::new(#slice, #own);));
                 written.push(v);

@@ -243,7 +243,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         if let (Some(shape), Some(Class::Disjoint(arr))) = (arg.owner(), plan.analysis.get(&var).map(|c| &c.class)) {
             let own = super::names::hidden(&format!("__omp_own{}", n_owned));
             n_owned += 1;
-            let form = super::host::ownership(arg.name(), arr, plan.nest.dims.len());
+            let form = super::host::ownership(arg.name(), arr, plan.nest.dims.len(), types);
             owned.extend(quote!(let #own = #form;));
             let inner = shape.inner;
             pack = quote!(#pack.owned(&#own, #inner));
