@@ -50,10 +50,11 @@ const DEVICE_METHODS: &[&str] = &[
 
 /// Why a generic region's body may not compile for every instance in the device crate, as far as the body shows
 /// (`None`: it compiles). Allowed: operators, [`DEVICE_METHODS`], and `T::from(2.5f32)` on a literal whose suffix
-/// both instances convert from (`f32`, `i8`, `u8`, `i16`, `u16`: core's `From`, the same value there as here). Anything else that names a function -- a call of a helper, a path
-/// through a type parameter (`T::zero()`, `T::from_f32(x)`), a method of a trait the device crate does not have --
-/// gets no kernel: the region runs on the host (a slower region, never a failed build), the build says so in a
-/// warning and `OMP_TARGET_OFFLOAD=MANDATORY` quotes the reason.
+/// both instances convert from (`f32`, `i8`, `u8`, `i16`, `u16`: core's `From`, the same value there as here).
+/// Anything else that names a function -- a call of a helper, a path through a type parameter (`T::zero()`,
+/// `T::from_f32(x)`), a method of a trait the device crate does not have -- gets no kernel: the region runs on the
+/// host (a slower region, never a failed build), the build says so in a warning and `OMP_TARGET_OFFLOAD=MANDATORY`
+/// quotes the reason.
 pub fn host_only_reason(plan: &KernelPlan) -> Option<String> {
     use syn::visit::Visit;
     struct Check<'a> {
