@@ -444,17 +444,6 @@ impl<'a> Lowerer<'a> {
                 _ => None,
             };
             self.types.bind_pattern(&l.pat, inferred.as_ref());
-            // A local holding a borrowed `target_data` token (`let (src, dst) = if .. { (&*a, &mut *b) } ..`, or
-            // annotated `&omp::MappedMut<f64>`) is one of the block's mapped variables, as a parameter of a token's
-            // type is (`TypeEnv::bind_params`): regions find its data on the block's device, host reruns and host
-            // regions read the device's copy.
-            let mut names = Vec::new();
-            crate::analyze::walk::pat_idents(&l.pat, &mut names);
-            for n in names.iter().map(|n| n.to_string()) {
-                if self.types.lookup(&n).flatten().is_some_and(|t| types::mapping_token(t).is_some()) {
-                    self.types.bind_mapped(&n);
-                }
-            }
             if let (syn::Pat::Ident(p), Some(init)) = (&l.pat, &l.init) {
                 if matches!(&*init.expr, Expr::Closure(_)) {
                     self.types.mark_closure(&p.ident.to_string());

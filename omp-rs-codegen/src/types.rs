@@ -133,23 +133,25 @@ impl TypeEnv {
         self.find(name).map(|b| b.ty.as_ref())
     }
 
-    /// Binds the names of a `fn` parameter list. A parameter of a mapping token's type (`&mut omp::MappedMut<f64>`:
-    /// a variable mapped by a `target_data` block of a caller) is a mapped variable, as inside that block.
+    /// Binds the names of a `fn` parameter list (`bind_pattern`).
     pub fn bind_params(&mut self, sig: &syn::Signature) {
         for input in &sig.inputs {
             if let syn::FnArg::Typed(pt) = input {
                 self.bind_pattern(&pt.pat, Some(&pt.ty));
-                if let (syn::Pat::Ident(p), true) = (&*pt.pat, mapping_token(&pt.ty).is_some()) {
-                    self.bind_mapped(&p.ident.to_string());
-                }
             }
         }
     }
 
-    /// Binds the names of a `let` pattern (`let x: T`, `let (a, b)`, ...).
+    /// Binds the names of a `let` pattern (`let x: T`, `let (a, b)`, ...). A name of a mapping token's type is a
+    /// mapped variable, as inside the `target_data` block that made the token: a parameter `x: &mut
+    /// omp::MappedMut<f64>` (a caller's block), a `let` that borrows one (`let (src, dst) = if .. { (&*a, &mut *b) }
+    /// ..`): regions find its data on the block's device, host reruns and host regions read the device's copy.
     pub fn bind_pattern(&mut self, pat: &syn::Pat, ty: Option<&Type>) {
         match pat {
-            syn::Pat::Ident(p) => self.bind(&p.ident.to_string(), ty.cloned()),
+            syn::Pat::Ident(p) => {
+                let mapped = ty.is_some_and(|t| mapping_token(t).is_some());
+                self.declare(Binding { name: p.ident.to_string(), ty: ty.cloned(), mapped, ..Binding::default() });
+            }
             syn::Pat::Type(t) => self.bind_pattern(&t.pat, Some(&t.ty)),
             // `let (a, b): (usize, &mut [f64]) = ...`: each name gets its element's type.
             syn::Pat::Tuple(t) if matches!(ty, Some(Type::Tuple(tt)) if tt.elems.len() == t.elems.len()) => {
