@@ -558,9 +558,13 @@ fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {
     }
 }
 
+/// Whether two expressions are written alike (one place of an atomic statement: `x[k]` and `x[k]`).
+fn same_place(a: &Expr, b: &Expr) -> bool {
+    quote::quote!(#a).to_string() == quote::quote!(#b).to_string()
+}
+
 /// `{ v = x; x op= e; }` or `{ x op= e; v = x; }`: two statements on one place `x`, `v` a variable declared before.
 fn structured_capture(block: &syn::Block) -> Option<AtomicStmt> {
-    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
     let [Stmt::Expr(first, Some(_)), Stmt::Expr(second, _)] = block.stmts.as_slice() else { return None };
     let read = |e: &Expr| match e {
         Expr::Assign(a) if crate::place::place_root(&a.right).is_some() && matches!(&*a.left, Expr::Path(_)) => {
@@ -574,7 +578,7 @@ fn structured_capture(block: &syn::Block) -> Option<AtomicStmt> {
         _ => return None,
     };
     let (target, op, value) = update_form(update)?;
-    if !same(&target, &source) || same(&into, &target) {
+    if !same_place(&target, &source) || same_place(&into, &target) {
         return None;
     }
     Some(AtomicStmt {
@@ -593,7 +597,6 @@ fn structured_capture(block: &syn::Block) -> Option<AtomicStmt> {
 /// comparison holds, or `if x > e { x = e; }` (and `if e < x`). The comparison is kept as written (a NaN compares
 /// false), so the update is no `max`.
 fn compare_form(stmt: &Stmt) -> Option<AtomicStmt> {
-    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
     let Stmt::Expr(Expr::If(i), _) = stmt else { return None };
     if i.else_branch.is_some() {
         return None;
@@ -602,10 +605,10 @@ fn compare_form(stmt: &Stmt) -> Option<AtomicStmt> {
     let Expr::Binary(c) = &*i.cond else { return None };
     let (x, e) = (&*a.left, &*a.right);
     let op = match &c.op {
-        BinOp::Lt(_) if same(&c.left, x) && same(&c.right, e) => AtomicOp::IfLess,
-        BinOp::Gt(_) if same(&c.right, x) && same(&c.left, e) => AtomicOp::IfLess,
-        BinOp::Gt(_) if same(&c.left, x) && same(&c.right, e) => AtomicOp::IfGreater,
-        BinOp::Lt(_) if same(&c.right, x) && same(&c.left, e) => AtomicOp::IfGreater,
+        BinOp::Lt(_) if same_place(&c.left, x) && same_place(&c.right, e) => AtomicOp::IfLess,
+        BinOp::Gt(_) if same_place(&c.right, x) && same_place(&c.left, e) => AtomicOp::IfLess,
+        BinOp::Gt(_) if same_place(&c.left, x) && same_place(&c.right, e) => AtomicOp::IfGreater,
+        BinOp::Lt(_) if same_place(&c.right, x) && same_place(&c.left, e) => AtomicOp::IfGreater,
         _ => return None,
     };
     crate::place::place_root(x)?;
@@ -623,7 +626,6 @@ fn compare_form(stmt: &Stmt) -> Option<AtomicStmt> {
 
 /// `x op= e`, `x = x op e`, `x = e op x` (commutative op), `x = x.max(e)` / `x = x.min(e)`.
 fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
-    let same = |a: &Expr, b: &Expr| quote::quote!(#a).to_string() == quote::quote!(#b).to_string();
     match e {
         Expr::Binary(b) => {
             let op = AtomicOp::from_compound(&b.op)?;
@@ -634,15 +636,15 @@ fn update_form(e: &Expr) -> Option<(Expr, AtomicOp, Expr)> {
             match &*a.right {
                 Expr::Binary(b) => {
                     let (op, commutative) = AtomicOp::from_binary(&b.op)?;
-                    if same(&b.left, x) {
+                    if same_place(&b.left, x) {
                         Some((x.clone(), op, (*b.right).clone()))
-                    } else if commutative && same(&b.right, x) {
+                    } else if commutative && same_place(&b.right, x) {
                         Some((x.clone(), op, (*b.left).clone()))
                     } else {
                         None
                     }
                 }
-                Expr::MethodCall(m) if m.args.len() == 1 && same(&m.receiver, x) => {
+                Expr::MethodCall(m) if m.args.len() == 1 && same_place(&m.receiver, x) => {
                     let op = match m.method.to_string().as_str() {
                         "max" => AtomicOp::Max,
                         "min" => AtomicOp::Min,
