@@ -216,7 +216,7 @@ impl CaptureTypes {
             if env.is_mapped(&key) {
                 out.mapped.push(key.clone());
             }
-            if let Some(shown) = env.find(&key).and_then(|b| b.shown.clone()) {
+            if let Some(shown) = env.shown(&key) {
                 out.shown.push((key.clone(), shown));
             }
             let t = match env.lookup(&key) {
