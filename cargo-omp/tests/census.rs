@@ -1,5 +1,5 @@
 //! `cargo-omp census` on a small tree whose answers are known: a program of loops and data regions (expressible),
-//! SPMD kernels (one without a barrier, one with team-local arrays and a barrier, one with per-team code, one without
+//! a user-defined reduction, SPMD kernels (one without a barrier, one with team-local arrays and a barrier, one with per-team code, one without
 //! its geometry), the split
 //! `target` + `teams distribute parallel for` form (and a `target` holding more than that), loop directives nested
 //! in a parallel loop, and a Fortran program.
@@ -211,11 +211,28 @@ fn programs_and_blockers_as_written() {
          #pragma omp scan inclusive(t)\n\
          }\n",
     );
+    // minmax's user-defined reduction of a pair (`#[omp::declare_reduction]`), and one of array elements.
+    write(
+        &root.join("minmax-omp/main.cpp"),
+        "struct MinPair { float val; long idx; };\n\
+         #pragma omp declare reduction(minpair : MinPair : omp_out = min_pair(omp_out, omp_in)) initializer(omp_priv = {1e30f, -1})\n\
+         void m(int n, const float *x, MinPair *r) {\n\
+         MinPair best = {1e30f, -1};\n\
+         #pragma omp target teams distribute parallel for reduction(minpair: best) map(to: x[0:n])\n\
+         for (int i = 0; i < n; i++) best = min_pair(best, MinPair{x[i], i});\n\
+         #pragma omp parallel for reduction(minpair: r[0])\n\
+         for (int i = 0; i < n; i++) r[0] = min_pair(r[0], MinPair{x[i], i});\n\
+         }\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("14 programs, 47 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   6 / 14 (42.9 %)"), "{text}");
+    assert!(text.contains("15 programs, 50 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   6 / 15 (40.0 %)"), "{text}");
+    assert!(
+        text.contains("minmax-omp: 2 of 3 directives expressible; a user-defined reduction of array elements (minmax-omp/main.cpp:7)"),
+        "{text}"
+    );
     // A scan of a loop with `reduction(inscan, ..)`; not elsewhere.
     assert!(
         text.contains("scan-omp: 2 of 3 directives expressible; `scan` outside a loop with `reduction(inscan, ...)` (scan-omp/k.cpp:9)"),

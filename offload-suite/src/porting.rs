@@ -65,6 +65,10 @@ pub const CHECKS: &[Check] = &[
     ),
     ("port: reductions on a tuple's fields (acc.0, acc.1) and a struct's (stats.sum), host and target", check_field_reductions),
     (
+        "port: declare reduction, minmax's min-location pair and min/max struct, host loop and target region (also in target_data)",
+        check_declare_reduction,
+    ),
+    (
         "port: tokens chosen per step in target_data, let (src, dst) = if .. { (&*a, &mut *b) } else { .. } with nowait, a map(to:) source",
         check_chosen_tokens,
     ),
@@ -1551,4 +1555,105 @@ fn check_atomic_compare(rng: &mut StdRng) -> Result<(), String> {
     same("hi", &hi, &want_hi)?;
     same("lo", &lo, &want_lo)?;
     same("whi", &whi, &want_whi)
+}
+
+/// HeCBench minmax's `MinPair` (`declare reduction(minpair : MinPair : omp_out = min_pair(omp_out, omp_in))`), with
+/// RAJAPerf FIRST_MIN's `double` value (the original's `{float; int64_t}` has padding, which a `declare_target`
+/// struct may not have): the smallest value and its index, the lowest index among equal values.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MinLoc {
+    pub val: f64,
+    pub idx: i64,
+}
+
+#[omp::declare_reduction(identity = MinLoc { val: f64::INFINITY, idx: -1 })]
+fn minloc(a: MinLoc, b: MinLoc) -> MinLoc {
+    if b.idx >= 0 && (a.idx < 0 || b.val < a.val || (b.val == a.val && b.idx < a.idx)) {
+        b
+    } else {
+        a
+    }
+}
+
+/// minmax's second reduction: the range of the values in one struct of four fields.
+#[omp::declare_target]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    pub count: u64,
+    pub sum: f64,
+}
+
+#[omp::declare_reduction(identity = Range { min: f64::INFINITY, max: f64::NEG_INFINITY, count: 0, sum: 0.0 })]
+fn range(a: Range, b: Range) -> Range {
+    Range { min: a.min.min(b.min), max: a.max.max(b.max), count: a.count + b.count, sum: a.sum + b.sum }
+}
+
+#[omp::directives]
+fn min_locations(x: &[f64], y: &[f64]) -> (MinLoc, MinLoc, Range, Range) {
+    let mut on_device = MinLoc { val: f64::INFINITY, idx: -1 };
+    #[omp::target_teams_distribute_parallel_for(reduction(minloc: on_device))]
+    for i in 0..x.len() {
+        if x[i] < on_device.val {
+            on_device = MinLoc { val: x[i], idx: i as i64 };
+        }
+    }
+    let mut on_host = MinLoc { val: f64::INFINITY, idx: -1 };
+    #[omp::parallel_for(reduction(minloc: on_host))]
+    for i in 0..x.len() {
+        on_host = minloc(on_host, MinLoc { val: x[i], idx: i as i64 });
+    }
+    // The variable's value before the loop takes part, as in OpenMP.
+    let mut device_range = Range { min: 0.5, max: 0.5, count: 1, sum: 0.5 };
+    let mut host_range = Range { min: f64::INFINITY, max: f64::NEG_INFINITY, count: 0, sum: 0.0 };
+    #[omp::target_data(map(to: y))]
+    {
+        #[omp::target_teams_distribute_parallel_for(reduction(range: device_range))]
+        for i in 0..y.len() {
+            device_range.min = device_range.min.min(y[i]);
+            device_range.max = device_range.max.max(y[i]);
+            device_range.count += 1;
+            device_range.sum += y[i];
+        }
+    }
+    #[omp::parallel_for(reduction(range: host_range))]
+    for i in 0..y.len() {
+        host_range = range(host_range, Range { min: y[i], max: y[i], count: 1, sum: y[i] });
+    }
+    (on_device, on_host, device_range, host_range)
+}
+
+fn check_declare_reduction(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(0..20_000);
+    // Few distinct values, so that ties decide the index.
+    let x: Vec<f64> = (0..n).map(|_| rng.gen_range(0..50) as f64 * 0.25).collect();
+    let y = vec_f64(rng, n);
+    let (on_device, on_host, device_range, host_range) = min_locations(&x, &y);
+    let mut want = MinLoc { val: f64::INFINITY, idx: -1 };
+    for (i, &v) in x.iter().enumerate() {
+        if v < want.val {
+            want = MinLoc { val: v, idx: i as i64 };
+        }
+    }
+    same("minloc (target)", &[on_device], &[want])?;
+    same("minloc (host)", &[on_host], &[want])?;
+    let fold =
+        |start: Range| y.iter().fold(start, |r, &v| Range { min: r.min.min(v), max: r.max.max(v), count: r.count + 1, sum: r.sum + v });
+    let close = |got: &Range, want: &Range| {
+        got.min == want.min
+            && got.max == want.max
+            && got.count == want.count
+            && (got.sum - want.sum).abs() <= 1e-9 * want.sum.abs().max(1.0)
+    };
+    let want_device = fold(Range { min: 0.5, max: 0.5, count: 1, sum: 0.5 });
+    if !close(&device_range, &want_device) {
+        return Err(format!("range (target) {device_range:?}, want {want_device:?}"));
+    }
+    let want_host = fold(Range { min: f64::INFINITY, max: f64::NEG_INFINITY, count: 0, sum: 0.0 });
+    if !close(&host_range, &want_host) {
+        return Err(format!("range (host) {host_range:?}, want {want_host:?}"));
+    }
+    Ok(())
 }

@@ -328,6 +328,11 @@ impl OwnerMode {
 /// `min`/`max` ignore a NaN operand (`f64::min`).
 pub mod reduce {
     /// A reduction operator on `T`: an identity and an associative, commutative combine.
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` is not a reduction operator for `{T}`",
+        label = "a `reduction` clause names this operator",
+        note = "a user-defined reduction is a `#[omp::declare_reduction(identity = e)] fn {Self}(a: {T}, b: {T}) -> {T}` in scope"
+    )]
     pub trait Reducer<T> {
         /// The value that leaves any other unchanged under [`Reducer::combine`].
         fn identity() -> T;

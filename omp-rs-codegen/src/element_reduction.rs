@@ -100,7 +100,7 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
                                 Item::Scalar(tokens) => list.push(tokens),
                                 Item::Elements(e) => {
                                     list.extend(e.parts.iter().map(|k| e.name(k).into_token_stream()));
-                                    reduced.push((op, e));
+                                    reduced.push((op.clone(), e));
                                 }
                             }
                         }
@@ -182,9 +182,9 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
         for part in &e.parts {
             let (name, place) = (e.name(part), e.place(part));
             if mapped {
-                let identity = identity(*op, &elem);
+                let identity = identity(op, &elem);
                 before.push(quote!(let mut #name: #ty = #identity;));
-                let combined = combine(*op, &elem, place.clone(), quote!(#name));
+                let combined = combine(op, &elem, place.clone(), quote!(#name));
                 back.push(quote!(#place = #combined;));
             } else {
                 before.push(quote!(let mut #name: #ty = #place;));
@@ -233,6 +233,16 @@ fn clause(tokens: TokenStream, cx: &Ctxt) -> Result<(ReductionOp, TokenStream, V
     let colon = all.iter().position(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ':')).ok_or(())?;
     let op_tokens: TokenStream = all[..colon].iter().cloned().collect();
     let op = (|input: syn::parse::ParseStream| crate::parse::reduction_op(input)).parse2(op_tokens.clone()).map_err(|e| cx.syn_error(e))?;
+    if let ReductionOp::User(name) = &op {
+        cx.error_spanned_by(
+            name,
+            format!(
+                "a user-defined reduction (`{name}`) reduces variables, not array elements or fields: reduce into a local \
+                 variable and store it after the loop"
+            ),
+        );
+        return Err(());
+    }
     let mut items = Vec::new();
     for chunk in all[colon + 1..].split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
         match chunk {
@@ -323,7 +333,7 @@ fn is_float(elem: &str) -> bool {
 }
 
 /// The operator's identity for `elem` (OpenMP's initializers).
-fn identity(op: ReductionOp, elem: &str) -> TokenStream {
+fn identity(op: &ReductionOp, elem: &str) -> TokenStream {
     let ty: syn::Type = syn::parse_str(elem).unwrap_or_else(|_| syn::parse_quote!(f64));
     match op {
         ReductionOp::Add | ReductionOp::BitOr | ReductionOp::BitXor if elem == "bool" => quote!(false),
@@ -337,13 +347,15 @@ fn identity(op: ReductionOp, elem: &str) -> TokenStream {
         ReductionOp::Max => quote!(#ty::MIN),
         ReductionOp::Min if is_float(elem) => quote!(#ty::INFINITY),
         ReductionOp::Min => quote!(#ty::MAX),
+        // Refused by `clause`.
+        ReductionOp::User(name) => quote!(<#name as ::omp::__private::reduce::Reducer<#ty>>::identity()),
     }
 }
 
 /// The combiner of `a` (the element) and `b` (the reduced scalar): `omp_rs_abi::reduce`'s, which the scalar
 /// reductions use (integer sums and products wrap; a float `min` / `max` ignores a NaN operand), spelled out because
 /// the serial region's code is compiled for the host and the device alike.
-fn combine(op: ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> TokenStream {
+fn combine(op: &ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> TokenStream {
     let int = !is_float(elem) && elem != "bool";
     match op {
         ReductionOp::Add if int => quote!(#a.wrapping_add(#b)),
@@ -359,6 +371,8 @@ fn combine(op: ReductionOp, elem: &str, a: TokenStream, b: TokenStream) -> Token
         ReductionOp::Min if is_float(elem) => quote!(#a.min(#b)),
         ReductionOp::Max => quote!(if #b > #a { #b } else { #a }),
         ReductionOp::Min => quote!(if #b < #a { #b } else { #a }),
+        // Refused by `clause`.
+        ReductionOp::User(name) => quote!(#name(#a, #b)),
     }
 }
 

@@ -179,7 +179,7 @@ fn finish(out: TokenStream, original: &ItemFn, cx: Ctxt) -> TokenStream {
     }
 }
 
-fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
+pub(crate) fn with_errors(item: TokenStream, cx: Ctxt) -> TokenStream {
     let errors = cx.check().err().map(|e| e.to_compile_error());
     match syn::parse2::<ItemFn>(item.clone()) {
         Ok(mut f) => {

@@ -286,8 +286,8 @@ pub fn bounds(plans: &[KernelPlan]) -> Vec<syn::WherePredicate> {
             push(syn::parse_quote!(#g: ::omp::DeviceScalar));
         }
         for r in plan.reductions.iter().filter(|r| plan.generics.contains(&r.ty)) {
-            let (t, op) = (format_ident!("{}", r.ty), format_ident!("{}", r.op.type_name()));
-            push(syn::parse_quote!(::omp::__private::reduce::#op: ::omp::__private::reduce::Reducer<#t>));
+            let (t, op) = (format_ident!("{}", r.ty), r.op.reducer(quote!(::omp::__private::reduce)));
+            push(syn::parse_quote!(#op: ::omp::__private::reduce::Reducer<#t>));
         }
     }
     out

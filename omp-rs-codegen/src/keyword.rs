@@ -142,4 +142,4 @@ impl ClauseName {
 }
 
 /// Reduction operator spellings accepted in `reduction(op: vars)`.
-pub const REDUCTION_OPERATORS: &str = "`+`, `*`, `min`, `max`, `&`, `|`, `^`, `&&`, `||`";
+pub const REDUCTION_OPERATORS: &str = "`+`, `*`, `min`, `max`, `&`, `|`, `^`, `&&`, `||` or the name of a `#[omp::declare_reduction]` fn";

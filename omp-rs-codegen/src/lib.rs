@@ -12,6 +12,7 @@ pub mod analyze;
 pub mod body;
 pub mod check;
 pub mod ctxt;
+pub mod declare_reduction;
 pub mod device_struct;
 pub(crate) mod element_reduction;
 pub mod expand;

@@ -3,7 +3,8 @@
 //! Parsing gives the clauses as written (each with its span, for the checks' messages); once checked, they are read
 //! into [`Settings`], the typed fields every later stage (analysis, host and device lowering) uses.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
 use syn::{Expr, Ident};
 
 /// The leaf constructs a combined OpenMP construct is made of (`target teams distribute parallel for`).
@@ -209,7 +210,7 @@ impl ClauseName {
 }
 
 /// Reduction operators (`reduction(op: vars)`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ReductionOp {
     /// `+` (also OpenMP's deprecated `-`, which means `+`).
     Add,
@@ -229,12 +230,15 @@ pub enum ReductionOp {
     LogAnd,
     /// `||`
     LogOr,
+    /// A user-defined reduction: a `#[omp::declare_reduction]` fn of this name, in scope where the clause is (OpenMP's
+    /// `declare reduction`). The attribute also declares a type of the same name implementing `Reducer`.
+    User(Ident),
 }
 
 impl ReductionOp {
     /// The operator as a `reduction` clause spells it.
-    pub fn spelling(self) -> &'static str {
-        match self {
+    pub fn spelling(&self) -> String {
+        let builtin = match self {
             ReductionOp::Add => "+",
             ReductionOp::Mul => "*",
             ReductionOp::Min => "min",
@@ -244,12 +248,15 @@ impl ReductionOp {
             ReductionOp::BitXor => "^",
             ReductionOp::LogAnd => "&&",
             ReductionOp::LogOr => "||",
-        }
+            ReductionOp::User(name) => return name.to_string(),
+        };
+        builtin.to_string()
     }
 
-    /// Name of the marker type in `omp::__private::reduce` and `omp_device::reduce`.
-    pub fn type_name(self) -> &'static str {
-        match self {
+    /// The type implementing `Reducer` for this operator: a marker type of `builtins` (`omp::__private::reduce` on
+    /// the host, `omp_device::reduce` in kernels), or the user's reducer type as the clause names it.
+    pub fn reducer(&self, builtins: TokenStream) -> TokenStream {
+        let name = match self {
             ReductionOp::Add => "Add",
             ReductionOp::Mul => "Mul",
             ReductionOp::Min => "Min",
@@ -259,7 +266,15 @@ impl ReductionOp {
             ReductionOp::BitXor => "BitXor",
             ReductionOp::LogAnd => "LogAnd",
             ReductionOp::LogOr => "LogOr",
-        }
+            ReductionOp::User(name) => return quote!(#name),
+        };
+        let name = Ident::new(name, Span::call_site());
+        quote!(#builtins::#name)
+    }
+
+    /// Whether this is a user-defined reduction (`#[omp::declare_reduction]`).
+    pub fn is_user(&self) -> bool {
+        matches!(self, ReductionOp::User(_))
     }
 }
 
@@ -568,7 +583,7 @@ impl Settings {
 
     /// The reduced variables with their operators, in order.
     pub fn reduced(&self) -> impl Iterator<Item = (&Ident, ReductionOp)> {
-        self.reductions.iter().flat_map(|r| r.vars.iter().map(move |v| (v, r.op)))
+        self.reductions.iter().flat_map(|r| r.vars.iter().map(move |v| (v, r.op.clone())))
     }
 
     /// Every mapped variable, in order.

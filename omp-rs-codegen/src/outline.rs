@@ -182,6 +182,13 @@ impl Outline {
         let package = Some(expand::Package { structs: &self.structs, self_ty, directives_impl: None, module });
         let kernels = match (name.as_str(), keyword::construct(&name)) {
             ("directives", _) => expand::collect_kernels_in(&plain, None, package),
+            // Kernels name its reducer type: both go to the device crate's root.
+            ("declare_reduction", _) if self_ty.is_none() => {
+                if let Some(items) = crate::declare_reduction::device_items(attr.args.clone(), f) {
+                    self.items.push(Item::Verbatim(items));
+                }
+                return;
+            }
             // A method with a receiver has no free-function form for the device crate.
             (_, Some(ConstructKind::DeclareTarget)) if plain.sig.receiver().is_some() => return,
             (_, Some(ConstructKind::DeclareTarget)) => {

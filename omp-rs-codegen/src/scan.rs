@@ -219,7 +219,7 @@ fn lower(
     let [v, lo_n, hi_n, id] =
         ["__omp_scan_v", "__omp_scan_lo", "__omp_scan_hi", "__omp_scan_identity"].map(|n| Ident::new(n, Span::call_site()));
     let reduce = quote!(::omp::__private::reduce);
-    let reducer = format_ident!("{}", op.type_name());
+    let reducer = op.reducer(quote!(#reduce));
     let exclusive = point.exclusive;
     // `i - lo` indexes the contributions; a loop variable of another type than `usize` is cast.
     let index_type = crate::types::range_type(&syn::parse_quote!(#lo..#hi), types);
@@ -236,7 +236,7 @@ fn lower(
     let out = quote! {
         let #lo_n #bound_type = #lo;
         let #hi_n #bound_type = #hi;
-        let #id: #ty = <#reduce::#reducer as #reduce::Reducer<#ty>>::identity();
+        let #id: #ty = <#reducer as #reduce::Reducer<#ty>>::identity();
         let mut #v: ::std::vec::Vec<#ty> = ::std::vec![#id; ::omp::__private::range_count(&(#lo_n..#hi_n))];
         #(#other_attrs)*
         #[omp::#name(#(#clauses),*)]
@@ -245,7 +245,7 @@ fn lower(
             #(#input)*
             #v[#slot] = #var;
         }
-        #var = ::omp::__private::scan::<#reduce::#reducer, #ty>(&mut #v, #var, #exclusive);
+        #var = ::omp::__private::scan::<#reducer, #ty>(&mut #v, #var, #exclusive);
         #(#other_attrs)*
         #[omp::#name(#(#clauses),*)]
         #label for #i in #lo_n..#hi_n {

@@ -496,7 +496,13 @@ pub fn plan(
             }
             (Class::Reduction(op), DeviceType::Scalar(t)) => {
                 maps.push(MapDecision { var: key, map: format!("reduction({})", op.spelling()), why: "reduction clause".into() });
-                reductions.push(KernelReduction { name, ty: t, op: *op });
+                reductions.push(KernelReduction { name, ty: t, op: op.clone() });
+            }
+            // A user-defined reduction of a `#[omp::declare_target]` struct: its partials travel as plain data (the
+            // launch's `Pod` bound says whether the type is one).
+            (Class::Reduction(op), DeviceType::Value(t)) if op.is_user() => {
+                maps.push(MapDecision { var: key, map: format!("reduction({})", op.spelling()), why: "reduction clause".into() });
+                reductions.push(KernelReduction { name, ty: t.to_token_stream().to_string(), op: op.clone() });
             }
             (Class::Reduction(_), _) => {
                 // `type Real = f32;`: the macro reads the declaration's words, not what an alias stands for.

@@ -471,6 +471,9 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             // Parts not evident (`_`) might differ between the branches.
             return (a == b && !a.split_whitespace().any(|t| t == "_")).then_some(then);
         }
+        // A struct literal names its type (`MinLoc { val, idx }`): one name, since a longer path may name an enum's
+        // variant. A wrong reading fails to type-check; it cannot change what the kernel computes.
+        Expr::Struct(s) if s.qself.is_none() && s.path.get_ident().is_some_and(|i| i != "Self") => s.path.to_token_stream().to_string(),
         Expr::Macro(m) if m.mac.path.is_ident("vec") => {
             let inner = m.mac.parse_body_with(|input: syn::parse::ParseStream| {
                 let first: Expr = input.parse()?;

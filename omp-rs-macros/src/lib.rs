@@ -71,6 +71,13 @@ directive! {
     declare_target;
 }
 
+/// `#pragma omp declare reduction`: on a combiner `fn name(a: T, b: T) -> T` with `identity = e` (OpenMP's
+/// `initializer`), so that `reduction(name: v)` reduces a `T` with it, on the host and in target regions.
+#[proc_macro_attribute]
+pub fn declare_reduction(args: TokenStream, item: TokenStream) -> TokenStream {
+    omp_rs_codegen::declare_reduction::expand(args.into(), item.into()).into()
+}
+
 /// Enables statement-level directives inside a function on stable Rust:
 /// `#[omp::parallel_for]`, `#[omp::target_data(...)] { ... }`, `omp::target_update!(...)`, ...
 #[proc_macro_attribute]

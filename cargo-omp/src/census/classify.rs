@@ -288,8 +288,8 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         {
             out.push("`teams` inside a `target` whose body holds more than that one directive".into());
         }
-        // Its clauses are the reduction's definition, not clauses of a construct.
-        "declare reduction" => return vec!["`declare reduction` (user-defined reductions)".into()],
+        // Its clauses are the reduction's definition, not clauses of a construct: `#[omp::declare_reduction]`.
+        "declare reduction" => return Vec::new(),
         // omp_rs_codegen::scan: the statement between the phases of a loop with `reduction(inscan, ..)`.
         "scan" => {
             let scanned = enclosing.iter().max_by_key(|e| e.extent.start).and_then(|e| split(&e.text)).is_some_and(|(n, rest)| {
@@ -352,8 +352,9 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             }
             let op = head.rsplit(',').next().unwrap_or("").trim();
             const OPS: &[&str] = &["+", "-", "*", "min", "max", "&", "|", "^", "&&", "||", ".and.", ".or.", "iand", "ior", "ieor"];
-            if !op.is_empty() && !OPS.contains(&op) {
-                out.push("`declare reduction` (user-defined reductions)".into());
+            // A user-defined reduction (`#[omp::declare_reduction]`) reduces variables, not array elements.
+            if !op.is_empty() && !OPS.contains(&op) && vars.contains('[') {
+                out.push("a user-defined reduction of array elements".into());
             }
         }
         if matches!(clause.as_str(), "map" | "to" | "from") && multi_dimensional_section(&args) {

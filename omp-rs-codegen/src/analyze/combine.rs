@@ -41,7 +41,7 @@ impl Combine {
 
 /// The combination for `var` under `op` in `body` (reporting forms whose meaning it cannot keep); `dims`: the
 /// region's loops (an element `a[i]` of a loop `for i in 0..a.len()` is always there to read).
-pub fn combine(body: &syn::Block, var: &Ident, op: ReductionOp, ty: Option<&str>, dims: &[crate::loops::LoopDim], cx: &Ctxt) -> Combine {
+pub fn combine(body: &syn::Block, var: &Ident, op: &ReductionOp, ty: Option<&str>, dims: &[crate::loops::LoopDim], cx: &Ctxt) -> Combine {
     let mut updates = Updates { var, found: Vec::new() };
     updates.visit_block(body);
     match op {
@@ -122,7 +122,7 @@ fn same(a: &Expr, b: &Expr) -> bool {
 }
 
 /// `max`/`min`: the method form combines with the operator; the `if` / `if`-expression form with its comparison.
-fn extremum(updates: &[Update], var: &Ident, op: ReductionOp, ty: Option<&str>, cx: &Ctxt) -> Combine {
+fn extremum(updates: &[Update], var: &Ident, op: &ReductionOp, ty: Option<&str>, cx: &Ctxt) -> Combine {
     let integer = ty.is_some_and(|t| crate::types::INTEGERS.contains(&t));
     let mut compare: Option<TokenStream> = None;
     let mut methods = false;
@@ -142,8 +142,8 @@ fn extremum(updates: &[Update], var: &Ident, op: ReductionOp, ty: Option<&str>, 
             (Some(f), Some(c)) if f.to_string() == c.to_string() => {}
             _ if integer => return Combine::Op,
             _ => {
-                let (m, f) = (var.to_string(), if op == ReductionOp::Max { "max" } else { "min" });
-                let cmp = if op == ReductionOp::Max { ">" } else { "<" };
+                let (m, f) = (var.to_string(), if *op == ReductionOp::Max { "max" } else { "min" });
+                let cmp = if *op == ReductionOp::Max { ">" } else { "<" };
                 cx.error_spanned_by(
                     var,
                     format!(
@@ -175,8 +175,8 @@ fn extremum(updates: &[Update], var: &Ident, op: ReductionOp, ty: Option<&str>, 
 }
 
 /// `m = m.max(x)`, `m = x.max(m)`, `m = f64::max(m, x)` (and `min`).
-fn method_form(value: &Expr, var: &Ident, op: ReductionOp) -> bool {
-    let name = if op == ReductionOp::Max { "max" } else { "min" };
+fn method_form(value: &Expr, var: &Ident, op: &ReductionOp) -> bool {
+    let name = if *op == ReductionOp::Max { "max" } else { "min" };
     let is_var = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(var));
     match strip(value) {
         Expr::MethodCall(m) => m.method == name && m.args.len() == 1 && (is_var(&m.receiver) || is_var(&m.args[0])),
@@ -227,7 +227,7 @@ fn if_expression(i: &syn::ExprIf, var: &Ident) -> Option<TokenStream> {
 }
 
 /// `var = var && e` (`||`): refused unless `e` cannot fail nor have an effect.
-fn short_circuit(u: &Update, var: &Ident, op: ReductionOp, dims: &[crate::loops::LoopDim], cx: &Ctxt) {
+fn short_circuit(u: &Update, var: &Ident, op: &ReductionOp, dims: &[crate::loops::LoopDim], cx: &Ctxt) {
     let Update::Assign { value, .. } = u else { return };
     let Expr::Binary(b) = strip(value) else { return };
     let matches_op = matches!((&b.op, op), (BinOp::And(_), ReductionOp::LogAnd) | (BinOp::Or(_), ReductionOp::LogOr));
@@ -235,9 +235,9 @@ fn short_circuit(u: &Update, var: &Ident, op: ReductionOp, dims: &[crate::loops:
     if !matches_op || !is_var(&b.left) || inert(&b.right, dims) {
         return;
     }
-    let (v, o) = (var.to_string(), if op == ReductionOp::LogAnd { "&&" } else { "||" });
-    let skipped = if op == ReductionOp::LogAnd { "false" } else { "true" };
-    let start = if op == ReductionOp::LogAnd { "true" } else { "false" };
+    let (v, o) = (var.to_string(), if *op == ReductionOp::LogAnd { "&&" } else { "||" });
+    let skipped = if *op == ReductionOp::LogAnd { "false" } else { "true" };
+    let start = if *op == ReductionOp::LogAnd { "true" } else { "false" };
     cx.error_spanned_by(
         &b.right,
         format!(
@@ -299,7 +299,7 @@ mod test {
             adaptors: Vec::new(),
             span: proc_macro2::Span::call_site(),
         }];
-        let c = combine(&body, &v, op, ty, &dims, &cx);
+        let c = combine(&body, &v, &op, ty, &dims, &cx);
         if cx.has_errors() {
             return Err("refused".into());
         }

@@ -121,7 +121,7 @@ impl Analysis {
     /// declared scalar type, when known), reporting forms whose meaning the combination cannot keep.
     pub fn settle_combines(&mut self, nest: &LoopNest, ty: impl Fn(&str) -> Option<String>, cx: &Ctxt) {
         for c in &self.captures {
-            if let Class::Reduction(op) = c.class {
+            if let Class::Reduction(op) = &c.class {
                 let t = ty(&c.name.to_string());
                 let how = combine::combine(&nest.body, &c.name, op, t.as_deref(), &nest.dims, cx);
                 self.combines.push((c.name.to_string(), how));
@@ -221,8 +221,8 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         let index_operand = uses.iter().any(|u| u.in_index);
         let whole_value_use = whole_value_use || uses.iter().any(|u| matches!(u.access, Access::InMacro));
         let class = if let Some(op) = reductions.get(&name) {
-            reduction_uses(&name, *op, uses, cx);
-            Class::Reduction(*op)
+            reduction_uses(&name, op, uses, cx);
+            Class::Reduction(op.clone())
         } else if privates.contains(&name) {
             private_uses(&name, uses, cx);
             Class::Private
@@ -239,7 +239,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
     for v in unused {
         let name = v.to_string();
         let class = if let Some(op) = reductions.get(&name) {
-            Class::Reduction(*op)
+            Class::Reduction(op.clone())
         } else if privates.contains(&name) {
             Class::Private
         } else {
@@ -290,8 +290,20 @@ fn unchecked_uses(name: &str, uses: &[Use], cx: &Ctxt) {
 
 /// A reduction variable may only be updated with its operator's statements: any other use would see (or change)
 /// one thread's partial result instead of the sequential value.
-fn reduction_uses(name: &str, op: ReductionOp, uses: &[Use], cx: &Ctxt) {
+fn reduction_uses(name: &str, op: &ReductionOp, uses: &[Use], cx: &Ctxt) {
     let sym = op.spelling();
+    if op.is_user() {
+        // OpenMP's `declare reduction`: the body works on its private copy, which starts at the reducer's identity, as
+        // on any variable; the copies are joined with the reducer's `combine`. Only a use omp-rs lowers as a shared
+        // location would escape the copy.
+        for u in uses.iter().filter(|u| matches!(u.access, Access::Atomic { .. })) {
+            cx.error_spanned_by(
+                &u.ident,
+                format!("`{name}` is a `reduction({sym})` variable: each thread updates its own copy, which needs no `#[omp::atomic]`"),
+            );
+        }
+        return;
+    }
     let form = match op {
         ReductionOp::Add => format!("`{name} += e;` or `{name} -= e;`"),
         ReductionOp::Mul => format!("`{name} *= e;`"),
@@ -302,6 +314,7 @@ fn reduction_uses(name: &str, op: ReductionOp, uses: &[Use], cx: &Ctxt) {
         ReductionOp::BitXor => format!("`{name} ^= e;`"),
         ReductionOp::LogAnd => format!("`{name} = {name} && e;`"),
         ReductionOp::LogOr => format!("`{name} = {name} || e;`"),
+        ReductionOp::User(_) => return,
     };
     for u in uses {
         let what = match &u.access {

@@ -337,9 +337,9 @@ impl Walker {
         let Some((var, rop)) = self.reduction_target(place) else { return false };
         let same = |e: &Expr| matches!(strip(e), Expr::Path(p) if p.path.is_ident(&var));
         let operand = match op {
-            Some(op) => compound_matches(op, rop).then_some(rhs),
+            Some(op) => compound_matches(op, &rop).then_some(rhs),
             None => match strip(rhs) {
-                Expr::Binary(b) if binary_matches(&b.op, rop) => {
+                Expr::Binary(b) if binary_matches(&b.op, &rop) => {
                     if same(&b.left) {
                         Some(&*b.right)
                     } else if same(&b.right) && !matches!(b.op, BinOp::Sub(_)) {
@@ -348,7 +348,7 @@ impl Walker {
                         None
                     }
                 }
-                Expr::MethodCall(m) if m.args.len() == 1 && method_matches(&m.method, rop) => {
+                Expr::MethodCall(m) if m.args.len() == 1 && method_matches(&m.method, &rop) => {
                     if same(&m.receiver) {
                         Some(&m.args[0])
                     } else if same(&m.args[0]) {
@@ -405,7 +405,7 @@ impl Walker {
         if self.is_local(id) {
             return None;
         }
-        self.reductions.iter().find(|(v, _)| v == id).map(|(_, op)| (id.clone(), *op))
+        self.reductions.iter().find(|(v, _)| v == id).map(|(_, op)| (id.clone(), op.clone()))
     }
 
     fn visit_stmt_with_directive(&mut self, dir: BodyDirective) {
@@ -838,7 +838,7 @@ fn strip(e: &Expr) -> &Expr {
 }
 
 /// Whether a compound assignment is an update of reduction operator `op`.
-fn compound_matches(b: &BinOp, op: ReductionOp) -> bool {
+fn compound_matches(b: &BinOp, op: &ReductionOp) -> bool {
     matches!(
         (b, op),
         (BinOp::AddAssign(_) | BinOp::SubAssign(_), ReductionOp::Add)
@@ -850,7 +850,7 @@ fn compound_matches(b: &BinOp, op: ReductionOp) -> bool {
 }
 
 /// Whether `s = s <b> e` is an update of reduction operator `op`.
-fn binary_matches(b: &BinOp, op: ReductionOp) -> bool {
+fn binary_matches(b: &BinOp, op: &ReductionOp) -> bool {
     matches!(
         (b, op),
         (BinOp::Add(_) | BinOp::Sub(_), ReductionOp::Add)
@@ -864,8 +864,8 @@ fn binary_matches(b: &BinOp, op: ReductionOp) -> bool {
 }
 
 /// Whether `s = s.<m>(e)` is an update of reduction operator `op`.
-fn method_matches(m: &Ident, op: ReductionOp) -> bool {
-    (m == "max" && op == ReductionOp::Max) || (m == "min" && op == ReductionOp::Min)
+fn method_matches(m: &Ident, op: &ReductionOp) -> bool {
+    (m == "max" && *op == ReductionOp::Max) || (m == "min" && *op == ReductionOp::Min)
 }
 
 /// The name an item declares.

@@ -266,7 +266,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let v = &fresh(&r.name);
         let p = partials(v);
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
-        let op = format_ident!("{}", r.op.type_name());
+        let op = r.op.reducer(quote!(omp_device::reduce));
         // bool partials travel as u8 (the host reads them as plain bytes).
         let (slot_t, store) = if r.ty == "bool" { (quote!(u8), quote!(__omp_v as u8)) } else { (quote!(#t), quote!(__omp_v)) };
         params.push(SlotKind::ReductionPartials, quote!(#p: *mut #slot_t));

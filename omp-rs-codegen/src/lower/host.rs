@@ -260,10 +260,15 @@ pub fn parallel_loop(
                 handles.push(h);
             }
             Class::Reduction(op) => {
-                let op_ty = format_ident!("{}", op.type_name());
+                let op_ty = op.reducer(quote!(#rt::reduce));
                 red_vars.push(v);
-                red_inits.push(quote!(#rt::reduce::identity_of::<#rt::reduce::#op_ty, _>(&#v)));
-                red_ops.push(quote!(#rt::reduce::#op_ty));
+                // At a user-defined operator's name: a reducer of another type than the variable's is reported there.
+                let span = match op {
+                    crate::model::ReductionOp::User(name) => name.span(),
+                    _ => proc_macro2::Span::call_site(),
+                };
+                red_inits.push(quote::quote_spanned!(span=> #rt::reduce::identity_of::<#op_ty, _>(&#v)));
+                red_ops.push(op_ty);
             }
             Class::Private | Class::Firstprivate => {
                 // Each iteration starts from the original value (a copy per iteration): what one iteration does to

@@ -270,20 +270,20 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let mut combine = TokenStream::new();
     for (i, r) in plan.reductions.iter().enumerate() {
         let t: syn::Type = syn::parse_str(&r.ty).unwrap_or_else(|_| syn::parse_quote!(f64));
-        let op = format_ident!("{}", r.op.type_name());
+        let op = r.op.reducer(quote!(#rt::reduce));
         let v = &r.name;
         if r.ty == "bool" {
             // bool partials travel as u8.
             pack = quote!(#pack.reduction::<u8>());
             combine.extend(quote! {
                 #v = __omp_ran
-                    .reduce::<u8>(#i, #v as u8, |a, b| <#rt::reduce::#op as #rt::reduce::Reducer<bool>>::combine(a != 0, b != 0) as u8)
+                    .reduce::<u8>(#i, #v as u8, |a, b| <#op as #rt::reduce::Reducer<bool>>::combine(a != 0, b != 0) as u8)
                     .unwrap_or_else(|e| ::core::panic!("{}", e))
                     != 0;
             });
         } else {
             pack = quote!(#pack.reduction::<#t>());
-            let f = plan.analysis.combine_of(&v.to_string()).function(quote!(<#rt::reduce::#op as #rt::reduce::Reducer<#t>>::combine));
+            let f = plan.analysis.combine_of(&v.to_string()).function(quote!(<#op as #rt::reduce::Reducer<#t>>::combine));
             combine.extend(quote! {
                 #v = __omp_ran
                     .reduce::<#t>(#i, #v, #f)

@@ -1,4 +1,4 @@
-//! `reduction(op: vars)` with OpenMP's operators.
+//! `reduction(op: vars)` with OpenMP's operators or the name of a user-defined reduction.
 
 use syn::ext::IdentExt;
 use syn::parse::ParseStream;
@@ -91,7 +91,11 @@ pub(crate) fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
         return match id.to_string().as_str() {
             "min" => Ok(ReductionOp::Min),
             "max" => Ok(ReductionOp::Max),
-            other => Err(bad(id.span(), other)),
+            // OpenMP's reduction identifier of a `declare reduction`: a `#[omp::declare_reduction]` fn in scope.
+            _ if input.peek(Token![::]) => {
+                Err(syn::Error::new(id.span(), "a user-defined reduction is named by one identifier: bring it into scope with `use`"))
+            }
+            _ => Ok(ReductionOp::User(id)),
         };
     }
     let tt: proc_macro2::TokenTree = input.parse()?;

@@ -7,24 +7,28 @@
 
 use crate::launch::{team_size, thread_in_team};
 
+/// The largest reduced type [`team_reduce`] combines: 32 slots of it fill the team scratch.
+pub const MAX_REDUCED_BYTES: usize = crate::team::SCRATCH_BYTES / 32;
+
 // The operators and their identities: one table for the host runtime and the kernels (`omp-rs-abi`).
 pub use crate::abi_shared::reduce::{Add, BitAnd, BitOr, BitXor, LogAnd, LogOr, Max, Min, Mul, Reducer};
 
 /// Combines `v` over all threads of the calling team; `Some(total)` on thread 0, `None` elsewhere.
 ///
 /// **Every thread of the team must call it** (it contains team barriers), with the same `Op`/`T`.
-/// GPUs: a deterministic tree over the team scratch (values first folded into 256 slots, then
-/// halved), `ceil(team_size / 256) + ceil(log2(min(team_size, 256))) + 1` barriers, no warp
-/// shuffles, so threads that ended through a panic cannot hang it (see [`crate::team`]).
+/// GPUs: a deterministic tree over the team scratch (values first folded into `w` slots, then
+/// halved; `w` = 256 for types up to 16 bytes, fewer for larger ones, which share the same bytes),
+/// `ceil(team_size / w) + ceil(log2(min(team_size, w))) + 1` barriers, no warp shuffles, so threads
+/// that ended through a panic cannot hang it (see [`crate::team`]).
 /// Host: a team of one thread, returns `Some(v)`.
-/// `T` must be at most 16 bytes with alignment ≤ 16 (checked at compile time).
+/// `T` must be at most [`MAX_REDUCED_BYTES`] bytes with alignment ≤ 16 (checked at compile time; the macro
+/// refuses larger user-defined reductions before).
 #[inline(always)]
 pub fn team_reduce<Op: Reducer<T>, T: Copy>(v: T) -> Option<T> {
     const {
         assert!(
-            core::mem::size_of::<T>() <= crate::team::SCRATCH_SLOT_BYTES
-                && core::mem::align_of::<T>() <= crate::team::SCRATCH_SLOT_BYTES,
-            "team_reduce: type larger than a 16-byte scratch slot"
+            core::mem::size_of::<T>() <= MAX_REDUCED_BYTES && core::mem::align_of::<T>() <= crate::team::SCRATCH_SLOT_BYTES,
+            "team_reduce: type larger than 128 bytes or aligned above 16"
         )
     };
     let Some(base) = crate::team::scratch() else {
@@ -32,8 +36,10 @@ pub fn team_reduce<Op: Reducer<T>, T: Copy>(v: T) -> Option<T> {
     };
     let n = team_size() as usize;
     let t = thread_in_team() as usize;
-    let w = crate::team::SCRATCH_SLOTS;
-    let slot = |k: usize| base.wrapping_add(k * crate::team::SCRATCH_SLOT_BYTES) as *mut T;
+    // Slots of the type's size (a multiple of its alignment, so every slot is aligned), at most 256 of them.
+    let size = core::mem::size_of::<T>().max(1);
+    let w = (crate::team::SCRATCH_BYTES / size).min(crate::team::SCRATCH_SLOTS);
+    let slot = |k: usize| base.wrapping_add(k * size) as *mut T;
     // The scratch may still be read by a previous team_reduce of this kernel.
     crate::team::barrier();
     // Fold thread t into slot t % w, one chunk of w threads at a time (same order every launch).
@@ -42,7 +48,7 @@ pub fn team_reduce<Op: Reducer<T>, T: Copy>(v: T) -> Option<T> {
     while c < chunks {
         if t / w == c {
             let p = slot(t % w);
-            // SAFETY: slot index < w, inside the scratch; each slot has one writer per chunk.
+            // SAFETY: slot index < w, w * size <= SCRATCH_BYTES: inside the scratch; each slot has one writer per chunk.
             unsafe { *p = if c == 0 { v } else { Op::combine(*p, v) } };
         }
         crate::team::barrier();
