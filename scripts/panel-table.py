@@ -26,6 +26,7 @@ ROWS = {
     "reverse": ("reverse", "total kernel time", r"Total kernel execution time: ([\d.]+) \(s\)", "s"),
     "stddev": ("stddev", "average of the kernels", r"Average execution time of stddev kernels: ([\d.]+) \(s\)", "s"),
     "nlll": ("nlll", "sum of the five team sizes' averages", r"Average execution time of nll loss forward kernel: ([\d.]+) \(us\)", "µs"),
+    "minmax": ("minmax", "sum of the two loops' averages (CUDA: thrust)", r"Average execution time of \S+.*?: ([\d.]+) \(us\)", "µs"),
     "bsearch": ("bsearch", "sum of the four searches' averages", r"Average (?:device|kernel) execution time \(bs\d\) ([\d.e-]+) \(s\)", "s"),
 }
 
@@ -43,6 +44,8 @@ def value(name, text):
         return sum(float(v) for v in found[-2:]) if len(found) >= 2 else None
     if name == "nlll":
         return sum(float(v) for v in found[-5:]) if len(found) >= 5 else None
+    if name == "minmax":
+        return sum(float(v) for v in found[-2:]) if len(found) >= 2 else None
     if name == "bsearch":
         return sum(float(v) for v in found[-4:]) if len(found) >= 4 else None
     if name == "norm2":

@@ -143,7 +143,7 @@ pub fn device_items(args: TokenStream, f: &ItemFn) -> Option<TokenStream> {
     let d = d?;
     let mut plain = f.clone();
     plain.attrs.retain(|a| a.path().segments.first().is_none_or(|s| s.ident != "omp"));
-    plain.vis = syn::parse_quote!(pub);
-    let items = reducer(&d, &syn::parse_quote!(pub), quote!(omp_device::reduce::Reducer));
+    // The user's visibility, as on the host: the kernels' modules see the crate root's items (`use super::*`).
+    let items = reducer(&d, &f.vis, quote!(omp_device::reduce::Reducer));
     Some(quote!(#plain #items))
 }

@@ -26,6 +26,7 @@ run haversine-cuda ../geodesic-cuda/locations.txt 100
 run iso2dfd-cuda 2048 2048 1000
 run laplace-cuda
 run mandelbrot-cuda 1000
+run minmax-cuda 100000 1000
 run nbody-cuda 16000 10
 run norm2-cuda 100
 run page-rank-cuda -n 20000 -i 100
