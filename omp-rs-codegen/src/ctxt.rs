@@ -19,6 +19,8 @@ pub struct Ctxt {
     errors: RefCell<Vec<syn::Error>>,
     /// Errors may be dropped unreported.
     scratch: bool,
+    /// Locals the rewrites made for what the user wrote otherwise (`self_v` for `self.v`), as messages show them.
+    shown: RefCell<Vec<(String, String)>>,
 }
 
 impl Ctxt {
@@ -30,17 +32,35 @@ impl Ctxt {
     /// A collector whose errors are dropped: for looking ahead at code that another pass reports on (e.g. the
     /// build script's outliner, which leaves regions with errors to the macros).
     pub fn scratch() -> Self {
-        Ctxt { errors: RefCell::default(), scratch: true }
+        Ctxt { errors: RefCell::default(), scratch: true, shown: RefCell::default() }
     }
 
     /// Records an error spanning the tokens of `obj`.
     pub fn error_spanned_by<T: ToTokens, M: Display>(&self, obj: T, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, user_terms(msg)));
+        let msg = self.user_terms(msg);
+        self.errors.borrow_mut().push(syn::Error::new_spanned(obj, msg));
     }
 
     /// Records an error at `span`.
     pub fn error_at<M: Display>(&self, span: Span, msg: M) {
-        self.errors.borrow_mut().push(syn::Error::new(span, user_terms(msg)));
+        let msg = self.user_terms(msg);
+        self.errors.borrow_mut().push(syn::Error::new(span, msg));
+    }
+
+    /// Messages name the rewrite's local `local` as `shown` (a hoisted field: `self_v` as `self.v`). The local's
+    /// name is one the region does not use otherwise, so every whole-word occurrence in a message is it.
+    pub fn show_as(&self, local: &str, shown: &str) {
+        self.shown.borrow_mut().push((local.to_string(), shown.to_string()));
+    }
+
+    /// A message with the names the rewrites made (hoisted fields, SPMD thread numbers, ndarray flat indices)
+    /// written as the user did.
+    fn user_terms(&self, msg: impl Display) -> String {
+        let mut msg = crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()));
+        for (local, shown) in self.shown.borrow().iter() {
+            msg = replace_word(&msg, local, shown);
+        }
+        msg
     }
 
     /// Records an error produced by syn.
@@ -75,9 +95,24 @@ impl Drop for Ctxt {
     }
 }
 
-/// A message with the names the rewrites made (SPMD thread numbers, ndarray flat indices) written as the user did.
-fn user_terms(msg: impl Display) -> String {
-    crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()))
+/// `text` with every whole-word occurrence of `word` (not inside a longer identifier) replaced by `with`.
+fn replace_word(text: &str, word: &str, with: &str) -> String {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(word) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + word.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            out.push_str(word);
+        } else {
+            out.push_str(with);
+        }
+        rest = &rest[at + word.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -97,5 +132,15 @@ mod tests {
             cx.error_at(Span::call_site(), "swallowed");
         });
         assert!(forgotten.is_err(), "a Ctxt dropped with unreported errors must panic");
+    }
+
+    #[test]
+    fn hoisted_locals_are_named_as_written() {
+        let cx = Ctxt::scratch();
+        cx.show_as("self_v", "self.v");
+        assert_eq!(
+            cx.user_terms("`self_v` at `self_v[i + 1]`, not `self_vx` or `my_self_v`"),
+            "`self.v` at `self.v[i + 1]`, not `self_vx` or `my_self_v`"
+        );
     }
 }

@@ -565,6 +565,7 @@ impl<'a> Lowerer<'a> {
                     };
                     self.types.bind(&h.local.to_string(), ty);
                     self.types.show_as(&h.local.to_string(), h.path_text());
+                    self.cx.show_as(&h.local.to_string(), &h.path_text());
                 }
                 let lowered = self
                     .with_ndarrays(&rewritten, |this, flat| this.parallel_loop(d, flat))
@@ -736,6 +737,7 @@ impl<'a> Lowerer<'a> {
         let local = h.local.to_string();
         self.types.bind(&local, ty);
         self.types.show_as(&local, h.path_text());
+        self.cx.show_as(&local, &h.path_text());
         if token {
             self.types.bind_mapped(&local);
         }
