@@ -28,6 +28,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: min reduction in the `if m > x { m = x }` form, NaN start and NaN values", check_nan_min_forms),
     ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
+    ("meaning: x % y on f64 and f32 is the exact remainder (fmod), large quotients and signs included", check_float_remainder),
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
     ("meaning: a type alias in arrays, scalars, a declare_target struct's fields and consts (a value, a table)", check_type_alias),
     ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
@@ -655,4 +656,43 @@ fn check_static_table(rng: &mut StdRng) -> Result<(), String> {
     weighted_sum(&x, &mut y);
     let want: Vec<f64> = (0..n).map(|i| x[i] * WEIGHTS[i % 4] + weight(i + 1)).collect();
     same("y", &y, &want)
+}
+
+/// Float remainders: exact, as the host's `fmod` (GPU back ends would lower `%` as `x - trunc(x / y) * y`).
+#[omp::directives]
+fn remainders(x: &[f64], y: &[f64], r: &mut [f64], xf: &[f32], yf: &[f32], rf: &mut [f32]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..r.len() {
+        r[i] = x[i] % y[i];
+    }
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..rf.len() {
+        rf[i] = xf[i] % yf[i];
+    }
+}
+
+fn check_float_remainder(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    // Quotients from below 1 to 2^60, both signs, divisors that are not powers of two.
+    let mut x: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0) * 2f64.powi(rng.gen_range(-4..60))).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.gen_range(0.05..3.0) * if rng.gen_bool(0.5) { 1.0 } else { -1.0 }).collect();
+    x[0] = 925785789609.2999; // `x - trunc(x / y) * y` gives -3.9e-5 for y = 0.3
+    let y = {
+        let mut y = y;
+        y[0] = 0.3;
+        y
+    };
+    let xf: Vec<f32> = x.iter().map(|&v| (v / 2f64.powi(30)) as f32).collect();
+    let yf: Vec<f32> = y.iter().map(|&v| v as f32).collect();
+    let (mut r, mut rf) = (vec![0.0; n], vec![0.0f32; n]);
+    remainders(&x, &y, &mut r, &xf, &yf, &mut rf);
+    for i in 0..n {
+        if r[i].to_bits() != (x[i] % y[i]).to_bits() {
+            return Err(format!("{} % {} = {} in the kernel, {} on the host", x[i], y[i], r[i], x[i] % y[i]));
+        }
+        if rf[i].to_bits() != (xf[i] % yf[i]).to_bits() {
+            return Err(format!("{}f32 % {}f32 = {} in the kernel, {} on the host", xf[i], yf[i], rf[i], xf[i] % yf[i]));
+        }
+    }
+    Ok(())
 }

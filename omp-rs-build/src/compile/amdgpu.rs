@@ -36,11 +36,11 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     let (out, dt) = run_timed(&mut cmd)?;
     t.rustc = dt;
 
-    let (_, a) = run_timed(Command::new(&llvm.link).arg(w.join("kernels.bc")).arg(bitcode).arg("-o").arg(w.join("kernels+dev.bc")))?;
+    let a = super::remainder::link_exact(&llvm.link, &w.join("kernels.bc"), bitcode, &w.join("kernels+dev.ll"), super::remainder::OCML)?;
     let (_, b) = run_timed(
         Command::new(&llvm.link)
             .args(["--only-needed", "--ignore-non-bitcode"])
-            .arg(w.join("kernels+dev.bc"))
+            .arg(w.join("kernels+dev.ll"))
             .arg(sysroot.core_rlib())
             .arg(helper)
             .args(&libs)

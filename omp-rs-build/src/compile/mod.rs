@@ -2,7 +2,7 @@
 //!
 //! | arch | pipeline |
 //! |---|---|
-//! | `sm_XX` | `rustc --emit=llvm-bc` → `llvm-link` (+ omp_device) → `llvm-link --only-needed` (core, helper, libdevice) → `opt` (internalize all but the exports, O3) → `llc` → PTX → `ptxas -v` → cubin; kernels above 32 registers once more without machine sinking, kept where more teams fit (`occupancy`) |
+//! | `sm_XX` | `rustc --emit=llvm-bc` → `llvm-link` (+ omp_device; float remainders made exact, `remainder`) → `llvm-link --only-needed` (core, helper, libdevice) → `opt` (internalize all but the exports, O3) → `llc` → PTX → `ptxas -v` → cubin; kernels above 32 registers once more without machine sinking, kept where more teams fit (`occupancy`) |
 //! | `gfxXXX` | same up to `opt` with ocml/ockl/oclc instead of libdevice → `llc -filetype=obj` (code object v5) → `ld.lld -shared --no-undefined` |
 //! | host | `rustc --crate-type cdylib` (std, `panic=unwind`) with the host rustc |
 //!
@@ -15,6 +15,7 @@ mod host;
 mod nvptx;
 pub mod occupancy;
 pub mod ptxas;
+mod remainder;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -36,11 +36,12 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
 
     // omp_device whole (its panic handler is only referenced by core, linked after it), then only
     // what is referenced from core, the helper and libdevice.
-    let (_, a) = run_timed(Command::new(&llvm.link).arg(w.join("kernels.bc")).arg(bitcode).arg("-o").arg(w.join("kernels+dev.bc")))?;
+    let a =
+        super::remainder::link_exact(&llvm.link, &w.join("kernels.bc"), bitcode, &w.join("kernels+dev.ll"), super::remainder::LIBDEVICE)?;
     let (_, b) = run_timed(
         Command::new(&llvm.link)
             .args(["--only-needed", "--ignore-non-bitcode"])
-            .arg(w.join("kernels+dev.bc"))
+            .arg(w.join("kernels+dev.ll"))
             .arg(sysroot.core_rlib())
             .arg(helper)
             .arg(&cuda.libdevice)
