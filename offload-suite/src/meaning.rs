@@ -29,6 +29,7 @@ pub const CHECKS: &[Check] = &[
     ("meaning: reduction(&&: ok) as `ok = e && ok` (e runs in every iteration, as sequentially)", check_and_reduction),
     ("meaning: OMP_RS_CHECK=host finds a stale device copy (a missing target_update!(to: x))", check_differential_finds_stale_copy),
     ("meaning: x % y on f64 and f32 is the exact remainder (fmod), large quotients and signs included", check_float_remainder),
+    ("meaning: rem_euclid, div_euclid, fract, round_ties_even on f64 and f32 give the host's bits", check_std_float_methods),
     ("meaning: a match arm naming a const compares with it on the device too", check_const_patterns),
     ("meaning: a type alias in arrays, scalars, a declare_target struct's fields and consts (a value, a table)", check_type_alias),
     ("meaning: exp_m1, ln_1p, asinh, acosh, atanh in a kernel (f64 and f32)", check_more_math),
@@ -692,6 +693,41 @@ fn check_float_remainder(rng: &mut StdRng) -> Result<(), String> {
         }
         if rf[i].to_bits() != (xf[i] % yf[i]).to_bits() {
             return Err(format!("{}f32 % {}f32 = {} in the kernel, {} on the host", xf[i], yf[i], rf[i], xf[i] % yf[i]));
+        }
+    }
+    Ok(())
+}
+
+#[omp::directives]
+fn std_float_methods(x: &[f64], y: &[f64], r: &mut [[f64; 4]], xf: &[f32], yf: &[f32], rf: &mut [[f32; 4]]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..r.len() {
+        r[i] = [x[i].rem_euclid(y[i]), x[i].div_euclid(y[i]), x[i].fract(), x[i].round_ties_even()];
+    }
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..rf.len() {
+        rf[i] = [xf[i].rem_euclid(yf[i]), xf[i].div_euclid(yf[i]), xf[i].fract(), xf[i].round_ties_even()];
+    }
+}
+
+fn check_std_float_methods(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let x: Vec<f64> = (0..n).map(|_| rng.gen_range(-1.0..1.0) * 2f64.powi(rng.gen_range(-3..50))).collect();
+    let y: Vec<f64> = (0..n).map(|_| rng.gen_range(0.1..5.0) * if rng.gen_bool(0.5) { 1.0 } else { -1.0 }).collect();
+    // Halves, where round_ties_even and round differ.
+    let x: Vec<f64> = x.iter().enumerate().map(|(i, &v)| if i % 7 == 0 { (v * 4.0).round() / 2.0 } else { v }).collect();
+    let xf: Vec<f32> = x.iter().map(|&v| (v / 2f64.powi(25)) as f32).collect();
+    let yf: Vec<f32> = y.iter().map(|&v| v as f32).collect();
+    let (mut r, mut rf) = (vec![[0.0; 4]; n], vec![[0.0f32; 4]; n]);
+    std_float_methods(&x, &y, &mut r, &xf, &yf, &mut rf);
+    for i in 0..n {
+        let want = [x[i].rem_euclid(y[i]), x[i].div_euclid(y[i]), x[i].fract(), x[i].round_ties_even()];
+        if r[i].map(f64::to_bits) != want.map(f64::to_bits) {
+            return Err(format!("x = {}, y = {}: kernel {:?}, host {want:?}", x[i], y[i], r[i]));
+        }
+        let want = [xf[i].rem_euclid(yf[i]), xf[i].div_euclid(yf[i]), xf[i].fract(), xf[i].round_ties_even()];
+        if rf[i].map(f32::to_bits) != want.map(f32::to_bits) {
+            return Err(format!("x = {}f32, y = {}f32: kernel {:?}, host {want:?}", xf[i], yf[i], rf[i]));
         }
     }
     Ok(())

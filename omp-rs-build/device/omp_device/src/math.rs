@@ -92,6 +92,14 @@ pub trait Float: Copy + sealed::Sealed {
     fn acosh(self) -> Self;
     /// Inverse hyperbolic tangent.
     fn atanh(self) -> Self;
+    /// Nearest integer, ties to even.
+    fn round_ties_even(self) -> Self;
+    /// The least non-negative remainder of `self / rhs` (std's definition over the exact `%`).
+    fn rem_euclid(self, rhs: Self) -> Self;
+    /// The quotient of Euclidean division (std's definition).
+    fn div_euclid(self, rhs: Self) -> Self;
+    /// `self - self.trunc()`.
+    fn fract(self) -> Self;
 }
 
 // One table, three back ends: (method, libdevice name, ocml name, std method).
@@ -173,6 +181,29 @@ macro_rules! float_impl {
             fn fma(self, a: $t, b: $t) -> $t {
                 Float::mul_add(self, a, b)
             }
+            // std's own definitions, over `%` (exact in kernels: the device build calls the library's `fmod`) and
+            // `trunc`, so that they give the host's bits.
+            #[inline(always)]
+            fn rem_euclid(self, rhs: $t) -> $t {
+                let r = self % rhs;
+                if r < 0.0 {
+                    r + <$t>::abs(rhs)
+                } else {
+                    r
+                }
+            }
+            #[inline(always)]
+            fn div_euclid(self, rhs: $t) -> $t {
+                let q = Float::trunc(self / rhs);
+                if self % rhs < 0.0 {
+                    return if rhs > 0.0 { q - 1.0 } else { q + 1.0 };
+                }
+                q
+            }
+            #[inline(always)]
+            fn fract(self) -> $t {
+                self - Float::trunc(self)
+            }
             // Inherent in core on every target (llvm.fabs / llvm.minnum / llvm.maxnum).
             #[inline(always)]
             fn abs(self) -> $t {
@@ -217,6 +248,7 @@ float_impl!(f64, i32;
         asinh __nv_asinh __ocml_asinh_f64 asinh;
         acosh __nv_acosh __ocml_acosh_f64 acosh;
         atanh __nv_atanh __ocml_atanh_f64 atanh;
+        round_ties_even __nv_rint __ocml_rint_f64 round_ties_even;
     ]
     binary: [
         atan2 __nv_atan2 __ocml_atan2_f64 atan2;
@@ -254,6 +286,7 @@ float_impl!(f32, i32;
         asinh __nv_asinhf __ocml_asinh_f32 asinh;
         acosh __nv_acoshf __ocml_acosh_f32 acosh;
         atanh __nv_atanhf __ocml_atanh_f32 atanh;
+        round_ties_even __nv_rintf __ocml_rint_f32 round_ties_even;
     ]
     binary: [
         atan2 __nv_atan2f __ocml_atan2_f32 atan2;
