@@ -13,7 +13,9 @@
 //! same name (a braced struct lives in the type namespace only, so `use m::minloc` brings both) implementing the
 //! reducer trait with the identity and the fn as `combine`. A `reduction(minloc: ..)` clause names that type where
 //! it would name `Add` or `Max`, so the host path, the partials' fold after a launch and the kernels
-//! (`device_items`: the same two items in the device crate) combine with the user's fn.
+//! (`device_items`: the same two items in the device crate) combine with the user's fn. Like a `declare_target` fn,
+//! the device copy compiles at the device crate's root: the combiner and the identity name their parameters, the
+//! reduced type, `declare_target` items and `core` paths.
 
 use proc_macro2::TokenStream;
 use quote::quote;

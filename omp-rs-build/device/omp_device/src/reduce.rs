@@ -21,8 +21,8 @@ pub use crate::abi_shared::reduce::{Add, BitAnd, BitOr, BitXor, LogAnd, LogOr, M
 /// `ceil(team_size / w) + ceil(log2(min(team_size, w))) + 1` barriers, no warp shuffles, so threads
 /// that ended through a panic cannot hang it (see [`crate::team`]).
 /// Host: a team of one thread, returns `Some(v)`.
-/// `T` must be at most [`MAX_REDUCED_BYTES`] bytes with alignment ≤ 16 (checked at compile time; the macro
-/// refuses larger user-defined reductions before).
+/// `T` must be at most [`MAX_REDUCED_BYTES`] bytes with alignment ≤ 16 (checked at compile time: a larger type of a
+/// user-defined reduction fails the device build with the assertion's message).
 #[inline(always)]
 pub fn team_reduce<Op: Reducer<T>, T: Copy>(v: T) -> Option<T> {
     const {
