@@ -73,6 +73,21 @@ pub enum Error {
         /// Where the other one is.
         second: String,
     },
+    /// rustc refused the generated device crate: the package's target regions (or what they call) do not compile as
+    /// kernels. The errors name each region's file and line.
+    #[error(
+        "the target regions of this package do not compile as {arch} kernels. rustc's errors below name each region's \
+         file and line (the column counts in the generated kernel). Kernels are `no_std` code: they may use `core`, \
+         the float methods of `omp_device::Float` (`sqrt`, `exp`, ...), the package's plain functions and \
+         `#[omp::declare_target]` items; `Vec`, `String`, `format!`, I/O and other `std` items have no device \
+         version. Move such code out of the region (or run the region with `if(false)` to try it on the host).\n{errors}"
+    )]
+    KernelsDoNotCompile {
+        /// The offload architecture.
+        arch: String,
+        /// rustc's errors.
+        errors: String,
+    },
     /// A tool's output was not what was expected.
     #[error("{0}")]
     Unexpected(String),

@@ -109,6 +109,29 @@ fn builder_end_to_end_and_missing_toolchain() {
         assert!(m.globals.iter().any(|g| g.name == "__omp_rs_panic_record" && g.size == 8));
         let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
         eprintln!("{log}");
+
+        // A region whose helper needs `std`: the build fails with rustc's error at the user's file, said in its terms.
+        let bad = base.join("bad");
+        write(&bad, "Cargo.toml", "[package]\nname = \"bad\"\n");
+        write(
+            &bad,
+            "src/lib.rs",
+            "fn spread(v: f64) -> f64 { let t: Vec<f64> = (0..3).map(|k| v * k as f64).collect(); t.iter().sum() }\n\
+             #[omp::target_teams_distribute_parallel_for]\n\
+             pub fn apply(x: &[f64], y: &mut [f64]) { for i in 0..y.len() { y[i] = spread(x[i]); } }\n",
+        );
+        let e = Builder::new()
+            .package_root(&bad)
+            .package_name("bad")
+            .out_dir(base.join("out-bad"))
+            .arch("sm_90")
+            .cargo_metadata(false)
+            .try_compile()
+            .unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, omp_build::Error::KernelsDoNotCompile { .. }), "{msg}");
+        assert!(msg.starts_with("the target regions of this package do not compile as sm_90 kernels"), "{msg}");
+        assert!(msg.contains("`Vec`") && msg.contains("src/lib.rs:1"), "{msg}");
     }
 
     // 3. toolchain missing: success, host-only, exactly one warning naming the fix

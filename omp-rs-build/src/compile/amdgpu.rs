@@ -33,7 +33,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         .arg("-o")
         .arg(w.join("kernels.bc"));
     job.rustc_common(&mut cmd);
-    let (out, dt) = run_timed(&mut cmd)?;
+    let (out, dt) = run_timed(&mut cmd).map_err(super::kernels_do_not_compile(job.arch))?;
     t.rustc = dt;
 
     let a = super::remainder::link_exact(&llvm.link, &w.join("kernels.bc"), bitcode, &w.join("kernels+dev.ll"), super::remainder::OCML)?;

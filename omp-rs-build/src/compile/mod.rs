@@ -140,6 +140,14 @@ struct Job<'a> {
     image: &'a Path,
 }
 
+/// rustc's failure on the generated crate, said in the user's terms ([`Error::KernelsDoNotCompile`]).
+fn kernels_do_not_compile(arch: &Arch) -> impl FnOnce(Error) -> Error + '_ {
+    move |e| match e {
+        Error::Command { stderr, .. } => Error::KernelsDoNotCompile { arch: arch.to_string(), errors: stderr },
+        other => other,
+    }
+}
+
 impl Job<'_> {
     /// The arguments shared by the GPU and host rustc calls.
     fn rustc_common(&self, cmd: &mut std::process::Command) {

@@ -31,7 +31,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
         .arg("-o")
         .arg(w.join("kernels.bc"));
     job.rustc_common(&mut cmd);
-    let (rustc_out, dt) = run_timed(&mut cmd)?;
+    let (rustc_out, dt) = run_timed(&mut cmd).map_err(super::kernels_do_not_compile(job.arch))?;
     t.rustc = dt;
 
     // omp_device whole (its panic handler is only referenced by core, linked after it), then only
