@@ -125,27 +125,18 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
             return crate::expand::with_errors(item, cx);
         }
     };
+    // `declared` reports every `None` it returns: the fn alone, with the errors, then.
     let out = declared(args, &f, &cx).map(|d| reducer(&d, &f.vis, quote!(::omp::__private::reduce::Reducer)));
-    match (cx.check(), out) {
-        (Ok(()), Some(out)) => quote!(#f #out),
-        (Err(e), _) => {
-            let errors = e.to_compile_error();
-            quote!(#errors #f)
-        }
-        (Ok(()), None) => quote!(#f),
-    }
+    let errors = cx.check().err().map(|e| e.to_compile_error());
+    quote!(#errors #f #out)
 }
 
-/// The device crate's copies (at its root, where kernels see them): the fn without the attribute, and the reducer
-/// type implementing `omp_device::reduce::Reducer`. `None` when the attribute is malformed (the macro reports it).
-pub fn device_items(args: TokenStream, f: &ItemFn) -> Option<TokenStream> {
-    let cx = Ctxt::new();
-    let d = declared(args, f, &cx);
-    let _ = cx.check();
-    let d = d?;
-    let mut plain = f.clone();
-    plain.attrs.retain(|a| a.path().segments.first().is_none_or(|s| s.ident != "omp"));
+/// The device crate's copies (at its root, where kernels see them): `plain`, the fn without its omp attributes, and
+/// the reducer type implementing `omp_device::reduce::Reducer`. `None` when the attribute is malformed (the macro
+/// reports it).
+pub fn device_items(args: TokenStream, plain: &ItemFn) -> Option<TokenStream> {
+    let d = declared(args, plain, &Ctxt::scratch())?;
     // The user's visibility, as on the host: the kernels' modules see the crate root's items (`use super::*`).
-    let items = reducer(&d, &f.vis, quote!(omp_device::reduce::Reducer));
+    let items = reducer(&d, &plain.vis, quote!(omp_device::reduce::Reducer));
     Some(quote!(#plain #items))
 }

@@ -564,8 +564,7 @@ impl<'a> Lowerer<'a> {
                         _ => h.declared_type(),
                     };
                     self.types.bind(&h.local.to_string(), ty);
-                    self.types.show_as(&h.local.to_string(), h.path_text());
-                    self.cx.show_as(&h.local.to_string(), &h.path_text());
+                    self.show_as_written(h);
                 }
                 let lowered = self
                     .with_ndarrays(&rewritten, |this, flat| this.parallel_loop(d, flat))
@@ -733,11 +732,17 @@ impl<'a> Lowerer<'a> {
 
     /// Declares hoisted local `h` with type `ty` for the region's lowering; a `target_data` token (`token`) stays
     /// the block's token.
+    /// Messages, compile-time and run-time, name a hoisted field's local as the field path the user wrote (`self.v`).
+    fn show_as_written(&mut self, h: &crate::fields::Hoisted) {
+        let (local, shown) = (h.local.to_string(), h.path_text());
+        self.cx.show_as(&local, &shown);
+        self.types.show_as(&local, shown);
+    }
+
     fn bind_hoisted(&mut self, h: &crate::fields::Hoisted, ty: Option<syn::Type>, token: bool) {
         let local = h.local.to_string();
         self.types.bind(&local, ty);
-        self.types.show_as(&local, h.path_text());
-        self.cx.show_as(&local, &h.path_text());
+        self.show_as_written(h);
         if token {
             self.types.bind_mapped(&local);
         }

@@ -184,7 +184,7 @@ impl Outline {
             ("directives", _) => expand::collect_kernels_in(&plain, None, package),
             // Kernels name its reducer type: both go to the device crate's root.
             ("declare_reduction", _) if self_ty.is_none() => {
-                if let Some(items) = crate::declare_reduction::device_items(attr.args.clone(), f) {
+                if let Some(items) = crate::declare_reduction::device_items(attr.args.clone(), &strip_omp_fn(plain)) {
                     self.items.push(Item::Verbatim(items));
                 }
                 return;

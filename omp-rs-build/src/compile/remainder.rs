@@ -8,6 +8,8 @@
 //! `llvm-link --only-needed` then pulls in. An `frem` of another form (a vector) fails the build instead of keeping
 //! the back end's lowering.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, Result};
 
 /// The library's exact remainder functions: `(f64, f32)`.
@@ -29,17 +31,17 @@ pub(super) fn link_exact(
 ) -> Result<std::time::Duration> {
     let (_, dt) = crate::command::run_timed(std::process::Command::new(link).arg("-S").arg(kernels).arg(device_lib).arg("-o").arg(out))?;
     let ir = std::fs::read_to_string(out).map_err(Error::io("reading", out))?;
-    let exact = exact_remainders(&ir, names)?;
-    if exact != ir {
+    if let Cow::Owned(exact) = exact_remainders(&ir, names)? {
         std::fs::write(out, exact).map_err(Error::io("writing", out))?;
     }
     Ok(dt)
 }
 
-/// `ir` (LLVM assembly) with each scalar `frem` a call of `names`' function for its type, declared once.
-pub(super) fn exact_remainders(ir: &str, names: FmodNames) -> Result<String> {
+/// `ir` (LLVM assembly) with each scalar `frem` a call of `names`' function for its type, declared once (borrowed
+/// when it holds none).
+pub(super) fn exact_remainders(ir: &str, names: FmodNames) -> Result<Cow<'_, str>> {
     if !ir.contains(" frem ") {
-        return Ok(ir.to_string());
+        return Ok(Cow::Borrowed(ir));
     }
     let (mut used64, mut used32) = (false, false);
     let mut out = String::with_capacity(ir.len() + 256);
@@ -67,7 +69,7 @@ pub(super) fn exact_remainders(ir: &str, names: FmodNames) -> Result<String> {
             out.push_str(&format!("declare {ty} @{name}({ty}, {ty})\n"));
         }
     }
-    Ok(out)
+    Ok(Cow::Owned(out))
 }
 
 /// `%r = frem [flags] double %a, %b[, !md]` as `%r = call double @fmod(double %a, double %b)[, !md]`, and whether
