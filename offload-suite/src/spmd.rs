@@ -21,6 +21,8 @@ pub const CHECKS: &[Check] = &[
     ("spmd: bsearch's bs4, a team-local variable thread 0 sets before a barrier", check_team_variable_bsearch),
     ("spmd: team-local variables (a struct written field by field, an atomic counter, a flag)", check_team_variables),
     ("spmd: the first thread of each group writes (`lane == 0`, `g == 0` of a split thread number): A x and Aᵀ x", check_group_first),
+    ("spmd: team functions, morphology's twoWayScan: barriers in a helper taking two ranges of one team-local array", check_team_fn_scan),
+    ("spmd: team functions returning values, calling team functions and omp::get_thread_num(), a range with an end", check_team_fn_sums),
 ];
 
 const GRANULARITY: usize = 8;
@@ -592,4 +594,171 @@ fn check_group_first(rng: &mut StdRng) -> Result<(), String> {
     let want_z: Vec<f64> = (0..m).map(|j| tree(&|i| a[j + i * m] * xt[i], n)).collect();
     same("y", &y, &want_y)?;
     same("z", &z, &want_z)
+}
+
+/// HeCBench morphology-omp's horizontal erosion (`morphology.cpp`, commit f27000a51): one team per `hsize` pixels of
+/// a row, its threads loading `2 * hsize` pixels into the team-local `s_mem` and calling the team function
+/// `two_way_scan(buffer, opArray, selSize, tid)` (barriers inside; `buffer` the whole array, `opArray` the range from
+/// `2 * hsize`, as the original's pointers into `sMem`). Two changes: the original's in-place scan reads
+/// `opArray[tid + offset]` in the phase where thread `tid + offset` writes it (a race, which the team-local checks
+/// report), so each step reads into locals, meets the team at a barrier and then writes; and its `for (offset = 1;
+/// offset < selSize; offset *= 2)` is a `for` over the step count (a barrier loop's range is one the team shares).
+/// The original's `if (tidx < width && tidy < height)` around the barriers holds for every thread here (the width
+/// is a multiple of `hsize`), so it is left out.
+#[omp::directives]
+fn erode_rows(img: &[u8], tmp: &mut [u8], width: usize, height: usize, hsize: usize) {
+    fn element_op(lhs: u8, rhs: u8) -> u8 {
+        if lhs < rhs {
+            lhs
+        } else {
+            rhs
+        }
+    }
+    fn two_way_scan(buffer: &[u8], op_array: &mut [u8], sel_size: usize, tid: usize) {
+        op_array[tid] = buffer[tid];
+        op_array[tid + sel_size] = buffer[tid + sel_size];
+        omp::barrier!();
+        let steps = (usize::BITS - (sel_size - 1).leading_zeros()) as usize;
+        for k in 0..steps {
+            let offset = 1usize << k;
+            let prefix = if tid >= offset { op_array[tid + sel_size - 1 - offset] } else { 0 };
+            let suffix = if tid + offset < sel_size { op_array[tid + offset] } else { 0 };
+            omp::barrier!();
+            if tid >= offset {
+                op_array[tid + sel_size - 1] = element_op(op_array[tid + sel_size - 1], prefix);
+            }
+            if tid + offset < sel_size {
+                op_array[tid] = element_op(op_array[tid], suffix);
+            }
+            omp::barrier!();
+        }
+    }
+    let grid_x = width / hsize;
+    // The original's `hsize/2` in the write's index, named (an index is affine in the loop's values and invariants).
+    let half = hsize / 2;
+    #[omp::target_teams(num_teams(grid_x * height), thread_limit(hsize))]
+    {
+        let mut s_mem = [0u8; 128];
+        #[omp::parallel]
+        {
+            let bx = omp::get_team_num() % grid_x;
+            let by = omp::get_team_num() / grid_x;
+            let tx = omp::get_thread_num();
+            let tidx = tx + bx * hsize;
+            let tidy = by;
+            s_mem[tx] = img[tidy * width + tidx];
+            if tidx + hsize < width {
+                s_mem[tx + hsize] = img[tidy * width + tidx + hsize];
+            }
+            omp::barrier!();
+            two_way_scan(&s_mem, &mut s_mem[2 * hsize..], hsize, tx);
+            if tidx + half < width - half {
+                tmp[tidy * width + tidx + half] = element_op(s_mem[2 * hsize + tx], s_mem[2 * hsize + tx + hsize - 1]);
+            }
+        }
+    }
+}
+
+fn check_team_fn_scan(rng: &mut StdRng) -> Result<(), String> {
+    let hsize = [4, 8, 16, 32][rng.gen_range(0..4)];
+    let (width, height) = (hsize * rng.gen_range(2..12), rng.gen_range(1..10));
+    let img: Vec<u8> = (0..width * height).map(|_| rng.gen()).collect();
+    let mut tmp = vec![7u8; width * height];
+    erode_rows(&img, &mut tmp, width, height, hsize);
+    // Sequentially: the minimum of the `hsize` pixels from `tidx`, those past the team's loaded `2 * hsize` or the
+    // row's end read as the team array's initial 0.
+    let mut want = vec![7u8; width * height];
+    for y in 0..height {
+        for tidx in 0..width {
+            if tidx + hsize / 2 < width - hsize / 2 {
+                let base = tidx - tidx % hsize;
+                let at = |j: usize| if base + j < width { img[y * width + base + j] } else { 0 };
+                want[y * width + tidx + hsize / 2] = (tidx % hsize..tidx % hsize + hsize).map(at).min().unwrap_or(0);
+            }
+        }
+    }
+    same("tmp", &tmp, &want)
+}
+
+/// Block sums through team functions: `load` returns the thread's grid-stride sum (asking `omp::get_thread_num()`
+/// itself), `tree_sum` halves a range of the team-local `part` between barriers and returns element 0 (its `len()`
+/// the range's length), called as `let v = tree_sum(..)`, and `sum_twice` calls `tree_sum` on two ranges of one
+/// array with an end each.
+#[omp::directives]
+fn team_fn_sums(x: &[f64], sums: &mut [f64], lows: &mut [f64], highs: &mut [f64]) {
+    fn load(x: &[f64], team: usize, teams: usize) -> f64 {
+        let t = omp::get_thread_num();
+        let mut acc = 0.0;
+        let mut i = team * 64 + t;
+        while i < x.len() {
+            acc += x[i];
+            i += teams * 64;
+        }
+        acc
+    }
+    fn tree_sum(part: &mut [f64], t: usize) -> f64 {
+        let mut width = part.len();
+        for _ in 0..part.len().trailing_zeros() {
+            width /= 2;
+            if t < width {
+                part[t] += part[t + width];
+            }
+            omp::barrier!();
+        }
+        part[0]
+    }
+    fn sum_twice(part: &mut [f64], t: usize) -> (f64, f64) {
+        let lo = tree_sum(&mut part[0..32], t);
+        let hi = tree_sum(&mut part[32..64], t);
+        (lo, hi)
+    }
+    let teams = sums.len();
+    #[omp::target_teams(num_teams(teams), thread_limit(64))]
+    {
+        let mut part = [0.0f64; 128];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let team = omp::get_team_num();
+            let v = load(x, team, teams);
+            part[t] = v;
+            part[64 + t] = v;
+            omp::barrier!();
+            let (lo, hi) = sum_twice(&mut part, t);
+            let total = tree_sum(&mut part[64..128], t);
+            if t == 0 {
+                sums[team] = total;
+                lows[team] = lo;
+                highs[team] = hi;
+            }
+        }
+    }
+}
+
+fn check_team_fn_sums(rng: &mut StdRng) -> Result<(), String> {
+    let teams = rng.gen_range(1..24);
+    let n = rng.gen_range(0..20_000);
+    let x = vec_f64(rng, n);
+    let (mut sums, mut lows, mut highs) = (vec![f64::NAN; teams], vec![f64::NAN; teams], vec![f64::NAN; teams]);
+    team_fn_sums(&x, &mut sums, &mut lows, &mut highs);
+    let tree = |mut part: Vec<f64>| {
+        let mut width = part.len();
+        while width > 1 {
+            width /= 2;
+            for t in 0..width {
+                part[t] += part[t + width];
+            }
+        }
+        part[0]
+    };
+    let (mut want, mut want_lows, mut want_highs) = (Vec::new(), Vec::new(), Vec::new());
+    for team in 0..teams {
+        let part: Vec<f64> = (0..64).map(|t| (team * 64 + t..n).step_by(teams * 64).map(|i| x[i]).fold(0.0, |a, v| a + v)).collect();
+        want.push(tree(part.clone()));
+        want_lows.push(tree(part[..32].to_vec()));
+        want_highs.push(tree(part[32..].to_vec()));
+    }
+    same("sums", &sums, &want)?;
+    same("lows", &lows, &want_lows)?;
+    same("highs", &highs, &want_highs)
 }

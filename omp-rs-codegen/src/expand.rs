@@ -918,7 +918,11 @@ impl VisitMut for Lowerer<'_> {
         let mut index = 0;
         while index < block.stmts.len() {
             // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
-            if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], self.cx)) {
+            let scope = crate::spmd::inline::Scope {
+                fns: self.scopes.iter().rev().flat_map(|s| &s.items).filter_map(|i| if let Item::Fn(f) = i { Some(f) } else { None }).collect(),
+                locals: Some(&self.types),
+            };
+            if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], &scope, self.cx)) {
                 continue;
             }
             // `#[omp::parallel(..)] { .. }` on the host: a loop over its threads, or its worksharing steps in order.
@@ -970,6 +974,7 @@ impl VisitMut for Lowerer<'_> {
             }
             self.note_declaration(&declared);
         }
+        crate::spmd::inline::remaining_calls(block, self.cx);
         self.scopes.pop();
         self.types.pop();
     }

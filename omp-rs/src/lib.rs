@@ -95,7 +95,7 @@ macro_rules! barrier {
     () => {
         ::core::compile_error!(
             "`omp::barrier!()` stands in the `#[omp::parallel]` block of an SPMD `#[omp::target_teams]` region inside a \
-             `#[omp::directives]` fn"
+             `#[omp::directives]` fn, or in a function declared inside that fn which the block calls (omp-rs inlines it)"
         )
     };
 }

@@ -37,8 +37,10 @@
 //! `parallel` that the `target_teams` does not repeat (OpenMP combines it into the team's private copy only), the
 //! routines called without the `omp::` path (a `use omp::get_thread_num` would call the host's routine) or inside a
 //! macro call's arguments (not parsed, so not replaced), and a region without `num_teams` or without a team size.
-//! A helper function the body calls sees the routines of the loop it runs in, as in any loop directive: pass it
-//! the numbers instead.
+//! A function declared in the `#[omp::directives]` fn that calls the routines, holds a barrier or takes a
+//! team-local array is inlined where the body calls it ([`inline`]), so its routines mean the team's numbers; a
+//! helper declared elsewhere sees the routines of the loop it runs in, as in any loop directive: pass it the
+//! numbers instead.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
@@ -50,6 +52,7 @@ use crate::ctxt::Ctxt;
 use crate::model::Directive;
 use crate::parse;
 
+pub(crate) mod inline;
 pub(crate) mod team;
 pub(crate) use team::is_team_body;
 
@@ -107,12 +110,13 @@ pub(crate) fn in_user_terms(msg: String) -> String {
 
 /// When `stmt` is an SPMD region (`#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }`): the statements that
 /// replace it, the counts' `let`s and the loop directive; `Err(())` when it is one but malformed (reported to
-/// `cx`). `None` for every other statement.
-pub(crate) fn fuse(stmt: &Stmt, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
+/// `cx`). `None` for every other statement. `scope`: the functions the enclosing fn declares and its locals where
+/// the region stands ([`inline`]).
+pub(crate) fn fuse(stmt: &Stmt, scope: &inline::Scope<'_>, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
     let Stmt::Expr(Expr::Block(teams_block), _) = stmt else { return None };
     let teams = find_omp_attr(&teams_block.attrs).filter(|a| a.name == "target_teams")?;
     let parallel_at = teams_block.block.stmts.iter().position(|s| parallel_attr(s).is_some())?;
-    Some(fuse_region(teams_block, &teams, parallel_at, cx))
+    Some(fuse_region(teams_block, &teams, parallel_at, scope, cx))
 }
 
 fn parallel_attr(stmt: &Stmt) -> Option<OmpAttr> {
@@ -122,7 +126,13 @@ fn parallel_attr(stmt: &Stmt) -> Option<OmpAttr> {
     }
 }
 
-fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize, cx: &Ctxt) -> Result<Vec<Stmt>, ()> {
+fn fuse_region(
+    teams_block: &syn::ExprBlock,
+    teams: &OmpAttr,
+    parallel_at: usize,
+    scope: &inline::Scope<'_>,
+    cx: &Ctxt,
+) -> Result<Vec<Stmt>, ()> {
     let stmts = &teams_block.block.stmts;
     if let Some(after) = stmts.get(parallel_at + 1) {
         cx.error_spanned_by(
@@ -193,6 +203,7 @@ fn fuse_region(teams_block: &syn::ExprBlock, teams: &OmpAttr, parallel_at: usize
     }
 
     let mut body = parallel_block.block.clone();
+    inline::inline_calls(&mut body, scope, &arrays, cx)?;
     let mut routines = Routines { cx, ok: true };
     routines.visit_block_mut(&mut body);
     if !(ok && routines.ok) {
@@ -388,6 +399,8 @@ impl VisitMut for Routines<'_> {
 /// `e + lane · teams · threads`, distinct across the other numbers wherever `e` is below `teams · threads` (the
 /// race analysis checks it, else refuses or panics before the region).
 struct FirstThread<'a> {
+    /// The nest's name of the thread number ([`THREAD`], [`THREAD_LO`] or [`THREAD_HI`]).
+    of: &'a str,
     /// The thread number's names: the nest's and its aliases.
     names: Vec<String>,
     /// The team-local arrays (their accesses are checked by thread, see `team`).
@@ -398,11 +411,14 @@ struct FirstThread<'a> {
 
 impl FirstThread<'_> {
     /// Rewrites the writes under `if of == 0` (`of`: [`THREAD`], [`THREAD_LO`] or [`THREAD_HI`]).
+    /// An inlined team function's body ([`inline`]) is a scope of its own: its names cannot mean the region's (the
+    /// inlining refuses that), so its aliases are found and its writes rewritten by themselves.
     fn rewrite(body: &mut syn::Block, of: &str, team_arrays: &[String]) {
         let names = Aliases::of(body, of).names();
-        let [of, teams, threads] = [of, TEAMS, THREADS].map(|n| Ident::new(n, Span::call_site()));
-        let term = if of == THREAD { quote!(#of * #teams) } else { quote!(#of * (#teams * #threads)) };
-        FirstThread { names, team_arrays, term }.visit_block_mut(body);
+        let [of_ident, teams, threads] = [of, TEAMS, THREADS].map(|n| Ident::new(n, Span::call_site()));
+        let term = if of == THREAD { quote!(#of_ident * #teams) } else { quote!(#of_ident * (#teams * #threads)) };
+        let mut first = FirstThread { of, names, team_arrays, term };
+        body.stmts.iter_mut().for_each(|s| first.visit_stmt_mut(s));
     }
 
     fn is_thread(&self, e: &Expr) -> bool {
@@ -427,6 +443,14 @@ impl FirstThread<'_> {
 }
 
 impl VisitMut for FirstThread<'_> {
+    fn visit_block_mut(&mut self, b: &mut syn::Block) {
+        if inline::is_inlined(b) {
+            FirstThread::rewrite(b, self.of, self.team_arrays);
+        } else {
+            visit_mut::visit_block_mut(self, b);
+        }
+    }
+
     fn visit_expr_if_mut(&mut self, e: &mut syn::ExprIf) {
         if self.first_only(&e.cond) {
             let mut w = OwnedByFirst { team_arrays: self.team_arrays, term: &self.term };
@@ -453,7 +477,7 @@ struct Aliases<'a> {
 impl<'a> Aliases<'a> {
     fn of(body: &syn::Block, of: &'a str) -> Self {
         let mut aliases = Aliases { of, bound: Vec::new(), declared: Vec::new() };
-        syn::visit::Visit::visit_block(&mut aliases, body);
+        body.stmts.iter().for_each(|s| syn::visit::Visit::visit_stmt(&mut aliases, s));
         aliases
     }
 
@@ -469,6 +493,12 @@ impl<'a> Aliases<'a> {
 }
 
 impl<'ast> syn::visit::Visit<'ast> for Aliases<'_> {
+    fn visit_block(&mut self, b: &'ast syn::Block) {
+        // An inlined team function's names are its own ([`FirstThread::rewrite`]).
+        if !inline::is_inlined(b) {
+            syn::visit::visit_block(self, b);
+        }
+    }
     fn visit_local(&mut self, l: &'ast syn::Local) {
         if let Some(name) = alias_of(l, self.of) {
             self.bound.push(name);
@@ -752,7 +782,7 @@ mod tests {
     fn fused(src: TokenStream) -> Result<String, String> {
         let stmt: Stmt = syn::parse2(src).unwrap();
         let cx = Ctxt::new();
-        let out = fuse(&stmt, &cx).expect("an SPMD region");
+        let out = fuse(&stmt, &inline::Scope::default(), &cx).expect("an SPMD region");
         match (out, cx.check()) {
             (Ok(stmts), Ok(())) => Ok(stmts.iter().map(|s| s.to_token_stream().to_string()).collect::<Vec<_>>().join("\n")),
             (_, Err(e)) => Err(e.to_string()),
@@ -1139,6 +1169,6 @@ mod tests {
                 }
             }
         );
-        assert!(fuse(&stmt, &Ctxt::new()).is_none());
+        assert!(fuse(&stmt, &inline::Scope::default(), &Ctxt::new()).is_none());
     }
 }

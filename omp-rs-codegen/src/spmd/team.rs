@@ -42,8 +42,11 @@
 //! that also writes it is `read_checked` (element stamps), any other read is `read` (one announcement per thread
 //! and phase, then a plain load).
 //!
+//! A function declared in the `#[omp::directives]` fn may hold barriers and take team-local arrays: its calls are
+//! inlined before this module reads the body ([`super::inline`]).
+//!
 //! Refused, each with the fix: a barrier elsewhere; other uses of a team-local array than indexing every dimension
-//! and `.len()` (passing it to a function, `&mut a[i]`, a macro naming it); a team-local array or variable without
+//! and `.len()` (passing it to a function declared elsewhere, `&mut a[i]`, a macro naming it); a team-local array or variable without
 //! its element type, one that a local of the body shadows, or one whose initial value calls the team or thread
 //! routines (it is computed before the threads run).
 
@@ -103,6 +106,22 @@ impl TeamArray {
     /// Whether it is a team-local variable (used by name, not indexed).
     pub(crate) fn is_scalar(&self) -> bool {
         self.scalar
+    }
+
+    /// Its element type, as written.
+    pub(crate) fn elem(&self) -> &syn::Type {
+        &self.elem
+    }
+
+    /// How many dimensions it has (a variable: one, of one element).
+    pub(crate) fn dims(&self) -> usize {
+        self.dims.len()
+    }
+
+    /// Its outermost length as declared (`N` of `[v; N]`: a value the whole team shares, unlike a name of the
+    /// array, which the barrier analysis counts as varying).
+    pub(crate) fn outer_len(&self) -> &Expr {
+        &self.dims[0]
     }
 }
 
@@ -845,7 +864,8 @@ impl<'ast> Visit<'ast> for Collect<'_> {
                         e.span(),
                         format!(
                             "the team-local array `{name}` is used here as a whole; index it (`{name}[i]`), one element \
-                             at a time (a function cannot take the team's memory)"
+                             at a time, or pass it (`&mut {name}`, `&{name}[a..]`) to a function declared in the \
+                             `#[omp::directives]` fn, which omp-rs inlines"
                         ),
                     ));
                     return;
