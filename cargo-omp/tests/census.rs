@@ -86,6 +86,29 @@ fn programs_and_blockers_as_written() {
            }\n\
          }\n}\n",
     );
+    // A barrier in a device function the SPMD region calls (a team function, inlined).
+    write(
+        &root.join("teamfn-omp/main.cpp"),
+        "#pragma omp declare target\n\
+         void scan(float *s, int t) {\n\
+           s[t] += 1.0f;\n\
+         #pragma omp barrier\n\
+         }\n\
+         #pragma omp end declare target\n\
+         void f(int n, float *x) {\n\
+         #pragma omp target teams num_teams(n/64) thread_limit(64)\n\
+         {\n\
+           float s[64];\n\
+           #pragma omp parallel\n\
+           {\n\
+             int t = omp_get_thread_num();\n\
+             s[t] = x[omp_get_team_num() * 64 + t];\n\
+             #pragma omp barrier\n\
+             scan(s, t);\n\
+             x[omp_get_team_num() * 64 + t] = s[t];\n\
+           }\n\
+         }\n}\n",
+    );
     write(
         &root.join("perteam-omp/main.cpp"),
         "void p(int n, float *x, float *out) {\n\
@@ -227,8 +250,8 @@ fn programs_and_blockers_as_written() {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("15 programs, 50 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   6 / 15 (40.0 %)"), "{text}");
+    assert!(text.contains("16 programs, 56 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   7 / 16 (43.8 %)"), "{text}");
     assert!(
         text.contains("minmax-omp: 2 of 3 directives expressible; a user-defined reduction of array elements (minmax-omp/main.cpp:7)"),
         "{text}"
@@ -277,6 +300,7 @@ fn programs_and_blockers_as_written() {
         "{text}"
     );
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
+    assert!(text.contains("teamfn-omp: expressible (6 directives)"), "a barrier in a team function: {text}");
     assert!(
         text.contains("| `parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels) | 1 | 1 |"),
         "{text}"

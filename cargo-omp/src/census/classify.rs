@@ -249,7 +249,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
                     in_target && spmd_region(p, &around_p, source).is_ok()
                 });
             let host_team = !in_target && in_host_parallel(enclosing);
-            if !spmd && !host_team {
+            // In a function (no region around it) of a file with SPMD regions or device functions: a team
+            // function, which omp-rs inlines where an SPMD region calls it (omp_rs_codegen::spmd::inline).
+            let team_fn = enclosing.is_empty() && (source.contains("declare target") || source.contains("target teams"));
+            if !spmd && !host_team && !team_fn {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }
         }
