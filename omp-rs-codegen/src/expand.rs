@@ -918,10 +918,7 @@ impl VisitMut for Lowerer<'_> {
         let mut index = 0;
         while index < block.stmts.len() {
             // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
-            let scope = crate::spmd::inline::Scope {
-                fns: self.scopes.iter().rev().flat_map(|s| &s.items).filter_map(|i| if let Item::Fn(f) = i { Some(f) } else { None }).collect(),
-                locals: Some(&self.types),
-            };
+            let scope = crate::spmd::inline::Scope::of(&self.scopes, &self.types);
             if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], &scope, self.cx)) {
                 continue;
             }

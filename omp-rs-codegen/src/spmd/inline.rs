@@ -139,13 +139,55 @@ impl Arrays<'_> {
 /// around the region, innermost first) and its locals where the region stands.
 #[derive(Default)]
 pub(crate) struct Scope<'a> {
-    pub(crate) fns: Vec<&'a ItemFn>,
+    pub(crate) fns: Vec<ScopeFn<'a>>,
     pub(crate) locals: Option<&'a crate::types::TypeEnv>,
 }
 
-impl Scope<'_> {
+/// A function of the blocks around a region, with what blocks nearer the region declare: names its body cannot see
+/// but an inlined copy would (items and `use`s), and whether one of them may declare names unseen (a glob `use`, a
+/// macro declaring items).
+pub(crate) struct ScopeFn<'a> {
+    pub(crate) f: &'a ItemFn,
+    pub(crate) hidden: Vec<String>,
+    pub(crate) opaque: bool,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of a region inside `blocks` (outermost first).
+    pub(crate) fn of(blocks: &'a [crate::resolve::BlockScope], locals: &'a crate::types::TypeEnv) -> Self {
+        let (mut fns, mut hidden, mut opaque) = (Vec::new(), Vec::new(), false);
+        for b in blocks.iter().rev() {
+            for item in &b.items {
+                if let syn::Item::Fn(f) = item {
+                    fns.push(ScopeFn { f, hidden: hidden.clone(), opaque });
+                }
+            }
+            for item in &b.items {
+                let ident = match item {
+                    syn::Item::Fn(f) => &f.sig.ident,
+                    syn::Item::Const(c) => &c.ident,
+                    syn::Item::Static(s) => &s.ident,
+                    _ => continue,
+                };
+                hidden.push(ident.to_string());
+            }
+            for import in &b.imports {
+                match import {
+                    crate::resolve::Import::Named { name, .. } => hidden.push(name.clone()),
+                    crate::resolve::Import::Glob { .. } => opaque = true,
+                }
+            }
+            opaque |= b.opaque;
+        }
+        Scope { fns, locals: Some(locals) }
+    }
+
     fn is_local(&self, name: &str) -> bool {
         self.locals.is_some_and(|t| t.lookup(name).is_some())
+    }
+
+    fn find(&self, name: &str) -> Option<&ScopeFn<'a>> {
+        self.fns.iter().find(|d| d.f.sig.ident == name)
     }
 }
 
@@ -159,7 +201,8 @@ pub(crate) fn inline_calls(body: &mut syn::Block, scope: &Scope<'_>, arrays: &[T
     let mut bound = RegionNames(Vec::new());
     bound.visit_block(body);
     bound.0.extend(arrays.iter().map(|a| a.name().to_string()));
-    let barriers = barrier_fns(&scope.fns);
+    let all: Vec<&ItemFn> = scope.fns.iter().map(|d| d.f).collect();
+    let barriers = barrier_fns(&all);
     let mut inliner =
         Inliner { scope, barriers, arrays: Arrays { arrays }, bound: bound.0, cx, ok: true, stack: Vec::new(), next: 0 };
     inliner.visit_block_mut(body);
@@ -233,10 +276,11 @@ impl Inliner<'_> {
     fn callee(&self, call: &syn::ExprCall) -> Option<&'_ ItemFn> {
         let Expr::Path(p) = &*call.func else { return None };
         let name = p.path.get_ident()?.to_string();
-        if p.qself.is_some() || self.scope.is_local(&name) {
+        // A local of that name (a closure, bound outside the region or in it) is what the call calls.
+        if p.qself.is_some() || self.scope.is_local(&name) || self.bound.contains(&name) {
             return None;
         }
-        let f = *self.scope.fns.iter().find(|f| f.sig.ident == name)?;
+        let f = self.scope.find(&name)?.f;
         let passes_array = call.args.iter().any(|a| self.array_arg(a).is_some());
         (self.reaches_barrier(f) || names_routine(f.block.to_token_stream()) || passes_array).then_some(f)
     }
@@ -322,13 +366,28 @@ impl Inliner<'_> {
         let own: Vec<String> = own.names().collect();
         let mut free = FreeNames(Vec::new());
         free.visit_block(&f.block);
-        if let Some(clash) = free.0.iter().find(|(n, _)| !own.contains(n) && (self.bound.contains(n) || self.scope.is_local(n))) {
+        let (hidden, opaque) = self.scope.find(&name).map(|d| (d.hidden.clone(), d.opaque)).unwrap_or_default();
+        let free: Vec<(String, Span)> = free.0.into_iter().filter(|(n, _)| !own.contains(n)).collect();
+        if let (true, Some((n, span))) = (opaque, free.first()) {
+            self.cx.error_at(
+                *span,
+                format!(
+                    "the team function `{name}` uses `{n}`, and a block between it and the SPMD region calling it has a \
+                     glob `use` or a macro that may declare `{n}` there: omp-rs inlines the function at the call, so it \
+                     cannot tell that `{n}` means the same; declare the function in the region's own block"
+                ),
+            );
+            self.ok = false;
+            return None;
+        }
+        if let Some(clash) = free.iter().find(|(n, _)| self.bound.contains(n) || self.scope.is_local(n) || hidden.contains(n)) {
             let (n, span) = clash.clone();
             self.cx.error_at(
                 span,
                 format!(
-                    "the team function `{name}` uses `{n}`, which the SPMD region calling it binds as a local or team-local \
-                     array: omp-rs inlines the function there, where `{n}` would mean that; rename one of them"
+                    "the team function `{name}` uses `{n}`, which the SPMD region calling it binds otherwise (a local, a \
+                     team-local array, or an item or `use` of a block nearer the region): omp-rs inlines the function \
+                     there, where `{n}` would mean that; rename one of them"
                 ),
             );
             self.ok = false;

@@ -117,4 +117,27 @@ fn name_the_region_binds(y: &mut [f64]) {
     }
 }
 
+const K: f64 = 1.0;
+
+#[omp::directives]
+fn item_nearer_the_region(y: &mut [f64]) {
+    fn scaled(s: &[f64], t: usize) -> f64 {
+        s[t] * K
+    }
+    {
+        const K: f64 = 2.0;
+        #[omp::target_teams(num_teams(4), thread_limit(64))]
+        {
+            let mut s = [0.0f64; 64];
+            #[omp::parallel]
+            {
+                let t = omp::get_thread_num();
+                s[t] = K;
+                omp::barrier!();
+                y[omp::get_team_num() * 64 + t] = scaled(&s, t);
+            }
+        }
+    }
+}
+
 fn main() {}
