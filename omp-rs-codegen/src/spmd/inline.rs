@@ -443,9 +443,12 @@ impl Inliner<'_> {
             self.ok = false;
             return None;
         }
-        // Team functions the body calls in turn.
+        // Team functions the body calls in turn, inlined where the body's own names are bound too.
         self.stack.push(name.clone());
+        let region_names = self.bound.len();
+        self.bound.extend(own.iter().cloned());
         self.visit_block_mut(&mut body);
+        self.bound.truncate(region_names);
         self.stack.pop();
         // The tail typed by the return type, as the call would type it.
         if let syn::ReturnType::Type(_, ty) = &sig.output {

@@ -140,4 +140,30 @@ fn item_nearer_the_region(y: &mut [f64]) {
     }
 }
 
+#[omp::directives]
+fn name_the_calling_team_fn_binds(y: &mut [f64]) {
+    fn unit() -> f64 {
+        1.0
+    }
+    fn inner(s: &[f64], t: usize) -> f64 {
+        s[t] * unit()
+    }
+    fn outer(s: &mut [f64], t: usize) -> f64 {
+        let unit = 2.0;
+        s[t] = unit;
+        omp::barrier!();
+        inner(s, t)
+    }
+    #[omp::target_teams(num_teams(4), thread_limit(64))]
+    {
+        let mut s = [0.0f64; 64];
+        #[omp::parallel]
+        {
+            let t = omp::get_thread_num();
+            let v = outer(&mut s, t);
+            y[omp::get_team_num() * 64 + t] = v;
+        }
+    }
+}
+
 fn main() {}
