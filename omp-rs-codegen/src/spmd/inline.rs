@@ -98,7 +98,8 @@ fn calls_of(tokens: TokenStream, names: &[String]) -> Vec<Ident> {
         for (k, t) in tts.iter().enumerate() {
             match t {
                 TokenTree::Ident(i) if names.contains(&i.to_string()) => {
-                    let called = matches!(tts.get(k + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
+                    let called =
+                        matches!(tts.get(k + 1), Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Parenthesis);
                     // Not a method, a path's last segment or the function's own definition.
                     let after = k.checked_sub(1).map(|j| &tts[j]);
                     let not_a_call = match after {
@@ -203,8 +204,7 @@ pub(crate) fn inline_calls(body: &mut syn::Block, scope: &Scope<'_>, arrays: &[T
     bound.0.extend(arrays.iter().map(|a| a.name().to_string()));
     let all: Vec<&ItemFn> = scope.fns.iter().map(|d| d.f).collect();
     let barriers = barrier_fns(&all);
-    let mut inliner =
-        Inliner { scope, barriers, arrays: Arrays { arrays }, bound: bound.0, cx, ok: true, stack: Vec::new(), next: 0 };
+    let mut inliner = Inliner { scope, barriers, arrays: Arrays { arrays }, bound: bound.0, cx, ok: true, stack: Vec::new(), next: 0 };
     inliner.visit_block_mut(body);
     if inliner.ok {
         Ok(())
@@ -349,7 +349,9 @@ impl Inliner<'_> {
         if let Some((span, what)) = exits.found.first() {
             self.cx.error_at(
                 *span,
-                format!("`{what}` in the team function `{name}`: omp-rs inlines it into the SPMD region; give its value as the tail expression"),
+                format!(
+                    "`{what}` in the team function `{name}`: omp-rs inlines it into the SPMD region; give its value as the tail expression"
+                ),
             );
             self.ok = false;
             return None;
@@ -431,7 +433,10 @@ impl Inliner<'_> {
             if own.iter().filter(|n| **n == v.param).count() > 1 {
                 self.error(
                     &sig.ident,
-                    format!("`{name}` binds `{}` again in its body; it receives a team-local array: give the binding another name", v.param),
+                    format!(
+                        "`{name}` binds `{}` again in its body; it receives a team-local array: give the binding another name",
+                        v.param
+                    ),
                 );
                 return None;
             }
@@ -489,7 +494,7 @@ impl Inliner<'_> {
         body.stmts.push(syn::parse_quote!(#out = #value;));
         let mut binding = local.clone();
         if let Some(init) = &mut binding.init {
-            init.expr = Box::new(syn::parse_quote!(#out));
+            *init.expr = syn::parse_quote!(#out);
         }
         Some(vec![
             syn::parse_quote!(let #out: #ty;),
@@ -527,10 +532,13 @@ impl Inliner<'_> {
             self.error(&pt.pat, format!("`{name}` receives the team-local array `{}` here: bind the parameter to a name", a.array));
             return None;
         };
-        let Some(team) = self.arrays.get(&a.array.to_string()) else { return None };
+        let team = self.arrays.get(&a.array.to_string())?;
         let (dims, elem_tokens) = (team.dims(), team.elem().to_token_stream().to_string());
         let syn::Type::Reference(r) = &*pt.ty else {
-            self.error(&pt.ty, format!("`{name}`'s parameter `{}` receives the team-local array `{}`: type it `&[T]` or `&mut [T]`", pid.ident, a.array));
+            self.error(
+                &pt.ty,
+                format!("`{name}`'s parameter `{}` receives the team-local array `{}`: type it `&[T]` or `&mut [T]`", pid.ident, a.array),
+            );
             return None;
         };
         // The parameter's element type and dimension count: `[T]`, `[T; N]`, `[[T; N]]`, ..
@@ -561,7 +569,8 @@ impl Inliner<'_> {
             return None;
         }
         if a.lo.is_some() && dims != 1 {
-            self.cx.error_at(a.span, format!("a range of the team-local array `{}` passes one dimension only; pass the whole array", a.array));
+            self.cx
+                .error_at(a.span, format!("a range of the team-local array `{}` passes one dimension only; pass the whole array", a.array));
             self.ok = false;
             return None;
         }
@@ -756,7 +765,10 @@ impl VisitMut for Subst<'_> {
                 // `&mut p` / `&p` passed on: the view itself.
                 if let Some(v) = self.view_of(&r.expr) {
                     if r.mutability.is_some() && !v.mutable {
-                        self.cx.error_spanned_by(&*r, format!("`{}` is a shared view of `{}`: it cannot be borrowed `&mut`", v.param, v.array));
+                        self.cx.error_spanned_by(
+                            &*r,
+                            format!("`{}` is a shared view of `{}`: it cannot be borrowed `&mut`", v.param, v.array),
+                        );
                         self.ok = false;
                         return;
                     }
@@ -775,7 +787,10 @@ impl VisitMut for Subst<'_> {
     fn visit_macro_mut(&mut self, m: &mut syn::Macro) {
         let named = m.tokens.clone().into_iter().any(|t| mentions(&t, self.views));
         if named {
-            self.cx.error_spanned_by(&*m, "a team-local array received by a team function, inside a macro call: read the element into a local first");
+            self.cx.error_spanned_by(
+                &*m,
+                "a team-local array received by a team function, inside a macro call: read the element into a local first",
+            );
             self.ok = false;
         }
     }
