@@ -634,8 +634,6 @@ fn erode_rows(img: &[u8], tmp: &mut [u8], width: usize, height: usize, hsize: us
         }
     }
     let grid_x = width / hsize;
-    // The original's `hsize/2` in the write's index, named (an index is affine in the loop's values and invariants).
-    let half = hsize / 2;
     #[omp::target_teams(num_teams(grid_x * height), thread_limit(hsize))]
     {
         let mut s_mem = [0u8; 128];
@@ -652,8 +650,8 @@ fn erode_rows(img: &[u8], tmp: &mut [u8], width: usize, height: usize, hsize: us
             }
             omp::barrier!();
             two_way_scan(&s_mem, &mut s_mem[2 * hsize..], hsize, tx);
-            if tidx + half < width - half {
-                tmp[tidy * width + tidx + half] = element_op(s_mem[2 * hsize + tx], s_mem[2 * hsize + tx + hsize - 1]);
+            if tidx + hsize / 2 < width - hsize / 2 {
+                tmp[tidy * width + tidx + hsize / 2] = element_op(s_mem[2 * hsize + tx], s_mem[2 * hsize + tx + hsize - 1]);
             }
         }
     }

@@ -39,18 +39,23 @@ pub enum IterVar {
     },
 }
 
-/// A product `lit · atom₁ · atom₂ …` of loop-invariant values: variables from outside the loop, or constants named
-/// by a path (`u16::MAX`, `Self::N`).
+/// A product `lit · atom₁ · atom₂ …` of loop-invariant values: variables from outside the loop, constants named
+/// by a path (`u16::MAX`, `Self::N`), or a quotient, remainder or shift of such values by a literal (`(n / 2)`,
+/// parenthesised), which the run time evaluates before the loop as the body does in it.
 #[derive(Debug, Clone)]
 pub struct Coeff {
     /// Integer factor.
     pub lit: i128,
-    /// Loop-invariant values (paths), sorted by their text.
-    pub atoms: Vec<syn::Path>,
+    /// Loop-invariant values, sorted by their text.
+    pub atoms: Vec<Expr>,
 }
 
-fn path_text(p: &syn::Path) -> String {
+fn path_text(p: &Expr) -> String {
     p.to_token_stream().to_string()
+}
+
+fn atom(path: syn::Path) -> Expr {
+    Expr::Path(syn::ExprPath { attrs: Vec::new(), qself: None, path })
 }
 
 impl Coeff {
@@ -269,7 +274,11 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
             name(id, env, unreliable)
         }
         // `u16::MAX`, `Self::N`, `consts::N`: a constant (a longer path never names a local variable).
-        Expr::Path(p) if p.qself.is_none() => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![p.path.clone()] })),
+        Expr::Path(p) if p.qself.is_none() => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![atom(p.path.clone())] })),
+        // `n / 2`, `(nx + 1) % 4`, `n >> 1` of values from outside the loop: one loop-invariant value.
+        Expr::Binary(b) if matches!(b.op, BinOp::Div(_) | BinOp::Rem(_) | BinOp::Shr(_) | BinOp::Shl(_)) && invariant_quotient(b, env, unreliable) => {
+            Ok(Poly::constant(Coeff { lit: 1, atoms: vec![syn::parse_quote!((#b))] }))
+        }
         Expr::Binary(b) => {
             let l = || affine(&b.left, env, unreliable);
             let r = || affine(&b.right, env, unreliable);
@@ -278,8 +287,8 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
                 BinOp::Sub(_) => l()?.add(r()?, -1),
                 BinOp::Mul(_) => l()?.mul(r()?),
                 _ => Err(NotAffine(format!(
-                    "it uses `{}` (only `+`, `-` and `*` keep an index affine; compute other invariant factors before \
-                     the loop, e.g. `let half = n / 2;`)",
+                    "it uses `{}` (only `+`, `-` and `*` of loop variables keep an index affine; `/`, `%` and shifts \
+                     only of values from outside the loop by a literal, such as `n / 2`)",
                     b.op.to_token_stream()
                 ))),
             }
@@ -297,6 +306,41 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         Expr::Field(_) => Err(NotAffine("it reads a field (copy it into a local before the loop)".into())),
         _ => Err(NotAffine("it is not a sum of loop variables times loop-invariant values".into())),
     }
+}
+
+/// Whether `b` (a `/`, `%`, `>>` or `<<`) divides or shifts by a nonzero integer literal a value made of literals,
+/// constants and variables from outside the loop with `+ - * / % >> <<` and casts: a value the run time can compute
+/// before the loop as the body computes it (no division by zero, no name the loop binds or changes).
+fn invariant_quotient(b: &syn::ExprBinary, env: &Env, unreliable: &Unreliable) -> bool {
+    fn outside(e: &Expr, env: &Env, unreliable: &Unreliable) -> bool {
+        match e {
+            Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(_), .. }) => true,
+            Expr::Paren(p) => outside(&p.expr, env, unreliable),
+            Expr::Cast(c) => outside(&c.expr, env, unreliable),
+            Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => outside(&u.expr, env, unreliable),
+            Expr::Binary(b) => {
+                matches!(
+                    b.op,
+                    BinOp::Add(_) | BinOp::Sub(_) | BinOp::Mul(_) | BinOp::Div(_) | BinOp::Rem(_) | BinOp::Shr(_) | BinOp::Shl(_)
+                ) && outside(&b.left, env, unreliable)
+                    && outside(&b.right, env, unreliable)
+            }
+            Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {
+                Some(id) => {
+                    let key = id.to_string();
+                    !unreliable.0.contains_key(&key) && env.position(&key).is_none()
+                }
+                // A longer path names a constant.
+                None => true,
+            },
+            _ => false,
+        }
+    }
+    let by_literal = match &*b.right {
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u128>().is_ok_and(|v| v != 0),
+        _ => false,
+    };
+    by_literal && outside(&b.left, env, unreliable)
 }
 
 /// `x[a..b]`, a subslice (`corner_forces(&mut f[8 * k..8 * k + 8])`, as LULESH passes a hexahedron's corners): the
@@ -348,7 +392,7 @@ fn name(id: &syn::Ident, env: &Env, unreliable: &Unreliable) -> Result<Poly, Not
     }
     match env.position(&key).map(|pos| (pos, env.lookup(&key))) {
         // Not bound in the body: a variable from outside the loop, evaluated once before it.
-        None => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![syn::Path::from(id.clone())] })),
+        None => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![atom(syn::Path::from(id.clone()))] })),
         Some((_, Some(Binding::Parallel(d)))) => Ok(Poly::var(IterVar::Parallel(*d))),
         Some((pos, Some(Binding::InnerLoop(range)))) => {
             let outer = env.before(pos);
@@ -603,6 +647,10 @@ mod test {
         assert!(form("(i + 1) * n - j + 3").is_ok());
         assert!(form("2 * (i as usize) + 1").is_ok());
         assert_eq!(form("i - i + j").expect("affine").parallel_dims(), vec![1]);
+        // A quotient of values from outside the loop by a literal is one loop-invariant value.
+        let half = form("i * n + n / 2 + (m + 1) % 4").expect("affine");
+        assert_eq!(half.parallel_dims(), vec![0]);
+        assert!(half.key().contains("(n / 2)"), "{}", half.key());
     }
 
     #[test]
@@ -615,6 +663,8 @@ mod test {
             ("i + x[j]", "indirect"),
             ("i as f64 as usize", "may truncate"),
             ("i / 2", "`/`"),
+            ("i + n / k", "`/`"),
+            ("i + n / 0", "`/`"),
             ("i + s.n", "field"),
             ("i * 100000000000000000000 * 100000000000000000000", "overflow"),
             ("i + 1000000000000000000000000000000000000000000", "beyond 128 bits"),
