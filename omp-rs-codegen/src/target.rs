@@ -802,9 +802,57 @@ fn indexes_directly(body: &syn::Block, v: &Ident) -> bool {
             }
         }
     }
-    let mut f = Find { v, in_index: 0, in_cast: 0, found: false };
-    syn::visit::Visit::visit_block(&mut f, body);
-    f.found
+    // `let indt = ll * nz * nx + k * nx + i; tend[indt]`: a local computed from `v` by arithmetic has `v`'s type,
+    // so an index by it fixes `v`'s type too (to a fixed point: locals computed from such locals).
+    let mut names = vec![v.clone()];
+    loop {
+        let mut lets = SameType { names: &names, found: Vec::new() };
+        syn::visit::Visit::visit_block(&mut lets, body);
+        let new: Vec<Ident> = lets.found.into_iter().filter(|n| !names.contains(n)).collect();
+        if new.is_empty() {
+            break;
+        }
+        names.extend(new);
+    }
+    names.iter().any(|v| {
+        let mut f = Find { v, in_index: 0, in_cast: 0, found: false };
+        syn::visit::Visit::visit_block(&mut f, body);
+        f.found
+    })
+}
+
+/// The untyped `let x = <arithmetic>` bindings whose value has the type of one of `names`: an arithmetic tree
+/// (`+ - * / %`, parentheses, negation) with one of them as an operand (Rust's arithmetic takes one type on both
+/// sides; a shift, a cast or a call does not carry the type).
+struct SameType<'a> {
+    names: &'a [Ident],
+    found: Vec<Ident>,
+}
+
+impl SameType<'_> {
+    fn carries(&self, e: &syn::Expr) -> bool {
+        use syn::BinOp::*;
+        match e {
+            syn::Expr::Path(p) => p.path.get_ident().is_some_and(|i| self.names.contains(i)),
+            syn::Expr::Paren(p) => self.carries(&p.expr),
+            syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => self.carries(&u.expr),
+            syn::Expr::Binary(b) if matches!(b.op, Add(_) | Sub(_) | Mul(_) | Div(_) | Rem(_)) => {
+                self.carries(&b.left) || self.carries(&b.right)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'ast> syn::visit::Visit<'ast> for SameType<'_> {
+    fn visit_local(&mut self, l: &'ast syn::Local) {
+        if let (syn::Pat::Ident(p), Some(init)) = (&l.pat, &l.init) {
+            if p.subpat.is_none() && self.carries(&init.expr) {
+                self.found.push(p.ident.clone());
+            }
+        }
+        syn::visit::visit_local(self, l);
+    }
 }
 
 fn explicit_maps(d: &Directive) -> Vec<(String, MapKind, ExplicitMap)> {
@@ -883,5 +931,20 @@ mod test {
             "#[omp::target_teams_distribute_parallel_for(collapse(2))] for row in (0..n).step_by(2) { for col in 0..m { t[col * nr + row] = a[0]; } }",
         );
         assert!(!stepped.lanes_follow_outer());
+    }
+
+    /// A loop whose bounds do not say their type (`0..4`, `0..NUM_VARS`) takes `usize` when its variable reaches an
+    /// index, directly or through locals computed from it (miniWeather's `let indt = ll * nz * nx + k * nx + i;
+    /// tend[indt]`); a shift or a cast does not carry the type.
+    #[test]
+    fn loop_types_follow_locals_into_indices() {
+        let indexes = |body: &str| {
+            let b: syn::Block = syn::parse_str(&format!("{{ {body} }}")).unwrap_or_else(|e| panic!("{e}"));
+            super::indexes_directly(&b, &syn::parse_quote!(ll))
+        };
+        assert!(indexes("let ind = ll * n + k; t[ind] = a[k];"));
+        assert!(indexes("let base = ll * n; let ind = base + k; t[ind] = a[k];"));
+        assert!(!indexes("let ind = (ll as usize) * n + k; t[ind] = a[k];"));
+        assert!(!indexes("let bit = 1usize << ll; t[k] = bit as f64;"));
     }
 }

@@ -276,7 +276,9 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         // `u16::MAX`, `Self::N`, `consts::N`: a constant (a longer path never names a local variable).
         Expr::Path(p) if p.qself.is_none() => Ok(Poly::constant(Coeff { lit: 1, atoms: vec![atom(p.path.clone())] })),
         // `n / 2`, `(nx + 1) % 4`, `n >> 1` of values from outside the loop: one loop-invariant value.
-        Expr::Binary(b) if matches!(b.op, BinOp::Div(_) | BinOp::Rem(_) | BinOp::Shr(_) | BinOp::Shl(_)) && invariant_quotient(b, env, unreliable) => {
+        Expr::Binary(b)
+            if matches!(b.op, BinOp::Div(_) | BinOp::Rem(_) | BinOp::Shr(_) | BinOp::Shl(_)) && invariant_quotient(b, env, unreliable) =>
+        {
             Ok(Poly::constant(Coeff { lit: 1, atoms: vec![syn::parse_quote!((#b))] }))
         }
         Expr::Binary(b) => {
