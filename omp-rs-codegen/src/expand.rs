@@ -658,15 +658,16 @@ impl<'a> Lowerer<'a> {
             if self.package.is_some() || crate::manifest::current().is_some() {
                 // The build could not type a field path (its struct is not defined in this package, or twice): say
                 // what to write instead of running the region on the host unannounced.
+                // The build recorded no types for the region as a whole: every field path it reads is a suspect.
                 let h = &hoisted[0];
-                let path = h.path_text();
+                let paths: Vec<String> = hoisted.iter().map(|h| format!("`{}`", h.path_text())).collect();
                 self.cx.error_spanned_by(
                     &h.path,
                     format!(
-                        "the device kernel of this target region needs the type of `{path}`, and the device build found no single \
-                         struct definition for it in this package: bind it to a typed local before the loop (e.g. \
-                         `let {}: &[f64] = &{path};`) and use that",
-                        h.local
+                        "the device kernel of this target region needs the types of {}, and the device build could not \
+                         read them from a single struct definition in this package: bind each to a local with its type \
+                         written before the loop (`let nz: usize = g.nz;`, `let v: &[f64] = &g.v;`) and use that",
+                        paths.join(", ")
                     ),
                 );
                 return sequential(f);
