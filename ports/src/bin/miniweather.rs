@@ -50,14 +50,6 @@
 //!   etc. (the calls keep the original's order), and its update loop is two functions: `apply_tendencies` (`state_out`
 //!   other than `state_init`) and `apply_tendencies_in_place` (the third stage, `state[inds] = state[inds] + dt *
 //!   tend[indt]`, the same arithmetic), as HPCCG's port does for `waxpby` with output = input.
-//! - Workaround: some of the locals taken from `g: &Grid` need their types written. `let (i_beg, k_beg,
-//!   data_spec_int) = (g.i_beg, g.k_beg, g.data_spec_int);` before the update loops, and `let (nx, nz) = (g.nx,
-//!   g.nz);` in `set_halo_values_x` (the same line untyped works in `set_halo_values_z` and the other kernels) give
-//!   "the device kernel of this target region needs the type of `g.nz`, and the device build found no single
-//!   struct definition for it in this package: bind it to a typed local before the loop (e.g. `let nz: &[f64] =
-//!   &g.nz;`) and use that" (in `set_halo_values_x` the message names "`g.g.nz`" and suggests `let g.nz: &[f64] =
-//!   &g.g.nz;`). It names `g.nz` whichever field is at fault (untyped `(nx, nz, dx, dz)` works beside the typed
-//!   three), and its example types a `usize` as `&[f64]`. With `: (usize, usize, i32)` etc. they compile.
 //! - Workaround (a race in the original): the update loop, `collapse(3)` over `(ll, k, i)`, adds the gravity-wave
 //!   forcing to `tend[ID_WMOM*nz*nx + k*nx + i]` in every `ll` iteration, and iteration `(ID_WMOM, k, i)` reads that
 //!   element: omp-rs refuses it, "`tend` is written at `tend[indw]` but also read at `tend[indt]` in this parallel
@@ -309,7 +301,7 @@ fn apply_tendencies(
     g: &Grid,
 ) {
     let (nx, nz, dx, dz) = (g.nx, g.nz, g.dx, g.dz);
-    let (i_beg, k_beg, data_spec_int): (usize, usize, i32) = (g.i_beg, g.k_beg, g.data_spec_int);
+    let (i_beg, k_beg, data_spec_int) = (g.i_beg, g.k_beg, g.data_spec_int);
     #[omp::target_teams_distribute_parallel_for_simd(collapse(3), unsafe(disjoint(tend)), depend(inout: asyncid), nowait)]
     for ll in 0..NUM_VARS {
         for k in 0..nz {
@@ -357,7 +349,7 @@ fn apply_tendencies_in_place(
     g: &Grid,
 ) {
     let (nx, nz, dx, dz) = (g.nx, g.nz, g.dx, g.dz);
-    let (i_beg, k_beg, data_spec_int): (usize, usize, i32) = (g.i_beg, g.k_beg, g.data_spec_int);
+    let (i_beg, k_beg, data_spec_int) = (g.i_beg, g.k_beg, g.data_spec_int);
     #[omp::target_teams_distribute_parallel_for_simd(collapse(3), unsafe(disjoint(tend)), depend(inout: asyncid), nowait)]
     for ll in 0..NUM_VARS {
         for k in 0..nz {
@@ -549,8 +541,8 @@ fn set_halo_values_x(
     hy_dens_theta_cell: &MappedRef<'_, '_, f64>,
     g: &Grid,
 ) {
-    let (nx, nz): (usize, usize) = (g.nx, g.nz);
-    let (k_beg, dz, data_spec_int): (usize, f64, i32) = (g.k_beg, g.dz, g.data_spec_int);
+    let (nx, nz) = (g.nx, g.nz);
+    let (k_beg, dz, data_spec_int) = (g.k_beg, g.dz, g.data_spec_int);
 
     if g.nranks == 1 && !g.exchange {
         #[omp::target_teams_distribute_parallel_for_simd(collapse(2), depend(inout: asyncid), nowait)]
