@@ -18,7 +18,7 @@
 //!         #[omp::parallel]
 //!         {
 //!             ..
-//!             two_way_scan(&s_mem, &mut s_mem[2 * hsize..], hsize, tid);   // see below for the borrow
+//!             two_way_scan(&s_mem, &mut s_mem[2 * hsize..], hsize, tid);   // two views of one array, as in C
 //!         }
 //!     }
 //! }
@@ -44,8 +44,11 @@
 //! functions, `return` or `?` in one (its tail is its value), recursion, a team-local array passed to a parameter of
 //! another element type, dimension count or mutability than the array's, a parameter of the function that its body
 //! rebinds while it holds an array, and a name the function uses from its own scope that the region binds as a
-//! local (inlined, the name would mean the local). A call of a barrier-holding function outside an SPMD region's
-//! `parallel` block is refused where it stands ([`remaining_calls`]).
+//! local (inlined, the name would mean the local), and a variable from outside the region passed to a `&mut`
+//! parameter (a mapped array written through it would escape the region's checks). A call of a barrier-holding function outside an SPMD region's
+//! `parallel` block is refused where it stands ([`remaining_calls`]); so is a name the function reads that an item
+//! or `use` of a block nearer the region declares, or that a team function calling it binds. The host keeps the
+//! function's definition, its barriers removed, for rustc's type check of the body as written.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
