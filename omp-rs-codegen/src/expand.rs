@@ -656,9 +656,9 @@ impl<'a> Lowerer<'a> {
                 return quote!({ #refused });
             }
             if self.package.is_some() || crate::manifest::current().is_some() {
-                // The build could not type a field path (its struct is not defined in this package, or twice): say
-                // what to write instead of running the region on the host unannounced.
-                // The build recorded no types for the region as a whole: every field path it reads is a suspect.
+                // The build could not type a field path (its struct is not defined in this package, or twice) and
+                // recorded no types for the region, so every path it reads is named: say what to write instead of
+                // running the region on the host unannounced.
                 let h = &hoisted[0];
                 let paths: Vec<String> = hoisted.iter().map(|h| format!("`{}`", h.path_text())).collect();
                 self.cx.error_spanned_by(
