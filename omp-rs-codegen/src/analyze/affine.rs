@@ -705,8 +705,9 @@ mod test {
         assert!(err.0.contains("private"));
     }
 
-    /// Random expressions over `i`, `j` (loop variables), `n`, `m` (captures) and literals with `+ - *`, unary `-`
-    /// and parentheses: whenever `affine` accepts one, its form evaluates to the expression's exact value.
+    /// Random expressions over `i`, `j` (loop variables), `n`, `m` (captures) and literals with `+ - *`, unary `-`,
+    /// parentheses and `/ k`, `% k` by literals: whenever `affine` accepts one, its form evaluates to the
+    /// expression's exact value (a quotient's atom evaluated as Rust does, truncating).
     mod random_forms {
         use super::*;
         use proptest::prelude::*;
@@ -717,6 +718,8 @@ mod test {
             Lit(i64),
             Neg(Box<E>),
             Bin(Box<E>, char, Box<E>),
+            /// `(e / k)` or `(e % k)` by a positive literal.
+            Quo(Box<E>, char, i64),
         }
 
         impl E {
@@ -727,6 +730,7 @@ mod test {
                     E::Lit(l) => l.to_string(),
                     E::Neg(e) => format!("-({})", e.text()),
                     E::Bin(a, op, b) => format!("({} {op} {})", a.text(), b.text()),
+                    E::Quo(a, op, k) => format!("({} {op} {k})", a.text()),
                 }
             }
 
@@ -743,7 +747,37 @@ mod test {
                             _ => a.checked_mul(b)?,
                         }
                     }
+                    E::Quo(a, op, k) => {
+                        let (a, k) = (a.eval(vals)?, i128::from(*k));
+                        if *op == '/' {
+                            a / k
+                        } else {
+                            a % k
+                        }
+                    }
                 })
+            }
+        }
+
+        /// The value of an atom (a capture's name or a parenthesised quotient of captures), evaluated as Rust does.
+        fn eval_atom(e: &Expr, vals: &HashMap<&str, i128>) -> i128 {
+            match e {
+                Expr::Path(p) => vals[path_text(&Expr::Path(p.clone())).as_str()],
+                Expr::Paren(p) => eval_atom(&p.expr, vals),
+                Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse().unwrap_or_else(|e| panic!("{e}")),
+                Expr::Unary(u) => -eval_atom(&u.expr, vals),
+                Expr::Binary(b) => {
+                    let (l, r) = (eval_atom(&b.left, vals), eval_atom(&b.right, vals));
+                    match b.op {
+                        BinOp::Add(_) => l + r,
+                        BinOp::Sub(_) => l - r,
+                        BinOp::Mul(_) => l * r,
+                        BinOp::Div(_) => l / r,
+                        BinOp::Rem(_) => l % r,
+                        _ => panic!("operator in an atom: {}", e.to_token_stream()),
+                    }
+                }
+                _ => panic!("atom: {}", e.to_token_stream()),
             }
         }
 
@@ -752,6 +786,7 @@ mod test {
             leaf.prop_recursive(5, 40, 2, |inner| {
                 prop_oneof![
                     inner.clone().prop_map(|e| E::Neg(Box::new(e))),
+                    (inner.clone(), proptest::sample::select(vec!['/', '%']), 1i64..5).prop_map(|(a, op, k)| E::Quo(Box::new(a), op, k)),
                     (inner.clone(), proptest::sample::select(vec!['+', '-', '*']), inner).prop_map(|(a, op, b)| E::Bin(
                         Box::new(a),
                         op,
@@ -762,7 +797,7 @@ mod test {
         }
 
         fn eval_form(p: &Poly, vals: &HashMap<&str, i128>) -> i128 {
-            let coeff = |c: &Coeff| c.atoms.iter().fold(c.lit, |acc, a| acc * vals[path_text(a).as_str()]);
+            let coeff = |c: &Coeff| c.atoms.iter().fold(c.lit, |acc, a| acc * eval_atom(a, vals));
             let mut sum: i128 = p.constant_terms().into_iter().map(coeff).sum();
             for (v, c) in p.var_terms() {
                 let x = match v {
@@ -790,9 +825,10 @@ mod test {
                 let Some(want) = e.eval(&vals) else { return Ok(()) };
                 match form(&src) {
                     Ok(p) => prop_assert_eq!(eval_form(&p, &vals), want, "{}", src),
-                    // Only products of two loop variables (and 128-bit overflow of constant factors) are refused.
+                    // Only products of two loop variables, quotients of loop variables (and 128-bit overflow of
+                    // constant factors) are refused.
                     Err(NotAffine(why)) => prop_assert!(
-                        why.contains("two loop variables") || why.contains("overflow"),
+                        why.contains("two loop variables") || why.contains("overflow") || why.contains("uses `"),
                         "`{}` refused: {}", src, why
                     ),
                 }
