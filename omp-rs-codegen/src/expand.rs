@@ -919,8 +919,8 @@ impl VisitMut for Lowerer<'_> {
         let mut index = 0;
         while index < block.stmts.len() {
             // `#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }` is a loop nest over its teams and threads.
-            let scope = crate::spmd::inline::Scope::of(&self.scopes, &self.types);
-            if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], &scope, self.cx)) {
+            let scope = || crate::spmd::inline::Scope::of(&self.scopes, &self.types);
+            if rewrite_in_place(block, index, crate::spmd::fuse(&block.stmts[index], scope, self.cx)) {
                 continue;
             }
             // `#[omp::parallel(..)] { .. }` on the host: a loop over its threads, or its worksharing steps in order.

@@ -128,15 +128,19 @@ fn names_routine(tokens: TokenStream) -> bool {
     crate::fields::ident_tokens(tokens).iter().any(|i| super::ROUTINES.iter().any(|(r, _)| i == r))
 }
 
-/// The team-local arrays an inlining may pass on: their names, element types and dimension counts.
-struct Arrays<'a> {
-    arrays: &'a [TeamArray],
+/// The name of a value item (`fn`, `const`, `static`): what a call or a path in a body may mean.
+fn value_item_name(item: &syn::Item) -> Option<&Ident> {
+    match item {
+        syn::Item::Fn(f) => Some(&f.sig.ident),
+        syn::Item::Const(c) => Some(&c.ident),
+        syn::Item::Static(s) => Some(&s.ident),
+        _ => None,
+    }
 }
 
-impl Arrays<'_> {
-    fn get(&self, name: &str) -> Option<&TeamArray> {
-        self.arrays.iter().find(|a| a.name() == name)
-    }
+/// An inlined body as the expression that stands where the call did.
+fn block_expr(block: syn::Block) -> Expr {
+    Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block })
 }
 
 /// What a region sees around it: the functions the enclosing `#[omp::directives]` fn declares (in its body or a block
@@ -166,15 +170,7 @@ impl<'a> Scope<'a> {
                     fns.push(ScopeFn { f, hidden: hidden.clone(), opaque });
                 }
             }
-            for item in &b.items {
-                let ident = match item {
-                    syn::Item::Fn(f) => &f.sig.ident,
-                    syn::Item::Const(c) => &c.ident,
-                    syn::Item::Static(s) => &s.ident,
-                    _ => continue,
-                };
-                hidden.push(ident.to_string());
-            }
+            hidden.extend(b.items.iter().filter_map(value_item_name).map(|i| i.to_string()));
             for import in &b.imports {
                 match import {
                     crate::resolve::Import::Named { name, .. } => hidden.push(name.clone()),
@@ -207,7 +203,7 @@ pub(crate) fn inline_calls(body: &mut syn::Block, scope: &Scope<'_>, arrays: &[T
     bound.0.extend(arrays.iter().map(|a| a.name().to_string()));
     let all: Vec<&ItemFn> = scope.fns.iter().map(|d| d.f).collect();
     let barriers = barrier_fns(&all);
-    let mut inliner = Inliner { scope, barriers, arrays: Arrays { arrays }, bound: bound.0, cx, ok: true, stack: Vec::new(), next: 0 };
+    let mut inliner = Inliner { scope, barriers, arrays, bound: bound.0, cx, ok: true, stack: Vec::new(), next: 0 };
     inliner.visit_block_mut(body);
     if inliner.ok {
         Ok(())
@@ -225,13 +221,7 @@ impl<'ast> Visit<'ast> for RegionNames {
         syn::visit::visit_pat_ident(self, p);
     }
     fn visit_item(&mut self, item: &'ast syn::Item) {
-        let ident = match item {
-            syn::Item::Fn(f) => Some(&f.sig.ident),
-            syn::Item::Const(c) => Some(&c.ident),
-            syn::Item::Static(s) => Some(&s.ident),
-            _ => None,
-        };
-        self.0.extend(ident.map(|i| i.to_string()));
+        self.0.extend(value_item_name(item).map(|i| i.to_string()));
     }
 }
 
@@ -239,7 +229,8 @@ struct Inliner<'a> {
     scope: &'a Scope<'a>,
     /// The functions of the scope that reach a barrier ([`barrier_fns`]).
     barriers: Vec<String>,
-    arrays: Arrays<'a>,
+    /// The region's team-local arrays and variables.
+    arrays: &'a [TeamArray],
     bound: Vec<String>,
     cx: &'a Ctxt,
     ok: bool,
@@ -269,7 +260,7 @@ struct ArrayArg {
     span: Span,
 }
 
-impl Inliner<'_> {
+impl<'a> Inliner<'a> {
     fn error<T: ToTokens>(&mut self, at: T, msg: impl std::fmt::Display) {
         self.cx.error_spanned_by(at, msg);
         self.ok = false;
@@ -286,6 +277,10 @@ impl Inliner<'_> {
         let f = self.scope.find(&name)?.f;
         let passes_array = call.args.iter().any(|a| self.array_arg(a).is_some());
         (self.reaches_barrier(f) || names_routine(f.block.to_token_stream()) || passes_array).then_some(f)
+    }
+
+    fn array(&self, name: &str) -> Option<&'a TeamArray> {
+        self.arrays.iter().find(|a| a.name() == name)
     }
 
     fn reaches_barrier(&self, f: &ItemFn) -> bool {
@@ -308,7 +303,7 @@ impl Inliner<'_> {
         let Expr::Path(p) = place else { return None };
         let array = p.path.get_ident()?;
         // A team-local variable passed `&mut k` is an element borrow (refused by the team lowering).
-        if self.arrays.get(&array.to_string())?.is_scalar() {
+        if self.array(&array.to_string())?.is_scalar() {
             return None;
         }
         let (lo, hi) = match range {
@@ -499,11 +494,7 @@ impl Inliner<'_> {
         if let Some(init) = &mut binding.init {
             *init.expr = syn::parse_quote!(#out);
         }
-        Some(vec![
-            syn::parse_quote!(let #out: #ty;),
-            Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: body }), None),
-            Stmt::Local(binding),
-        ])
+        Some(vec![syn::parse_quote!(let #out: #ty;), Stmt::Expr(block_expr(body), None), Stmt::Local(binding)])
     }
 
     /// The variable from outside the region that `arg` lends to a `&mut` parameter, if it does (a mapped array or
@@ -535,7 +526,7 @@ impl Inliner<'_> {
             self.error(&pt.pat, format!("`{name}` receives the team-local array `{}` here: bind the parameter to a name", a.array));
             return None;
         };
-        let team = self.arrays.get(&a.array.to_string())?;
+        let team = self.array(&a.array.to_string())?;
         let (dims, elem_tokens) = (team.dims(), team.elem().to_token_stream().to_string());
         let syn::Type::Reference(r) = &*pt.ty else {
             self.error(
@@ -609,7 +600,7 @@ impl VisitMut for Inliner<'_> {
                     if let Some(f) = self.callee(call) {
                         let (f, call, semi) = (f.clone(), call.clone(), *semi);
                         if let Some(b) = self.inline(&f, &call) {
-                            stmt = Stmt::Expr(Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: b }), semi);
+                            stmt = Stmt::Expr(block_expr(b), semi);
                         }
                         out.push(stmt);
                         continue;
@@ -653,7 +644,7 @@ impl VisitMut for Inliner<'_> {
                     return;
                 }
                 if let Some(b) = self.inline(&f, &call) {
-                    *e = Expr::Block(syn::ExprBlock { attrs: Vec::new(), label: None, block: b });
+                    *e = block_expr(b);
                 }
                 return;
             }
@@ -775,8 +766,7 @@ impl VisitMut for Subst<'_> {
                         self.ok = false;
                         return;
                     }
-                    let inner = (*r.expr).clone();
-                    let mut inner = inner;
+                    let mut inner = (*r.expr).clone();
                     self.visit_expr_mut(&mut inner);
                     *e = inner;
                     return;

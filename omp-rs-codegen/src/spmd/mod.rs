@@ -111,12 +111,12 @@ pub(crate) fn in_user_terms(msg: String) -> String {
 /// When `stmt` is an SPMD region (`#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }`): the statements that
 /// replace it, the counts' `let`s and the loop directive; `Err(())` when it is one but malformed (reported to
 /// `cx`). `None` for every other statement. `scope`: the functions the enclosing fn declares and its locals where
-/// the region stands ([`inline`]).
-pub(crate) fn fuse(stmt: &Stmt, scope: &inline::Scope<'_>, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
+/// the region stands ([`inline`]), made only for a region.
+pub(crate) fn fuse<'s>(stmt: &Stmt, scope: impl FnOnce() -> inline::Scope<'s>, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
     let Stmt::Expr(Expr::Block(teams_block), _) = stmt else { return None };
     let teams = find_omp_attr(&teams_block.attrs).filter(|a| a.name == "target_teams")?;
     let parallel_at = teams_block.block.stmts.iter().position(|s| parallel_attr(s).is_some())?;
-    Some(fuse_region(teams_block, &teams, parallel_at, scope, cx))
+    Some(fuse_region(teams_block, &teams, parallel_at, &scope(), cx))
 }
 
 fn parallel_attr(stmt: &Stmt) -> Option<OmpAttr> {
@@ -782,7 +782,7 @@ mod tests {
     fn fused(src: TokenStream) -> Result<String, String> {
         let stmt: Stmt = syn::parse2(src).unwrap();
         let cx = Ctxt::new();
-        let out = fuse(&stmt, &inline::Scope::default(), &cx).expect("an SPMD region");
+        let out = fuse(&stmt, inline::Scope::default, &cx).expect("an SPMD region");
         match (out, cx.check()) {
             (Ok(stmts), Ok(())) => Ok(stmts.iter().map(|s| s.to_token_stream().to_string()).collect::<Vec<_>>().join("\n")),
             (_, Err(e)) => Err(e.to_string()),
@@ -1169,6 +1169,6 @@ mod tests {
                 }
             }
         );
-        assert!(fuse(&stmt, &inline::Scope::default(), &Ctxt::new()).is_none());
+        assert!(fuse(&stmt, inline::Scope::default, &Ctxt::new()).is_none());
     }
 }
