@@ -15,6 +15,10 @@ pub const CHECKS: &[Check] = &[
     ("port: target_enter_data! as the first offload operation maps onto the device", check_enter_data_first),
     ("port: y[2 * i] and y[2 * i + 1] in one iteration; y[s * i + 2] with a run-time s", check_constant_offsets),
     ("port: a time loop in target_data calling one function per kernel (mapped parameters)", check_mapped_parameters),
+    (
+        "port: miniWeather's kernel calls as C writes them: alloc: scratch and tofrom tokens passed as they are, a let mut private stencil",
+        check_kernel_calls_as_written,
+    ),
     ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
@@ -441,6 +445,66 @@ fn check_mapped_parameters(rng: &mut StdRng) -> Result<(), String> {
         }
     }
     same("u", &u, &want)
+}
+
+/// miniWeather's calls as its C is written, `compute_tendencies(state, flux, tend)`: the tokens go on as they are
+/// (`&mut MappedMut` where a function takes `&MappedRef` too), the `alloc:` arrays are written by the callees, and the
+/// `private` stencil is declared `let mut` before the loop (C's `double stencil[4]`) without an unused-`mut` warning
+/// (the workspace's clippy run denies warnings).
+#[omp::directives]
+fn compute_tendencies(state: &omp::MappedRef<'_, '_, f64>, flux: &mut omp::MappedMut<'_, '_, f64>, tend: &mut omp::MappedMut<'_, '_, f64>) {
+    let n = state.len();
+    let mut stencil = [0.0f64; 3];
+    #[omp::target_teams_distribute_parallel_for(private(stencil))]
+    for i in 0..n {
+        for s in 0..3 {
+            stencil[s] = state[(i + s) % n];
+        }
+        flux[i] = stencil[0] - 2.0 * stencil[1] + stencil[2];
+    }
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..n {
+        tend[i] = 0.5 * flux[i];
+    }
+}
+
+#[omp::directives]
+fn apply_tendencies(state: &mut omp::MappedMut<'_, '_, f64>, tend: &omp::MappedRef<'_, '_, f64>, dt: f64) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..state.len() {
+        state[i] += dt * tend[i];
+    }
+}
+
+#[omp::directives]
+fn calls_as_written(state: &mut [f64], steps: usize, dt: f64) {
+    let mut flux = vec![0.0f64; state.len()];
+    let mut tend = vec![0.0f64; state.len()];
+    let (flux, tend) = (&mut flux, &mut tend);
+    #[omp::target_data(map(tofrom: state), map(alloc: flux, tend))]
+    {
+        for _ in 0..steps {
+            compute_tendencies(state, flux, tend);
+            apply_tendencies(state, tend, dt);
+        }
+    }
+}
+
+fn check_kernel_calls_as_written(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..3000);
+    let steps = rng.gen_range(1..5);
+    let dt = rng.gen_range(0.01..0.2);
+    let state0 = vec_f64(rng, n);
+    let mut state = state0.clone();
+    calls_as_written(&mut state, steps, dt);
+    let mut want = state0;
+    for _ in 0..steps {
+        let flux: Vec<f64> = (0..n).map(|i| want[i] - 2.0 * want[(i + 1) % n] + want[(i + 2) % n]).collect();
+        for i in 0..n {
+            want[i] += dt * (0.5 * flux[i]);
+        }
+    }
+    same("state", &state, &want)
 }
 
 /// Variables of a stencil code's state, one plane each.

@@ -397,6 +397,8 @@ struct Lowerer<'a> {
     written: Vec<String>,
     /// Variables that updates lowered so far copy back to the host (`target_update!(from: x)`, exit data).
     copied_back: Vec<String>,
+    /// `target_data` variables passed on as they are (`f(x)`, `S { x }`): the callee may write them.
+    passed_on: Vec<String>,
     /// The build helper's view of the package (`None` in the macros, which read field types from the manifest).
     package: Option<Package<'a>>,
 }
@@ -413,6 +415,7 @@ impl<'a> Lowerer<'a> {
             kernels,
             written: Vec::new(),
             copied_back: Vec::new(),
+            passed_on: Vec::new(),
             package: None,
         }
     }
@@ -856,7 +859,7 @@ impl<'a> Lowerer<'a> {
                 let vars: Vec<Ident> = d.settings.mapped().map(|i| i.var.clone()).collect();
                 crate::token_use::refuse_slice_methods(&b.block, &vars, self.cx);
                 let types = types::CaptureTypes::of(&vars, &self.types);
-                let (written_before, copied_before) = (self.written.len(), self.copied_back.len());
+                let (written_before, copied_before, passed_before) = (self.written.len(), self.copied_back.len(), self.passed_on.len());
                 self.types.push();
                 // Scalars and structs travel into the block's regions by value: no token stands for them.
                 for v in vars.iter().filter(|v| !types.by_value(&v.to_string())) {
@@ -866,8 +869,10 @@ impl<'a> Lowerer<'a> {
                 self.types.pop();
                 let written: Vec<String> = self.written[written_before..].to_vec();
                 let copied_back: Vec<String> = self.copied_back[copied_before..].to_vec();
+                let passed_on: Vec<String> = self.passed_on[passed_before..].to_vec();
                 let semi = semi.map(|_| quote!(;));
-                let out = offload::data_region(d, &b.block, &types, &written, &copied_back);
+                let uses = offload::BlockUses { written: &written, copied_back: &copied_back, passed_on: &passed_on };
+                let out = offload::data_region(d, &b.block, &types, uses);
                 quote!(#out #semi)
             }
             (ConstructKind::Executable(_), Stmt::Expr(Expr::Block(mut b), semi)) => {
@@ -1024,7 +1029,40 @@ impl VisitMut for Lowerer<'_> {
         visit_mut::visit_expr_reference_mut(self, r);
     }
 
+    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+        for a in &c.args {
+            self.note_passed_on(a);
+        }
+        visit_mut::visit_expr_call_mut(self, c);
+    }
+
+    fn visit_expr_method_call_mut(&mut self, c: &mut syn::ExprMethodCall) {
+        for a in &c.args {
+            self.note_passed_on(a);
+        }
+        visit_mut::visit_expr_method_call_mut(self, c);
+    }
+
+    fn visit_expr_struct_mut(&mut self, s: &mut syn::ExprStruct) {
+        for f in &s.fields {
+            self.note_passed_on(&f.expr);
+        }
+        visit_mut::visit_expr_struct_mut(self, s);
+    }
+
     fn visit_item_mut(&mut self, _: &mut Item) {}
+}
+
+impl Lowerer<'_> {
+    /// `f(x)` / `S { x }` with `x` mapped by an enclosing `target_data`: the token goes on as it is, to a function
+    /// the macro cannot read, which may write it.
+    fn note_passed_on(&mut self, arg: &Expr) {
+        if let Expr::Path(p) = arg {
+            if let Some(id) = p.path.get_ident().map(|i| i.to_string()).filter(|n| self.types.is_mapped(n)) {
+                self.passed_on.push(id);
+            }
+        }
+    }
 }
 
 /// Lowered tokens as one statement (a block); never panics: tokens that do not parse become an empty block (their

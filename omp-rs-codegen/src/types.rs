@@ -31,6 +31,8 @@ struct Binding {
     closure: bool,
     /// Declared without a value (`let mut ind: usize;`).
     uninit: bool,
+    /// Declared `mut` (`let mut stencil = [0.0; 4];`, a `mut x` parameter).
+    mutable: bool,
     /// How messages name it, when it stands for what the user wrote otherwise (`self.v` for the local `self_v`).
     shown: Option<String>,
 }
@@ -117,6 +119,11 @@ impl TypeEnv {
         self.find(name).is_some_and(|b| b.uninit)
     }
 
+    /// Whether the innermost declaration of `name` says `mut`.
+    pub fn is_declared_mut(&self, name: &str) -> bool {
+        self.find(name).is_some_and(|b| b.mutable)
+    }
+
     /// Whether the innermost declaration of `name` is a closure.
     pub fn is_closure(&self, name: &str) -> bool {
         self.find(name).is_some_and(|b| b.closure)
@@ -150,7 +157,8 @@ impl TypeEnv {
         match pat {
             syn::Pat::Ident(p) => {
                 let mapped = ty.is_some_and(|t| mapping_token(t).is_some());
-                self.declare(Binding { name: p.ident.to_string(), ty: ty.cloned(), mapped, ..Binding::default() });
+                let mutable = p.mutability.is_some();
+                self.declare(Binding { name: p.ident.to_string(), ty: ty.cloned(), mapped, mutable, ..Binding::default() });
             }
             syn::Pat::Type(t) => self.bind_pattern(&t.pat, Some(&t.ty)),
             // `let (a, b): (usize, &mut [f64]) = ...`: each name gets its element's type.
@@ -200,6 +208,9 @@ pub struct CaptureTypes {
     pub scalars: Vec<String>,
     /// Declared as a struct by value (`p: Params`, `omp::Pod` structs): regions take it by value as they take scalars.
     pub values: Vec<String>,
+    /// Declared `mut` in view (`let mut stencil = [0.0; 4];`): a `private` copy that the loop writes keeps this `mut`
+    /// from looking unused.
+    pub declared_mut: Vec<String>,
 }
 
 impl CaptureTypes {
@@ -218,6 +229,9 @@ impl CaptureTypes {
             }
             if let Some(shown) = env.shown(&key) {
                 out.shown.push((key.clone(), shown));
+            }
+            if env.is_declared_mut(&key) {
+                out.declared_mut.push(key.clone());
             }
             let t = match env.lookup(&key) {
                 Some(Some(t)) => t,
@@ -446,7 +460,9 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             let Expr::Path(p) = inner else { return None };
             let name = p.path.get_ident()?.to_string();
             if !env.is_mapped(&name) {
-                return None;
+                // `&mut u` of a local whose type is known (`let (u, f) = (&mut u, &mut f);`), not a reference itself.
+                let t = env.lookup(&name).flatten().filter(|t| !matches!(t, Type::Reference(_)) && std::ptr::eq(inner, &*r.expr))?;
+                return Some(if r.mutability.is_some() { syn::parse_quote!(&mut #t) } else { syn::parse_quote!(&#t) });
             }
             let DeviceType::Array { elem, .. } = device_type(env.lookup(&name).flatten()?).ok()? else { return None };
             let elem = elem.to_token_stream();

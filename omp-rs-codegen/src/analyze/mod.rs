@@ -90,6 +90,8 @@ pub struct Capture {
     pub written: bool,
     /// Whether the body indexes it (`x[i]`).
     pub indexed: bool,
+    /// Whether the body writes an element of it (`x[i] = e`).
+    pub index_written: bool,
     /// Whether it appears inside an index expression (`n` in `a[i * n + j]`).
     pub index_operand: bool,
 }
@@ -218,6 +220,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         let whole_value_use = uses.iter().any(|u| matches!(u.access, Access::Read | Access::Method(_) | Access::Write { .. }));
         let written = uses.iter().any(|u| matches!(u.access, Access::Write { .. }));
         let indexed = uses.iter().any(|u| matches!(u.access, Access::IndexRead(_) | Access::IndexWrite(_)));
+        let index_written = uses.iter().any(|u| matches!(u.access, Access::IndexWrite(_)));
         let index_operand = uses.iter().any(|u| u.in_index);
         let whole_value_use = whole_value_use || uses.iter().any(|u| matches!(u.access, Access::InMacro));
         let class = if let Some(op) = reductions.get(&name) {
@@ -234,7 +237,7 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             classify_shared(&name, uses, d, nest, &unreliable, cx)
         };
-        captures.push(Capture { name: first, class, whole_value_use, written, indexed, index_operand });
+        captures.push(Capture { name: first, class, whole_value_use, written, indexed, index_written, index_operand });
     }
     for v in unused {
         let name = v.to_string();
@@ -245,7 +248,15 @@ fn classify(d: &Directive, nest: &LoopNest, walk: Walk, cx: &Ctxt) -> Analysis {
         } else {
             Class::Firstprivate
         };
-        captures.push(Capture { name: v, class, whole_value_use: false, written: false, indexed: false, index_operand: false });
+        captures.push(Capture {
+            name: v,
+            class,
+            whole_value_use: false,
+            written: false,
+            indexed: false,
+            index_written: false,
+            index_operand: false,
+        });
     }
     Analysis { captures, directives: walk.directives, combines: Vec::new() }
 }

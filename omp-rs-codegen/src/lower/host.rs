@@ -275,8 +275,10 @@ pub fn parallel_loop(
                 // its copy cannot reach another, whatever the schedule. (`private` is the same in safe Rust, which
                 // has no uninitialised copy; the analysis refuses a private read before the iteration's write.)
                 per_iteration.extend(quote!(#[allow(unused_mut)] let mut #v = ::core::clone::Clone::clone(&#v);));
-                if cap.written {
-                    // The sequential code mutates the original; keep its `mut` from looking unused.
+                // The sequential code mutates the original; keep its `mut` from looking unused. (An array written only
+                // at elements, as C's `double stencil[4]` + `private(stencil)`, may be declared either way.)
+                let declared_mut = types.declared_mut.contains(&v.to_string());
+                if cap.written || (cap.index_written && declared_mut) {
                     after.extend(quote!(let _ = &mut #v;));
                 }
             }

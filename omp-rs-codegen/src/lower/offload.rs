@@ -396,12 +396,22 @@ fn modifiers(m: &crate::model::Map) -> TokenStream {
     quote!(#off::Modifiers { always: #always, present: #present })
 }
 
+/// What a `target_data` block does with its variables, as far as the macro sees.
+pub struct BlockUses<'u> {
+    /// Written by the block's regions and updates, or passed as `&mut x` (their tokens are exclusive even for
+    /// `to`/`alloc`).
+    pub written: &'u [String],
+    /// Copied back to the host by an update of the block.
+    pub copied_back: &'u [String],
+    /// Passed on as they are (`f(x)`, `S { x }`) to code that may write them.
+    pub passed_on: &'u [String],
+}
+
 /// A `target_data` block: each mapped variable becomes a token of the same name (holding the variable's borrow,
 /// mapping on creation, ending the mapping at the end of the block), so host code in the block cannot touch the
-/// data and the borrow checker proves it. `written`: variables the block's regions and updates write (their
-/// tokens are exclusive even for `to`/`alloc`); `copied_back`: those an update of the block copies back to the
-/// host; `types`: the declared types of the mapped variables.
-pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, written: &[String], copied_back: &[String]) -> TokenStream {
+/// data and the borrow checker proves it. `types`: the declared types of the mapped variables.
+pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, uses: BlockUses<'_>) -> TokenStream {
+    let BlockUses { written, copied_back, passed_on } = uses;
     let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
     let (images, set) = crate_images();
@@ -428,11 +438,15 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, writ
                 // The error alone: the rest of the expansion would only add errors about the same write.
                 return syn::Error::new_spanned(at, msg).to_compile_error();
             }
-            let exclusive = m.kind.writes_host() || written.contains(&name) || host_write.is_some();
+            // `alloc:` is scratch space, which the functions the block hands it to (`f(x)`, read by no macro) may
+            // write: its token is exclusive whenever the variable can be borrowed so.
+            let writable = (types.mut_refs.contains(&name) || types.declared_mut.contains(&name)) && !types.shared_refs.contains(&name);
+            let scratch = m.kind == MapKind::Alloc && writable && passed_on.contains(&name);
+            let exclusive = m.kind.writes_host() || written.contains(&name) || host_write.is_some() || scratch;
             if m.kind == MapKind::To && written.contains(&name) && !copied_back.contains(&name) {
-                // The device's writes would be dropped at the end of the block, the host fallback's kept: the same
-                // program would give two results. (`alloc` says "scratch": its contents after the block are the
-                // program's to ignore.)
+                // The device's writes would be dropped at the end of the block, the host fallback's kept (and
+                // sequential Rust's): the same program would give two results. (`alloc` says "scratch": its contents
+                // after the block are the program's to ignore.)
                 let msg = format!(
                     "`{name}` is mapped `to:` (copied to the device, never back), but this block writes it: the \
                      writes would be lost on a GPU and kept on the host. Map it `tofrom:` to keep them, copy them \

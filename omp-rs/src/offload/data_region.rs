@@ -17,7 +17,9 @@
 //! outside it.
 
 use core::ffi::c_void;
+use std::marker::PhantomData;
 use std::panic::Location;
+use std::ptr::NonNull;
 use std::slice::SliceIndex;
 
 use super::device::{self, Decision, Device};
@@ -135,11 +137,11 @@ impl DataRegion {
         let kind = if to { MapKind::To } else { MapKind::Alloc };
         let entry = self.map(section_of(x, section, var)?, kind, ExitKind::Release, mods, var)?;
         // Only read by the block: the host copy stays current, so a region elsewhere may copy it.
-        Ok(MappedRef { data: x, var, shape: Vec::new(), owner: None, _entry: entry, _scope: self })
+        Ok(MappedRef { data: Elems::shared(x), var, shape: Vec::new(), owner: None, _entry: entry, _scope: self })
     }
 
-    /// `map(from|tofrom: x[section])`, or `to`/`alloc` of data the block's regions write: the token holds `x`
-    /// exclusively (the copy back writes it).
+    /// `map(from|tofrom: x[section])`, or `alloc` of a variable the block may write: the token holds `x`
+    /// exclusively (the copy back, or the block's regions, write it).
     ///
     /// # Errors
     /// As [`DataRegion::map_ref`].
@@ -153,7 +155,8 @@ impl DataRegion {
     ) -> Result<MappedMut<'s, 'a, T>, Error> {
         let exit = if kind.writes_host() { ExitKind::From } else { ExitKind::Release };
         let entry = self.map(section_of(x, section, var)?, kind, exit, mods, var)?;
-        Ok(MappedMut { data: x, var, shape: Vec::new(), owner: self.device, _entry: entry, _scope: self })
+        let shared = MappedRef { data: Elems::exclusive(x), var, shape: Vec::new(), owner: self.device, _entry: entry, _scope: self };
+        Ok(MappedMut { shared, _exclusive: PhantomData })
     }
 }
 
@@ -164,11 +167,52 @@ fn section_of<'x, T, R: SliceIndex<[T], Output = [T]> + std::fmt::Debug>(x: &'x 
         .ok_or_else(|| Error::InvalidAccess { detail: format!("the section `{var}[{what}]` is outside its {} elements", x.len()) })
 }
 
+/// The elements a token holds: a pointer with a reference's rules. A [`MappedRef`] made by
+/// [`DataRegion::map_ref`] holds them as `&'a [T]`; a [`MappedMut`] holds them exclusively (made from `&'a mut
+/// [T]`) and lends its [`MappedRef`] part through `Deref`, so that `&mut MappedMut` passes where a function takes
+/// `&MappedRef`, as `&mut [T]` passes for `&[T]`.
+struct Elems<'a, T> {
+    ptr: NonNull<T>,
+    len: usize,
+    _borrow: PhantomData<&'a [T]>,
+}
+
+// SAFETY: `Elems` is a `&'a [T]` (a `MappedMut` adds the `&'a mut [T]` marker for its own auto traits): shared
+// across threads and sent to one as a shared slice is.
+unsafe impl<T: Sync> Send for Elems<'_, T> {}
+// SAFETY: as above.
+unsafe impl<T: Sync> Sync for Elems<'_, T> {}
+
+impl<'a, T> Elems<'a, T> {
+    fn shared(x: &'a [T]) -> Self {
+        Elems { ptr: NonNull::from(x).cast(), len: x.len(), _borrow: PhantomData }
+    }
+
+    fn exclusive(x: &'a mut [T]) -> Self {
+        let len = x.len();
+        Elems { ptr: NonNull::from(x).cast(), len, _borrow: PhantomData }
+    }
+
+    fn get(&self) -> &[T] {
+        // SAFETY: `ptr`/`len` come from a live borrow of `'a` (shared or exclusive); while `&self` lives nothing
+        // writes through this `Elems` (writes need the `&mut` of the `MappedMut` that owns it).
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// # Safety
+    /// `self` was made by [`Elems::exclusive`] (only a [`MappedMut`]'s own part is).
+    unsafe fn get_mut(&mut self) -> &mut [T] {
+        // SAFETY: made from a `&'a mut [T]` (the caller's promise) that this `Elems` holds for `'a`; `&mut self`
+        // excludes every other use of it for the slice's life.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
+    }
+}
+
 /// A variable mapped `to`/`alloc` by an enclosing `target_data` block (the expansion gives it the variable's
 /// name): host code can ask its `len()`, target regions and updates use its data; it cannot be indexed nor
 /// printed (it has no `Debug`), and it holds the variable's borrow until the block ends.
 pub struct MappedRef<'s, 'a, T> {
-    data: &'a [T],
+    data: Elems<'a, T>,
     var: &'static str,
     /// The extents of the ndarray array it maps (empty: a slice).
     shape: Vec<usize>,
@@ -179,53 +223,83 @@ pub struct MappedRef<'s, 'a, T> {
 }
 
 /// A variable mapped `from`/`tofrom` (or written by the block's regions) by an enclosing `target_data` block: as
-/// [`MappedRef`], holding the variable exclusively until the mapping ends.
+/// [`MappedRef`] (which it dereferences to: `&mut MappedMut` passes for `&MappedRef`), holding the variable
+/// exclusively until the mapping ends.
 pub struct MappedMut<'s, 'a, T> {
-    data: &'a mut [T],
-    var: &'static str,
-    /// The extents of the ndarray array it maps (empty: a slice).
-    shape: Vec<usize>,
-    /// The device whose copy is the current one (the block's regions may write it there), `None` when the host's is.
-    owner: Option<Device>,
-    _entry: Option<Entry>,
-    _scope: &'s DataRegion,
+    shared: MappedRef<'s, 'a, T>,
+    _exclusive: PhantomData<&'a mut [T]>,
+}
+
+impl<'s, 'a, T> std::ops::Deref for MappedMut<'s, 'a, T> {
+    type Target = MappedRef<'s, 'a, T>;
+    fn deref(&self) -> &MappedRef<'s, 'a, T> {
+        &self.shared
+    }
+}
+
+impl<T> MappedMut<'_, '_, T> {
+    fn elems_mut(&mut self) -> &mut [T] {
+        // SAFETY: a `MappedMut`'s `Elems` is made by `Elems::exclusive` (`DataRegion::map_mut`) and never lent out
+        // as another `MappedMut`'s.
+        unsafe { self.shared.data.get_mut() }
+    }
+}
+
+impl<T> MappedRef<'_, '_, T> {
+    /// The number of elements of the mapped variable.
+    pub fn len(&self) -> usize {
+        self.data.len
+    }
+
+    /// Whether the mapped variable has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.data.len == 0
+    }
+
+    /// The variable's name.
+    pub fn var(&self) -> &'static str {
+        self.var
+    }
+
+    /// The device holding the current copy (the block's device when its regions may write the variable; `None`
+    /// when the host's copy is current: read only, or the block runs on the host). For macro expansions: a region
+    /// launching on another device is refused.
+    #[doc(hidden)]
+    pub fn owner_device(&self) -> Option<Device> {
+        self.owner
+    }
+
+    /// The token of an ndarray array (mapped as its standard-layout elements) remembers its extents, so that target
+    /// regions in the block index it as `u[[i, j]]`. For macro expansions.
+    #[doc(hidden)]
+    pub fn shaped(mut self, shape: &[usize]) -> Self {
+        self.shape = shape.to_vec();
+        self
+    }
+}
+
+impl<T> MappedMut<'_, '_, T> {
+    /// As [`MappedRef::shaped`]. For macro expansions.
+    #[doc(hidden)]
+    pub fn shaped(mut self, shape: &[usize]) -> Self {
+        self.shared.shape = shape.to_vec();
+        self
+    }
+}
+
+// An explicit `Drop`, though the mapping ends in `Entry`'s: without it the borrow of the variable would end at the
+// token's last use (drop check sees that `Entry` does not use it), and a `macro_rules!` defined before the block,
+// which names the variable itself, could read the stale host copy after that point.
+impl<T> Drop for MappedRef<'_, '_, T> {
+    fn drop(&mut self) {}
+}
+
+impl<T> Drop for MappedMut<'_, '_, T> {
+    fn drop(&mut self) {}
 }
 
 macro_rules! mapped_common {
     ($t:ident) => {
-        impl<T> $t<'_, '_, T> {
-            /// The number of elements of the mapped variable.
-            pub fn len(&self) -> usize {
-                self.data.len()
-            }
-
-            /// Whether the mapped variable has no elements.
-            pub fn is_empty(&self) -> bool {
-                self.data.is_empty()
-            }
-
-            /// The variable's name.
-            pub fn var(&self) -> &'static str {
-                self.var
-            }
-
-            /// The device holding the current copy (the block's device when its regions may write the variable;
-            /// `None` when the host's copy is current: read only, or the block runs on the host). For macro
-            /// expansions: a region launching on another device is refused.
-            #[doc(hidden)]
-            pub fn owner_device(&self) -> Option<Device> {
-                self.owner
-            }
-
-            /// The token of an ndarray array (mapped as its standard-layout elements) remembers its extents, so that
-            /// target regions in the block index it as `u[[i, j]]`. For macro expansions.
-            #[doc(hidden)]
-            pub fn shaped(mut self, shape: &[usize]) -> Self {
-                self.shape = shape.to_vec();
-                self
-            }
-        }
-
         // The block's regions take the array apart as they would the ndarray array (`host::nd`); its elements are
         // the mapped, row-major ones the token was made from.
         impl<T> crate::host::nd::NdArray for $t<'_, '_, T> {
@@ -234,25 +308,18 @@ macro_rules! mapped_common {
                 std::borrow::Cow::Borrowed(&self.shape)
             }
             fn __omp_nd_flat(&self) -> Option<&[T]> {
-                Some(self.data)
+                Some(self.data.get())
             }
         }
 
         // No `Debug`: `println!("{a:?}")` inside the block must not compile (it could only show host data that
         // the device copy has outdated).
 
-        // An explicit `Drop`, though the mapping ends in `Entry`'s: without it the borrow of the variable would end
-        // at the token's last use (drop check sees that `Entry` does not use it), and a `macro_rules!` defined
-        // before the block, which names the variable itself, could read the stale host copy after that point.
-        impl<T> Drop for $t<'_, '_, T> {
-            fn drop(&mut self) {}
-        }
-
         impl<T> Sealed for $t<'_, '_, T> {}
         impl<T> SliceStorage for $t<'_, '_, T> {
             type Elem = T;
             fn storage(&self) -> &[T] {
-                self.data
+                self.data.get()
             }
         }
 
@@ -285,21 +352,11 @@ impl<T> MappedRef<'_, '_, T> {
     #[track_caller]
     pub fn host(&self) -> &[T] {
         host_view_waits(self._scope, self.var);
-        self.data
+        self.data.get()
     }
 }
 
 impl<T> MappedMut<'_, '_, T> {
-    /// The host copy, read-only: see [`MappedRef::host`].
-    ///
-    /// # Panics
-    /// When a region queued on the device panicked (its panic is reported here).
-    #[track_caller]
-    pub fn host(&self) -> &[T] {
-        host_view_waits(self._scope, self.var);
-        self.data
-    }
-
     /// The host copy, writable, as OpenMP's host code writes it inside the data region: the device copy is not
     /// changed until `omp::target_update!(to: x)` sends it (and a `from`/`tofrom` mapping's copy back at the end of
     /// the block overwrites it with the device's). A variable the block maps `to:`/`alloc:` gets a token that can
@@ -310,7 +367,7 @@ impl<T> MappedMut<'_, '_, T> {
     #[track_caller]
     pub fn host_mut(&mut self) -> &mut [T] {
         host_view_waits(self._scope, self.var);
-        self.data
+        self.elems_mut()
     }
 }
 
@@ -327,9 +384,11 @@ fn host_view_waits(scope: &DataRegion, var: &str) {
 
 impl<'s, T> MappedMut<'s, '_, T> {
     /// The same mapped variable, read-only: for a function that only reads it in its target regions
-    /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, called as `f(&x.as_mapped_ref())`). The mapping stays this token's.
+    /// (`fn f(x: &omp::MappedRef<'_, '_, f64>)`, which `f(x)` reaches through `Deref` too), as a value of its own. The
+    /// mapping stays this token's.
     pub fn as_mapped_ref(&self) -> MappedRef<'s, '_, T> {
-        MappedRef { data: self.data, var: self.var, shape: self.shape.clone(), owner: self.owner, _entry: None, _scope: self._scope }
+        let data = Elems::shared(self.data.get());
+        MappedRef { data, var: self.var, shape: self.shape.clone(), owner: self.owner, _entry: None, _scope: self._scope }
     }
 }
 
@@ -342,7 +401,8 @@ impl<T: Pod> MappedMut<'_, '_, T> {
     #[track_caller]
     pub fn host_region_begins(&mut self) {
         if let Some(d) = self.owner {
-            update_from(self.data, self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
+            let var = self.var;
+            update_from(self.elems_mut(), var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 
@@ -351,7 +411,7 @@ impl<T: Pod> MappedMut<'_, '_, T> {
     #[track_caller]
     pub fn host_region_ends(&mut self) {
         if let Some(d) = self.owner {
-            update_to(self.data, self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
+            update_to(self.data.get(), self.var, Some(i64::from(d.num())), true).unwrap_or_else(|e| panic!("{e}"));
         }
     }
 
@@ -402,13 +462,13 @@ impl<T> MappedRef<'_, '_, T> {
 
 impl<T> crate::host::nd::NdArrayMut for MappedMut<'_, '_, T> {
     fn __omp_nd_flat_mut(&mut self) -> Option<&mut [T]> {
-        Some(self.data)
+        Some(self.elems_mut())
     }
 }
 
 impl<T> SliceStorageMut for MappedMut<'_, '_, T> {
     fn storage_mut(&mut self) -> &mut [T] {
-        self.data
+        self.elems_mut()
     }
 }
 

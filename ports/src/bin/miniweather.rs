@@ -62,12 +62,13 @@
 //! - Workaround: `state_tmp` is mapped `alloc:` instead of `to:`, refused with "`state_tmp` is mapped `to:` (copied
 //!   to the device, never back), but this block writes it: the writes would be lost on a GPU and kept on the host.
 //!   Map it `tofrom:` to keep them, copy them back with `omp::target_update!(from: state_tmp)`, or map it `alloc:` if
-//!   it is scratch space whose contents after the block do not matter". omp-rs's `alloc:` starts from the host
-//!   data and copies nothing back, so the transfers are the original's.
-//! - In the data region the `alloc:` arrays are passed as `&mut flux`, `&mut tend`, ... (without `&mut` the block
-//!   gives them read-only tokens: "expected `&mut MappedMut<'_, '_, f64>`, found `&mut MappedRef<'_, '_, f64>`"),
-//!   which clippy calls `needless_borrow` (allowed on `main`). The `private(stencil, vals, d3_vals)` arrays are
-//!   declared before the loop as in C, without `mut` (with it rustc warns "variable does not need to be mutable").
+//!   it is scratch space whose contents after the block do not matter". omp-rs refuses a program whose result
+//!   depends on where it ran (and sequential Rust keeps the writes); `alloc:` says that the contents after the block
+//!   do not matter. omp-rs's `alloc:` starts from the host data and copies nothing back, so the transfers are the
+//!   original's.
+//! - As in C, the data region's variables go to the kernel functions as they are (`perform_timestep(state,
+//!   state_tmp, flux, tend, ...)`, `reductions(state, ...)` for a function taking `&MappedRef`), and the
+//!   `private(stencil, vals, d3_vals)` arrays are declared `let mut` before the loop, as C declares them.
 //! - `depend(inout: asyncid)` and `nowait` are kept on every loop and update (omp-rs accepts the `depend` list without
 //!   evaluating it and orders regions on common data itself, so `asyncid` is not declared); the `taskwait`s are
 //!   `omp::taskwait!()`. Clippy's `identity_op`/`erasing_op` (`+ 0`, `(0)*(nx+2*hs)`), `assign_op_pattern` (`x = x +
@@ -272,19 +273,19 @@ fn semi_discrete_step<'s, 'a>(
                 g,
             );
             //Compute the time tendencies for the fluid state in the x-direction
-            compute_tendencies_x(&state_forcing.as_mapped_ref(), flux, tend, dt, hy.dens_cell, hy.dens_theta_cell, g);
+            compute_tendencies_x(state_forcing, flux, tend, dt, hy.dens_cell, hy.dens_theta_cell, g);
         } else if dir == DIR_Z {
             //Set the halo values for this MPI task's fluid state in the z-direction
             set_halo_values_z(state_forcing, hy.dens_cell, g);
             //Compute the time tendencies for the fluid state in the z-direction
-            compute_tendencies_z(&state_forcing.as_mapped_ref(), flux, tend, dt, hy.dens_int, hy.dens_theta_int, hy.pressure_int, g);
+            compute_tendencies_z(state_forcing, flux, tend, dt, hy.dens_int, hy.dens_theta_int, hy.pressure_int, g);
         }
     }
 
     //Apply the tendencies to the fluid state
     match (state_init, state_out) {
-        (State, StateTmp) => apply_tendencies(&state.as_mapped_ref(), state_tmp, tend, dt, hy.dens_cell, g),
-        (StateTmp, State) => apply_tendencies(&state_tmp.as_mapped_ref(), state, tend, dt, hy.dens_cell, g),
+        (State, StateTmp) => apply_tendencies(state, state_tmp, tend, dt, hy.dens_cell, g),
+        (StateTmp, State) => apply_tendencies(state_tmp, state, tend, dt, hy.dens_cell, g),
         (State, State) => apply_tendencies_in_place(state, tend, dt, hy.dens_cell, g),
         (StateTmp, StateTmp) => apply_tendencies_in_place(state_tmp, tend, dt, hy.dens_cell, g),
     }
@@ -402,9 +403,9 @@ fn compute_tendencies_x(
     g: &Grid,
 ) {
     let (nx, nz, dx) = (g.nx, g.nz, g.dx);
-    let stencil = [0.0f64; 4];
-    let d3_vals = [0.0f64; NUM_VARS];
-    let vals = [0.0f64; NUM_VARS];
+    let mut stencil = [0.0f64; 4];
+    let mut d3_vals = [0.0f64; NUM_VARS];
+    let mut vals = [0.0f64; NUM_VARS];
     //Compute the hyperviscosity coefficient
     let hv_coef = -HV_BETA * dx / (16. * dt);
     //Compute fluxes in the x-direction for each cell
@@ -469,9 +470,9 @@ fn compute_tendencies_z(
     g: &Grid,
 ) {
     let (nx, nz, dz) = (g.nx, g.nz, g.dz);
-    let stencil = [0.0f64; 4];
-    let d3_vals = [0.0f64; NUM_VARS];
-    let vals = [0.0f64; NUM_VARS];
+    let mut stencil = [0.0f64; 4];
+    let mut d3_vals = [0.0f64; NUM_VARS];
+    let mut vals = [0.0f64; NUM_VARS];
     //Compute the hyperviscosity coefficient
     let hv_coef = -HV_BETA * dz / (16. * dt);
     //Compute fluxes in the x-direction for each cell
@@ -1019,7 +1020,6 @@ fn data_spec(a: &str) -> i32 {
 // THE MAIN PROGRAM STARTS HERE
 ///////////////////////////////////////////////////////////////////////////////////////
 #[omp::directives]
-#[allow(clippy::needless_borrow)] // `&mut flux`: how the block shows that its regions write the `alloc:` arrays
 fn main() {
     // BEGIN USER-CONFIGURABLE PARAMETERS (the original's _NX, _NZ, _SIM_TIME, _OUT_FREQ, _DATA_SPEC defines)
     let nx_glob: usize = omp_ports::arg(1, 100); //Number of total cells in the x-direction
@@ -1058,10 +1058,10 @@ fn main() {
             dens_theta_int: hy_dens_theta_int,
             pressure_int: hy_pressure_int,
         };
-        let mut bufs = Bufs { sendbuf_l: &mut sendbuf_l, sendbuf_r: &mut sendbuf_r, recvbuf_l: &mut recvbuf_l, recvbuf_r: &mut recvbuf_r };
+        let mut bufs = Bufs { sendbuf_l, sendbuf_r, recvbuf_l, recvbuf_r };
 
         //Initial reductions for mass, kinetic energy, and total energy
-        (mass0, te0) = reductions(&state.as_mapped_ref(), hy_dens_cell, hy_dens_theta_cell, &g);
+        (mass0, te0) = reductions(state, hy_dens_cell, hy_dens_theta_cell, &g);
 
         //Output the initial state
         if output_freq >= 0. {
@@ -1079,7 +1079,7 @@ fn main() {
                 dt = sim_time - etime;
             }
             //Perform a single time step
-            perform_timestep(state, &mut state_tmp, &mut flux, &mut tend, dt, &mut direction_switch, &hy, &mut bufs, &g);
+            perform_timestep(state, state_tmp, flux, tend, dt, &mut direction_switch, &hy, &mut bufs, &g);
             //Inform the user
             if g.mainproc {
                 println!("Elapsed Time: {etime:.6} / {sim_time:.6}");
@@ -1100,7 +1100,7 @@ fn main() {
         }
 
         //Final reductions for mass, kinetic energy, and total energy
-        (mass, te) = reductions(&state.as_mapped_ref(), hy_dens_cell, hy_dens_theta_cell, &g);
+        (mass, te) = reductions(state, hy_dens_cell, hy_dens_theta_cell, &g);
     }
 
     let d_mass = (mass - mass0) / mass0;
