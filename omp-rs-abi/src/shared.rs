@@ -2,8 +2,9 @@
 // `abi_shared` module): no dependencies, `core` only, no crate-level attributes.
 
 /// Version of the kernel ABI: how target regions become kernels (leading `dyn_ptr`, 8-byte slots, slot order),
-/// the panic record, the device globals. A manifest or device library of another version is refused.
-pub const ABI_VERSION: u32 = 3;
+/// the panic record (and the print buffer it points to), the device globals. A manifest or device library of
+/// another version is refused.
+pub const ABI_VERSION: u32 = 4;
 
 /// Name of the device global through which kernels record panics: a pointer to a [`PanicRecord`] in pinned host
 /// memory, set by the runtime after it loads an image (null: a panicking thread just ends).
@@ -32,11 +33,40 @@ pub struct PanicRecord {
     pub block: u64,
     /// Thread within the team of the first recorded panic.
     pub thread: u64,
+    /// Address of the device's [`PrintBuffer`] in pinned host memory (0: kernels' `println!` output is dropped).
+    /// Set once by the runtime; kept when the panic fields are cleared ([`PanicRecord::cleared`]).
+    pub print_buffer: u64,
+}
+
+const _: () = assert!(core::mem::size_of::<PanicRecord>() == 64);
+
+impl PanicRecord {
+    /// No panic recorded, the print buffer kept.
+    pub const fn cleared(self) -> PanicRecord {
+        PanicRecord { count: 0, line: 0, column: 0, file_ptr: 0, file_len: 0, block: 0, thread: 0, print_buffer: self.print_buffer }
+    }
+}
+
+/// Where kernels that print without the device's own printf (AMD GPUs, the host plugin) put their lines: the header
+/// of a pinned host allocation of [`PRINT_BUFFER_BYTES`] whose remaining bytes hold the text. A thread reserves its
+/// line's bytes with an atomic add to `used` and copies them in (a line that does not fit is counted in `dropped`);
+/// the runtime writes `text[..used]` to standard output when the kernel has finished and resets both counters, as
+/// CUDA's driver does with its printf buffer.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PrintBuffer {
+    /// Bytes reserved by lines so far (may exceed `capacity`: those lines were dropped).
+    pub used: u64,
+    /// Bytes of text after this header.
+    pub capacity: u64,
+    /// Bytes of lines that did not fit.
+    pub dropped: u64,
     /// Zero.
     pub reserved: u64,
 }
 
-const _: () = assert!(core::mem::size_of::<PanicRecord>() == 64);
+/// Bytes of a device's print buffer, its [`PrintBuffer`] header included (CUDA's printf buffer is 1 MiB too).
+pub const PRINT_BUFFER_BYTES: usize = 1 << 20;
 
 /// Columns of a tile when a collapsed nest walks in tiles: one warp (NVIDIA) or half a wavefront (AMD) along the
 /// innermost loop. The runtime computes the tiling with it, the kernels locate their iterations with it.

@@ -954,6 +954,7 @@ pub(crate) fn launch_impl(
         return Ok(LaunchOutcome::NotOffloaded);
     }
     if let Some(rec) = state.panic_record {
+        super::device_output::flush(rec);
         check_panic(kernel.name, region, device, rec)?;
     }
     Ok(LaunchOutcome::Ran(ran))
@@ -1035,7 +1036,7 @@ fn check_panic(kernel: &str, region: &Location<'_>, device: Device, rec: usize) 
         return Ok(());
     }
     // SAFETY: as above; resetting for the next launch.
-    unsafe { p.write_volatile(PanicRecord::default()) };
+    unsafe { p.write_volatile(r.cleared()) };
     Err(Error::DevicePanic {
         kernel: kernel.to_owned(),
         region: region.to_string(),

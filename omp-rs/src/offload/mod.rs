@@ -35,6 +35,8 @@ mod data;
 #[allow(unsafe_code)]
 mod data_region;
 mod device;
+#[allow(unsafe_code)]
+mod device_output;
 mod early;
 mod image;
 mod lanes;

@@ -444,6 +444,7 @@ impl DeviceQueue {
         records.sort_unstable();
         records.dedup();
         for rec in records {
+            super::device_output::flush(rec);
             if let Some(e) = self.read_record(rec, &pending) {
                 st.error.get_or_insert(e);
             }
@@ -460,7 +461,7 @@ impl DeviceQueue {
             return None;
         }
         // SAFETY: as above; reset for the next launch.
-        unsafe { p.write_volatile(PanicRecord::default()) };
+        unsafe { p.write_volatile(r.cleared()) };
         let file = registry::panic_file(self.device, &r);
         let candidates: Vec<&PendingLaunch> = pending.iter().filter(|p| p.record == Some(rec)).collect();
         let inside = |l: &&&PendingLaunch| {

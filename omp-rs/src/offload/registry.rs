@@ -355,8 +355,9 @@ impl Registered {
             if rt.is_present(twin as *const u8, device) {
                 let rec = rt.alloc_host(std::mem::size_of::<PanicRecord>(), device)?;
                 let rec = rec.as_ptr().cast::<PanicRecord>();
+                let print_buffer = super::device_output::allocate(rt, device).unwrap_or(0);
                 // SAFETY: fresh pinned allocation of the right size and alignment (page-aligned).
-                unsafe { rec.write(PanicRecord::default()) };
+                unsafe { rec.write(PanicRecord { print_buffer, ..PanicRecord::default() }) };
                 let _g = rtm.twin_lock.lock().unwrap_or_else(|p| p.into_inner());
                 // SAFETY: `twin` is a leaked 8-byte host word; writers are serialised by `twin_lock`.
                 unsafe { (twin as *mut u64).write_volatile(rec as u64) };

@@ -3,8 +3,10 @@
 //! device's printf, whose output the CUDA driver writes to the process's standard output when the kernel has
 //! finished (for a region without `nowait`, before its statement ends). Lines of different threads come in no
 //! particular order, and the driver's buffer (1 MiB by default) drops what does not fit, as CUDA's `printf` does.
-//! `eprint` goes to standard output too on GPUs. AMD GPUs print nothing (their printf needs the runtime's
-//! host-call buffer); the host plugin prints with the C library's `printf`.
+//! `eprint` goes to standard output too on GPUs. AMD GPUs and the host plugin have no such printf: their lines go
+//! into omp-rs's own [`PrintBuffer`](crate::abi_shared::PrintBuffer) in pinned host memory (1 MiB, reached through
+//! the panic record), which the runtime writes to standard output when the kernel has finished: the same timing,
+//! order and limit.
 //!
 //! The generated device crate is `no_std`: these macros are what `println!` names there (the prelude).
 
@@ -55,15 +57,32 @@ fn emit(bytes: &[u8]) {
     }
 }
 
-#[cfg(target_arch = "amdgpu")]
-fn emit(_bytes: &[u8]) {}
-
-#[cfg(not(any(target_arch = "nvptx64", target_arch = "amdgpu")))]
+/// `bytes` ends with a NUL. Without a print buffer (an image loaded by another runtime) the line is dropped.
+#[cfg(not(target_arch = "nvptx64"))]
 fn emit(bytes: &[u8]) {
-    use std::io::Write;
-    // The host plugin's kernels run on host threads: one write per line keeps lines whole.
     let text = &bytes[..bytes.len() - 1];
-    let _ = std::io::stdout().lock().write_all(text);
+    // SAFETY: plain read of a pointer-sized global; the runtime writes it only between launches.
+    let rec = unsafe { core::ptr::read_volatile(&raw const crate::panic::__omp_rs_panic_record) };
+    if rec.is_null() {
+        return;
+    }
+    // SAFETY: the runtime points the global at a live pinned `PanicRecord` whose `print_buffer` is 0 or the address
+    // of a pinned `PrintBuffer` header followed by `capacity` bytes, which it reads only once the kernel has
+    // finished. Each thread writes only the bytes its atomic add reserved.
+    unsafe {
+        let header = core::ptr::read_volatile(&raw const (*rec).print_buffer) as *mut crate::abi_shared::PrintBuffer;
+        if header.is_null() {
+            return;
+        }
+        let n = text.len() as u64;
+        let at = core::sync::atomic::AtomicU64::from_ptr(&raw mut (*header).used).fetch_add(n, core::sync::atomic::Ordering::Relaxed);
+        if at.checked_add(n).is_some_and(|end| end <= core::ptr::read_volatile(&raw const (*header).capacity)) {
+            let dst = header.add(1).cast::<u8>().add(at as usize);
+            core::ptr::copy_nonoverlapping(text.as_ptr(), dst, text.len());
+        } else {
+            core::sync::atomic::AtomicU64::from_ptr(&raw mut (*header).dropped).fetch_add(n, core::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// `println!` in a kernel ([module docs](self)).
