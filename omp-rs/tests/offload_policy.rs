@@ -95,6 +95,19 @@ fn log_info_prints_one_line_per_region_with_the_reason() {
     assert_eq!(lines.len(), 2, "{err}");
     assert!(lines[0].contains("offload_policy.rs") && lines[0].ends_with("host (OMP_TARGET_OFFLOAD=DISABLED)"), "{}", lines[0]);
     assert!(lines[1].ends_with("host (if(false))"), "{}", lines[1]);
+    // A data region is logged at the user's line (the directive's), not inside omp-rs.
+    let data = format!("omp-rs: target data at {}:{}:", file!(), LOGGED_DATA_LINE);
+    assert!(err.lines().any(|l| l.starts_with(&data)), "no `{data}` line in:\n{err}");
+}
+
+/// The line of `logged_data_block`'s directive.
+const LOGGED_DATA_LINE: u32 = line!() + 3;
+#[omp::directives]
+fn logged_data_block(x: &mut [f64]) {
+    #[omp::target_data(map(tofrom: x))]
+    {
+        assert_eq!(x.len(), 4);
+    }
 }
 
 #[test]
@@ -192,6 +205,8 @@ fn child() {
         "log" => {
             assert_eq!(should_offload(&K_NO_IMAGES, None, true).unwrap(), Decision::Host(HostReason::Disabled));
             assert_eq!(should_offload(&K_NO_IMAGES, None, false).unwrap(), Decision::Host(HostReason::IfFalse));
+            let mut x = vec![1.0; 4];
+            logged_data_block(&mut x);
         }
         "arch_mandatory" => {
             if !libomptarget_sys::is_present() {
