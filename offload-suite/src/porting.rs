@@ -19,6 +19,7 @@ pub const CHECKS: &[Check] = &[
         "port: miniWeather's kernel calls as C writes them: alloc: scratch and tofrom tokens passed as they are, a let mut private stencil",
         check_kernel_calls_as_written,
     ),
+    ("port: private(ind) assigned at the top of the body and used as the write index, in target_data", check_private_index),
     ("port: flux planes named by consts, f[ID_UMOM * plane + i]", check_named_planes),
     ("port: triangular inner loops, for j in 0..i and for j in i + 1..n", check_triangular),
     ("kernel identity: the same function in two modules with different consts runs two kernels", check_kernel_identity),
@@ -504,6 +505,35 @@ fn check_kernel_calls_as_written(rng: &mut StdRng) -> Result<(), String> {
             want[i] += dt * (0.5 * flux[i]);
         }
     }
+    same("state", &state, &want)
+}
+
+/// C's `int ind;` + `private(ind)`, assigned first thing in the body and then the index of every access (miniWeather's
+/// `inds`, `indt`), inside a data region.
+#[omp::directives]
+fn private_index(nz: usize, nx: usize, state: &mut [f64], tend: &[f64], dt: f64) {
+    let mut ind: usize = 0;
+    #[omp::target_data(map(tofrom: state), map(to: tend))]
+    {
+        #[omp::target_teams_distribute_parallel_for(collapse(2), private(ind))]
+        for k in 0..nz {
+            for i in 0..nx {
+                ind = k * nx + i;
+                state[ind] += dt * tend[ind];
+            }
+        }
+    }
+    let _ = ind;
+}
+
+fn check_private_index(rng: &mut StdRng) -> Result<(), String> {
+    let (nz, nx) = (rng.gen_range(1..60), rng.gen_range(1..60));
+    let dt = rng.gen_range(0.01..0.2);
+    let state0 = vec_f64(rng, nz * nx);
+    let tend = vec_f64(rng, nz * nx);
+    let mut state = state0.clone();
+    private_index(nz, nx, &mut state, &tend, dt);
+    let want: Vec<f64> = state0.iter().zip(&tend).map(|(s, t)| s + dt * t).collect();
     same("state", &state, &want)
 }
 

@@ -531,6 +531,17 @@ impl<'a> Lowerer<'a> {
         if self.cx.has_errors() {
             return sequential(f);
         }
+        // `private(ind)` set first thing in every iteration (`ind = k * nx + i;`): a `let` of the body.
+        if let Some((d, f, vars)) = crate::private_lets::rewrite(d, f, &self.types) {
+            let lowered = self.for_loop(&d, &f);
+            // The variable is the user's still: its `mut` and its value must not look unused.
+            let uses =
+                vars.iter().filter(|v| !self.types.is_uninit(&v.to_string())).map(|v| match self.types.is_declared_mut(&v.to_string()) {
+                    true => quote!(let _ = &mut #v;),
+                    false => quote!(let _ = &#v;),
+                });
+            return quote!({ #lowered; #(#uses)* });
+        }
         // A C port's `int ind;` + `private(ind)`: each iteration's copy starts from the variable's value, which a
         // declaration without one does not have (rustc would say "used binding isn't initialized" in the copy).
         for v in d.settings.private.iter().chain(&d.settings.firstprivate) {

@@ -29,6 +29,7 @@ pub mod nowait;
 pub mod outline;
 pub mod parse;
 pub mod place;
+pub(crate) mod private_lets;
 pub mod resolve;
 pub(crate) mod scan;
 pub(crate) mod spmd;
