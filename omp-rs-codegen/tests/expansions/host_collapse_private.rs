@@ -3,7 +3,8 @@ fn scale2d(n: usize, m: usize, scale: f64, mut tmp: f64, a: &[f64], b: &mut [f64
     for i in 0..n {
         for j in 0..m {
             tmp = a[i * m + j] * scale;
-            b[i * m + j] = tmp + 1.0;
+            tmp += 1.0;
+            b[i * m + j] = tmp;
         }
     }
 }
