@@ -109,6 +109,30 @@ fn programs_and_blockers_as_written() {
            }\n\
          }\n}\n",
     );
+    // The same team function in a header of the program, without `declare target` (HeCBench's sort, heartwall).
+    write(
+        &root.join("teamhdr-omp/scan.h"),
+        "void scan(float *s, int t) {\n\
+           s[t] += 1.0f;\n\
+         #pragma omp barrier\n\
+         }\n",
+    );
+    write(
+        &root.join("teamhdr-omp/main.cpp"),
+        "#include \"scan.h\"\n\
+         void f(int n, float *x) {\n\
+         #pragma omp target teams num_teams(n/64) thread_limit(64)\n\
+         {\n\
+           float s[64];\n\
+           #pragma omp parallel\n\
+           {\n\
+             int t = omp_get_thread_num();\n\
+             s[t] = x[omp_get_team_num() * 64 + t];\n\
+             #pragma omp barrier\n\
+             scan(s, t);\n\
+           }\n\
+         }\n}\n",
+    );
     write(
         &root.join("perteam-omp/main.cpp"),
         "void p(int n, float *x, float *out) {\n\
@@ -250,8 +274,8 @@ fn programs_and_blockers_as_written() {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("16 programs, 56 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   7 / 16 (43.8 %)"), "{text}");
+    assert!(text.contains("17 programs, 60 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   8 / 17 (47.1 %)"), "{text}");
     assert!(
         text.contains("minmax-omp: 2 of 3 directives expressible; a user-defined reduction of array elements (minmax-omp/main.cpp:7)"),
         "{text}"
@@ -301,6 +325,7 @@ fn programs_and_blockers_as_written() {
     );
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
     assert!(text.contains("teamfn-omp: expressible (6 directives)"), "a barrier in a team function: {text}");
+    assert!(text.contains("teamhdr-omp: expressible (4 directives)"), "a team function in a header: {text}");
     assert!(
         text.contains("| `parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels) | 1 | 1 |"),
         "{text}"

@@ -228,8 +228,9 @@ fn without_loop_headers(code: &str) -> String {
 }
 
 /// Why a directive cannot be written as it is (the census's blocker categories). `enclosing` are the directives
-/// whose regions hold `d`, `inner` those `d`'s region holds.
-pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Directive], source: &str) -> Vec<String> {
+/// whose regions hold `d`, `inner` those `d`'s region holds; `device_code`: whether `d`'s program (any of its files)
+/// has SPMD regions or device functions.
+pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Directive], source: &str, device_code: bool) -> Vec<String> {
     let region_code = &source[d.extent.clone()];
     let Some((name, rest)) = split(&d.text) else {
         return vec![format!("directive `{}`", d.text.split_whitespace().next().unwrap_or(""))];
@@ -249,9 +250,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
                     in_target && spmd_region(p, &around_p, source).is_ok()
                 });
             let host_team = !in_target && in_host_parallel(enclosing);
-            // In a function (no region around it) of a file with SPMD regions or device functions: a team
-            // function, which omp-rs inlines where an SPMD region calls it (omp_rs_codegen::spmd::inline).
-            let team_fn = enclosing.is_empty() && (source.contains("declare target") || source.contains("target teams"));
+            // In a function (no region around it) of a program with SPMD regions or device functions, in whichever
+            // of its files (a header): a team function, which omp-rs inlines where an SPMD region calls it
+            // (omp_rs_codegen::spmd::inline; the port declares it in the region's function).
+            let team_fn = enclosing.is_empty() && device_code;
             if !spmd && !host_team && !team_fn {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }

@@ -49,7 +49,8 @@ pub(crate) fn run(o: &Options) -> Result<String> {
     let mut files = Vec::new();
     collect(&o.root, &mut files)?;
     files.sort();
-    let mut programs: BTreeMap<String, Program> = BTreeMap::new();
+    // Each source with its program, read first: whether a program holds device code is a property of all its files.
+    let mut sources = Vec::new();
     for f in &files {
         let Some(lang) = scan::language(f) else { continue };
         let rel = f.strip_prefix(&o.root).unwrap_or(f).to_string_lossy().into_owned();
@@ -64,14 +65,25 @@ pub(crate) fn run(o: &Options) -> Result<String> {
             continue;
         }
         let bytes = std::fs::read(f).map_err(Error::io("reading a source", f))?;
-        let text = String::from_utf8_lossy(&bytes);
-        let src = scan::scan(&text, &rel, lang);
-        let p = programs.entry(key).or_default();
+        let src = scan::scan(&String::from_utf8_lossy(&bytes), &rel, lang);
+        sources.push((key, src));
+    }
+    // Programs with SPMD regions or device functions (in any of their files): a barrier in a function of theirs,
+    // outside every region, is a team function's (`classify::blockers`), wherever the function is (a header).
+    let device_code: Vec<&str> = sources
+        .iter()
+        .filter(|(_, src)| src.blanked.contains("declare target") || src.blanked.contains("target teams"))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let mut programs: BTreeMap<String, Program> = BTreeMap::new();
+    for (key, src) in &sources {
+        let has_device_code = device_code.contains(&key.as_str());
+        let p = programs.entry(key.clone()).or_default();
         for d in &src.directives {
             let enclosing: Vec<&scan::Directive> =
                 src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && e.extent.contains(&d.at)).collect();
             let inner: Vec<&scan::Directive> = src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && d.extent.contains(&e.at)).collect();
-            let why = classify::blockers(d, &enclosing, &inner, &src.blanked);
+            let why = classify::blockers(d, &enclosing, &inner, &src.blanked, has_device_code);
             p.directives += 1;
             if why.is_empty() {
                 p.expressible += 1;
