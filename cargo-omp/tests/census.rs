@@ -133,6 +133,18 @@ fn programs_and_blockers_as_written() {
            }\n\
          }\n}\n",
     );
+    // A `parallel` region in a target loop's iteration (logprob): nested, so a team of one thread.
+    write(
+        &root.join("nestpar-omp/main.cpp"),
+        "void lp(int n, int v, const float *x, float *out) {\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (int r = 0; r < n; r++) {\n\
+           float m = -1e30f;\n\
+           #pragma omp parallel reduction(max: m)\n\
+           for (int i = 0; i < v; i++) m = fmaxf(m, x[r * v + i]);\n\
+           out[r] = m;\n\
+         }\n}\n",
+    );
     write(
         &root.join("perteam-omp/main.cpp"),
         "void p(int n, float *x, float *out) {\n\
@@ -274,8 +286,8 @@ fn programs_and_blockers_as_written() {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-omp")).arg("census").arg(root).arg("--list").output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("17 programs, 60 OpenMP directives"), "{text}");
-    assert!(text.contains("programs expressible as written:   8 / 17 (47.1 %)"), "{text}");
+    assert!(text.contains("18 programs, 62 OpenMP directives"), "{text}");
+    assert!(text.contains("programs expressible as written:   9 / 18 (50.0 %)"), "{text}");
     assert!(
         text.contains("minmax-omp: 2 of 3 directives expressible; a user-defined reduction of array elements (minmax-omp/main.cpp:7)"),
         "{text}"
@@ -326,6 +338,7 @@ fn programs_and_blockers_as_written() {
     assert!(text.contains("fortran-omp: expressible (1 directives)"), "{text}");
     assert!(text.contains("teamfn-omp: expressible (6 directives)"), "a barrier in a team function: {text}");
     assert!(text.contains("teamhdr-omp: expressible (4 directives)"), "a team function in a header: {text}");
+    assert!(text.contains("nestpar-omp: expressible (2 directives)"), "a nested parallel region: {text}");
     assert!(
         text.contains("| `parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels) | 1 | 1 |"),
         "{text}"

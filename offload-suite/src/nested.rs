@@ -14,7 +14,80 @@ pub const CHECKS: &[Check] = &[
     ("nested: simpleSpmv's CSR rows (teams distribute) with a parallel_for reduction(+: temp) per row", check_csr_rows),
     ("nested: accuracy's top-k count, a parallel_for reduction per row and an atomic per team", check_accuracy),
     ("nested: a host parallel_for holding a parallel_for reduction(max: m) and a simd loop", check_host_nested),
+    ("nested: logprob's parallel reduction(max: ..) and reduction(+: ..) regions in a collapsed target loop's iteration", check_logprob),
 ];
+
+/// logprob-omp's `log_probs_kernel` as written (main.cpp:27-59), `float` as f64: per (batch, step), two nested
+/// `parallel` regions with reductions over the vocabulary, each a team of one thread (nested regions are inactive).
+#[omp::directives]
+#[allow(clippy::too_many_arguments)]
+fn log_probs(
+    logits: &[f64],
+    ids: &[usize],
+    lengths: &[usize],
+    log_probs: &mut [f64],
+    batch_size: usize,
+    max_input_length: usize,
+    vocab_size: usize,
+    vocab_size_padded: usize,
+) {
+    #[omp::target_teams_distribute_parallel_for(collapse(2), num_teams(batch_size * (max_input_length - 1)), num_threads(128))]
+    for bidx in 0..batch_size {
+        for step in 0..max_input_length - 1 {
+            if step + 1 < lengths[bidx] {
+                let batch_offset = bidx * max_input_length * vocab_size_padded;
+                let step_offset = step * vocab_size_padded;
+                let base = batch_offset + step_offset;
+                // Step 1: find max(logits) over vocab
+                let mut max_val = f64::MIN;
+                #[omp::parallel(reduction(max: max_val))]
+                for i in 0..vocab_size {
+                    let v = logits[base + i];
+                    if v > max_val {
+                        max_val = v;
+                    }
+                }
+                // Step 2: sum_i exp(logits[i] - max_val)
+                let mut sum_exp = 0.0;
+                #[omp::parallel(reduction(+: sum_exp))]
+                for i in 0..vocab_size {
+                    sum_exp += (logits[base + i] - max_val).exp();
+                }
+                // Step 3: log prob of the next token
+                let idx = step + bidx * (max_input_length - 1);
+                let token_idx = (step + 1) + bidx * max_input_length;
+                log_probs[idx] = logits[base + ids[token_idx]] - max_val - (sum_exp + 1e-9).ln();
+            }
+        }
+    }
+}
+
+fn check_logprob(rng: &mut StdRng) -> Result<(), String> {
+    let (batch, len, vocab) = (rng.gen_range(1..6), rng.gen_range(2..9), rng.gen_range(1..300));
+    let padded = vocab + rng.gen_range(0..4);
+    let logits: Vec<f64> = (0..batch * len * padded).map(|_| rng.gen_range(-4.0..4.0)).collect();
+    let ids: Vec<usize> = (0..batch * len).map(|_| rng.gen_range(0..vocab)).collect();
+    let lengths: Vec<usize> = (0..batch).map(|_| rng.gen_range(0..len + 1)).collect();
+    let mut got = vec![7.0; batch * (len - 1)];
+    log_probs(&logits, &ids, &lengths, &mut got, batch, len, vocab, padded);
+    let mut want = vec![7.0; batch * (len - 1)];
+    for b in 0..batch {
+        for step in 0..len - 1 {
+            if step + 1 < lengths[b] {
+                let base = b * len * padded + step * padded;
+                let row = &logits[base..base + vocab];
+                let m = row.iter().fold(f64::MIN, |m, &v| if v > m { v } else { m });
+                let sum: f64 = row.iter().fold(0.0, |s, &v| s + (v - m).exp());
+                want[step + b * (len - 1)] = logits[base + ids[step + 1 + b * len]] - m - (sum + 1e-9).ln();
+            }
+        }
+    }
+    // The device's `exp`/`ln` may differ from the host's in the last place.
+    match got.iter().zip(&want).position(|(g, w)| (g - w).abs() > 1e-12 * w.abs().max(1.0)) {
+        None => Ok(()),
+        Some(i) => Err(format!("log_probs[{i}] = {}, sequential {}", got[i], want[i])),
+    }
+}
 
 /// simpleSpmv-omp's `spmv_csr_parallel` kernel as written (kernels.cpp:120-141), `REAL` = f64.
 #[omp::directives]

@@ -395,12 +395,18 @@ pub fn statement_directive(stmt: &Stmt) -> syn::Result<Option<BodyDirective>> {
         ConstructKind::Executable(leaves) if nestable(leaves) => {
             nested_loop(stmt, &attr, &directive).map(|l| Some(BodyDirective::NestedLoop(l)))
         }
+        // A `parallel` region inside a parallel loop's iteration (logprob's `#pragma omp parallel reduction(max: m)`
+        // over a `for`): nested, so inactive, a team of one thread that runs the statement once, as the loop
+        // directives above run their loops.
+        ConstructKind::Executable(leaves) if leaves == crate::model::Leaves::PARALLEL => {
+            nested_parallel(stmt, &attr, &directive).map(|l| Some(BodyDirective::NestedLoop(l)))
+        }
         _ => Err(syn::Error::new(
             attr.name.span(),
             format!(
-                "`{}` cannot be nested inside a parallel loop; its body may hold `atomic`, `critical` and loop directives \
-                 without `target`, `teams` or `distribute` (`parallel_for`, `parallel_for_simd`, `simd`), which run \
-                 their loop in the enclosing iteration",
+                "`{}` cannot be nested inside a parallel loop; its body may hold `atomic`, `critical`, `parallel` and \
+                 loop directives without `target`, `teams` or `distribute` (`parallel_for`, `parallel_for_simd`, \
+                 `simd`), which run their statement in the enclosing iteration",
                 directive.construct.name
             ),
         )),
@@ -427,13 +433,19 @@ fn nested_loop(stmt: &Stmt, attr: &OmpAttr, d: &Directive) -> syn::Result<Nested
     if !matches!(stmt, Stmt::Expr(Expr::ForLoop(_), _)) {
         return Err(syn::Error::new(attr.name.span(), format!("`#[omp::{name}]` goes on a `for` loop")));
     }
+    nested(stmt, d)
+}
+
+/// The statement of a directive nested in a parallel loop's body, run by the enclosing iteration's thread.
+fn nested(stmt: &Stmt, d: &Directive) -> syn::Result<NestedLoop> {
+    let name = d.construct.name;
     for c in &d.clauses {
         if let ClauseValue::Private(v) | ClauseValue::Firstprivate(v) = &c.value {
             let vars = v.iter().map(|v| format!("`{v}`")).collect::<Vec<_>>().join(", ");
             return Err(syn::Error::new(
                 c.span,
                 format!(
-                    "a `{name}` inside a parallel loop runs its loop on the enclosing iteration's thread, so its \
+                    "a `{name}` inside a parallel loop runs its statement on the enclosing iteration's thread, so its \
                      private copies would be one per enclosing iteration: declare {vars} inside the loop's body \
                      (`let mut t = ..;`, a copy per iteration) or before the loop (`let mut t = t;`, one copy)"
                 ),
@@ -444,6 +456,29 @@ fn nested_loop(stmt: &Stmt, attr: &OmpAttr, d: &Directive) -> syn::Result<Nested
     remove_omp_attr(&mut stmt);
     let clause_exprs = d.settings.num_threads.iter().chain(&d.settings.if_cond).cloned().collect();
     Ok(NestedLoop { stmt, clause_exprs })
+}
+
+/// `#[omp::parallel]` on a statement (a `for` loop or a block) of a parallel loop's body: the nested region's one
+/// thread runs it, so it is a [`NestedLoop`] with the same clause rules. What would tell a team of one from the
+/// enclosing thread (`omp::get_thread_num()`, `omp::get_num_threads()`, `omp::barrier!()`) is refused.
+fn nested_parallel(stmt: &Stmt, attr: &OmpAttr, d: &Directive) -> syn::Result<NestedLoop> {
+    if !matches!(stmt, Stmt::Expr(Expr::ForLoop(_) | Expr::Block(_), _)) {
+        return Err(syn::Error::new(attr.name.span(), "`#[omp::parallel]` inside a parallel loop goes on a `for` loop or a block"));
+    }
+    let team_words = ["get_thread_num", "get_num_threads", "barrier"];
+    if let Some(w) =
+        crate::fields::ident_tokens(quote::ToTokens::to_token_stream(stmt)).into_iter().find(|i| team_words.iter().any(|w| i == w))
+    {
+        return Err(syn::Error::new(
+            w.span(),
+            format!(
+                "`{w}` inside a `parallel` nested in a parallel loop: the nested region is inactive (a team of one \
+                 thread, as OpenMP runs nested regions by default), so it would answer for that team; write the \
+                 enclosing iteration's code without it, or make the region an SPMD `target_teams` + `parallel`"
+            ),
+        ));
+    }
+    nested(stmt, d)
 }
 
 fn atomic(stmt: &Stmt, d: &Directive) -> syn::Result<AtomicStmt> {

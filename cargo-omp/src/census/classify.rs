@@ -270,6 +270,13 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             }
         }
         // omp_rs_codegen::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
+        // omp_rs_codegen::body::nested_parallel: a `parallel` in a target loop's iteration is nested, so inactive (a
+        // team of one thread runs its statement), unless it asks for its team or holds worksharing.
+        "parallel"
+            if in_target
+                && in_loop
+                && inner.is_empty()
+                && !["omp_get_thread_num", "omp_get_num_threads"].iter().any(|w| region_code.contains(w)) => {}
         "parallel" if in_target => {
             if let Err(why) = spmd_region(d, enclosing, source) {
                 out.push(why.into());
