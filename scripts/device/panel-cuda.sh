@@ -18,7 +18,7 @@ for d in "$H"/*-cuda; do
   ( cd "$d" && make -s ARCH=sm_90 > "$O/build-$(basename "$d").log" 2>&1 ) &
 done
 wait
-run() { local name=$1; shift; ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1; echo "cuda $name $* rc=$?"; }
+run() { local name=$1; shift; ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1; echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"; }
 run bitonic-sort-cuda 25 2
 run black-scholes-cuda 100
 run hausdorff-cuda 100000 100000 100

@@ -6,6 +6,8 @@
 # sources are not part of this repository, see that script). A port whose header has `//! device-timeout: S` gets S
 # seconds (its host verification may be slow), the others PORT_TIMEOUT (100).
 #   OUT=/some/dir bash scripts/device/ports.sh      # everything goes into $OUT/ports.tgz
+# Each program's result line also goes into $OUT/panel-progress.log as soon as it ran, so that a call cut short by its
+# time limit still brings back what finished.
 set -u
 O=/tmp/ports; rm -rf "$O"; mkdir -p "$O"
 . scripts/device/runtime-env.sh .device/debs >/dev/null 2>&1 || { echo "runtime-env.sh failed" >&2; exit 2; }
@@ -20,7 +22,8 @@ export OMP_TARGET_OFFLOAD=MANDATORY
       read -r -a args <<< "$(grep -m1 '^//! device-args:' "$src" | sed 's|^//! device-args:||')"
       limit=$(grep -m1 '^//! device-timeout:' "$src" | sed 's|^//! device-timeout:||' | tr -d ' ')
       ( timeout "${limit:-${PORT_TIMEOUT:-100}}" .device/bin/"$name" "${args[@]}" ) > "$O/port-$name.log" 2>&1
-      echo "port $name ${args[*]} rc=$? $(grep -E '^(PASS|FAIL)$' "$O/port-$name.log" | tail -1) $(grep -E '^(kernel time:|Total time)' "$O/port-$name.log" | tail -1)"
+      echo "port $name ${args[*]} rc=$? $(grep -E '^(PASS|FAIL)$' "$O/port-$name.log" | tail -1) $(grep -E '^(kernel time:|Total time)' "$O/port-$name.log" | tail -1)" |
+        tee -a "${OUT:-.}/panel-progress.log"
     done
   fi
 } > "$O/panel.log" 2>&1
