@@ -4,9 +4,10 @@
 //! cannot place a write) and the clause drops the variable. The meaning is the same: a private copy starts each
 //! iteration, the original is not written by the loop either way.
 
-use syn::visit::Visit;
+use quote::ToTokens;
 use syn::{Expr, ExprForLoop, Ident, Stmt};
 
+use crate::analyze::walk::Access;
 use crate::model::Directive;
 use crate::types::TypeEnv;
 
@@ -14,7 +15,9 @@ use crate::types::TypeEnv;
 /// those variables; `None` when no `private` variable is assigned that way.
 ///
 /// A variable qualifies when one of the statements that open the innermost body of the collapsed nest (before any
-/// other statement) is `v = e;`, `e` does not read `v`, and nothing else in the body writes `v` (`=`, `op=`, `&mut`).
+/// other statement) is `v = e;`, `e` does not name `v`, and the rest of the body only reads `v` (as a value, at an
+/// index, its `len()`, as the analysis's walk sees uses): no assignment, `&mut`, method call, element write or
+/// macro that could need the copy mutable.
 pub(crate) fn rewrite(d: &Directive, f: &ExprForLoop, env: &TypeEnv) -> Option<(Directive, ExprForLoop, Vec<Ident>)> {
     if d.settings.private.is_empty() {
         return None;
@@ -32,7 +35,7 @@ pub(crate) fn rewrite(d: &Directive, f: &ExprForLoop, env: &TypeEnv) -> Option<(
         let Stmt::Expr(Expr::Assign(a), Some(_)) = &body.stmts[k] else { break };
         let Expr::Path(p) = &*a.left else { break };
         let Some(v) = p.path.get_ident().filter(|v| d.settings.private.contains(v) && !converted.contains(v)) else { break };
-        if mentions(&a.right, v) || body.stmts[k + 1..].iter().any(|s| writes(s, v)) {
+        if crate::loops::mentions(a.right.to_token_stream(), v) || !only_read(&body.stmts[k + 1..], v) {
             break;
         }
         let (v, rhs) = (v.clone(), a.right.clone());
@@ -51,60 +54,11 @@ pub(crate) fn rewrite(d: &Directive, f: &ExprForLoop, env: &TypeEnv) -> Option<(
     Some((d, loop_, converted))
 }
 
-/// Whether `e` names `v`.
-fn mentions(e: &Expr, v: &Ident) -> bool {
-    struct Finds<'v>(&'v Ident, bool);
-    impl<'ast> Visit<'ast> for Finds<'_> {
-        fn visit_ident(&mut self, i: &'ast Ident) {
-            self.1 |= i == self.0;
-        }
-    }
-    let mut f = Finds(v, false);
-    f.visit_expr(e);
-    f.1
-}
-
-/// Whether `s` assigns `v`, updates it in place or borrows it mutably (macros, which the walk cannot read, count as
-/// writes when they name it).
-fn writes(s: &Stmt, v: &Ident) -> bool {
-    struct Writes<'v>(&'v Ident, bool);
-    impl<'ast> Visit<'ast> for Writes<'_> {
-        fn visit_expr_assign(&mut self, a: &'ast syn::ExprAssign) {
-            self.1 |= names(&a.left, self.0);
-            syn::visit::visit_expr_assign(self, a);
-        }
-        fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-            use syn::BinOp::*;
-            let compound = matches!(
-                b.op,
-                AddAssign(_)
-                    | SubAssign(_)
-                    | MulAssign(_)
-                    | DivAssign(_)
-                    | RemAssign(_)
-                    | BitXorAssign(_)
-                    | BitAndAssign(_)
-                    | BitOrAssign(_)
-                    | ShlAssign(_)
-                    | ShrAssign(_)
-            );
-            self.1 |= compound && names(&b.left, self.0);
-            syn::visit::visit_expr_binary(self, b);
-        }
-        fn visit_expr_reference(&mut self, r: &'ast syn::ExprReference) {
-            self.1 |= r.mutability.is_some() && names(&r.expr, self.0);
-            syn::visit::visit_expr_reference(self, r);
-        }
-        fn visit_macro(&mut self, m: &'ast syn::Macro) {
-            self.1 |= m.tokens.clone().into_iter().any(|t| matches!(t, proc_macro2::TokenTree::Ident(i) if i == *self.0));
-        }
-    }
-    fn names(e: &Expr, v: &Ident) -> bool {
-        matches!(e, Expr::Path(p) if p.path.is_ident(v))
-    }
-    let mut w = Writes(v, false);
-    w.visit_stmt(s);
-    w.1
+/// Whether `stmts` use `v` only to read it.
+fn only_read(stmts: &[Stmt], v: &Ident) -> bool {
+    let rest = syn::Block { brace_token: Default::default(), stmts: stmts.to_vec() };
+    let uses = crate::analyze::walk::walk_body(&rest, &[], &[]).uses;
+    uses.iter().filter(|u| u.ident == *v).all(|u| matches!(u.access, Access::Read | Access::IndexRead(_) | Access::Len))
 }
 
 #[cfg(test)]
@@ -147,6 +101,10 @@ mod tests {
         assert!(rewritten("private(ind)", "for i in 0..n { ind = i; f(&mut ind); }").is_none());
         assert!(rewritten("private(ind)", "for i in 0..n { let t = 1; ind = i + t; s[ind] = 1.0; }").is_none());
         assert!(rewritten("private(ind)", "for i in 0..n { ind = i; bump!(ind); }").is_none());
+        // Uses that need the copy mutable: an element write, a mutating method, any other method.
+        assert!(rewritten("private(ind)", "for i in 0..n { ind = [i; 4]; ind[0] = 1; s[ind[1]] = 1.0; }").is_none());
+        assert!(rewritten("private(ind)", "for i in 0..n { ind = Vec::new(); ind.push(i); }").is_none());
+        assert!(rewritten("private(ind)", "for i in 0..n { ind = i; s[ind.min(3)] = 1.0; }").is_none());
         // Not the innermost body of the collapsed nest.
         assert!(rewritten("collapse(2), private(ind)", "for k in 0..n { ind = k; for i in 0..m { s[ind + i] = 1.0; } }").is_none());
     }
