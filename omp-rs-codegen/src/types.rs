@@ -461,7 +461,8 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
             let name = p.path.get_ident()?.to_string();
             if !env.is_mapped(&name) {
                 // `&mut u` of a local whose type is known (`let (u, f) = (&mut u, &mut f);`), not a reference itself.
-                let t = env.lookup(&name).flatten().filter(|t| !matches!(t, Type::Reference(_)) && std::ptr::eq(inner, &*r.expr))?;
+                let borrows_local = matches!(&*r.expr, Expr::Path(_));
+                let t = env.lookup(&name).flatten().filter(|t| borrows_local && !matches!(t, Type::Reference(_)))?;
                 return Some(if r.mutability.is_some() { syn::parse_quote!(&mut #t) } else { syn::parse_quote!(&#t) });
             }
             let DeviceType::Array { elem, .. } = device_type(env.lookup(&name).flatten()?).ok()? else { return None };
