@@ -154,17 +154,18 @@ impl Builder {
             scanned: scan.watched.clone(),
             warnings: Vec::new(),
         };
-        let (outlined, unbuilt) = outline::outline(&package, &root, &scan.files)?;
+        // The kernels' arithmetic and assertions follow the profile the package is built in, as its host code does.
+        let debug_assertions = profile_debug_assertions(&root);
+        let (outlined, unbuilt) = outline::outline(&package, &root, &scan.files, debug_assertions)?;
         report.manifest.refused = unbuilt.refused;
         report.manifest.host_only = unbuilt.host_only;
         let Some(mut outlined) = outlined else {
             report.manifest.write(&manifest_path)?;
             return Ok(report);
         };
-        // The kernels' arithmetic and assertions follow the profile the package is built in, as its host code does.
-        let debug_assertions = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some();
         outlined.krate.debug_assertions = debug_assertions;
-        outlined.krate.overflow_checks = self.overflow_checks.unwrap_or_else(|| profile_overflow_checks(&root, debug_assertions));
+        outlined.krate.overflow_checks =
+            self.overflow_checks.unwrap_or_else(|| profile_setting(&root, "overflow-checks").unwrap_or(debug_assertions));
         report.manifest.kernels = outlined.kernels.clone();
         // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
         let device_src = dir.join("device").join("src");
@@ -271,43 +272,89 @@ fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir
     Ok(images)
 }
 
-/// The `overflow-checks` setting of the profile being built: `CARGO_PROFILE_<NAME>_OVERFLOW_CHECKS`, else the
-/// profile's `overflow-checks` in the workspace's `Cargo.toml` (following `inherits`), else cargo's default, which
-/// follows `debug-assertions`. The profile's name is the directory cargo builds into (`target/<dir>/build/...`,
-/// `debug` for `dev`), the one place a build script can read it.
-fn profile_overflow_checks(package_root: &Path, debug_assertions: bool) -> bool {
-    let profile = std::env::var("OUT_DIR").ok().and_then(|out| {
-        let dir = Path::new(&out).ancestors().nth(3)?.file_name()?.to_string_lossy().into_owned();
-        Some(if dir == "debug" { "dev".to_string() } else { dir })
-    });
-    let Some(mut profile) = profile else { return debug_assertions };
-    let parse = |v: &str| match v.trim().trim_matches('"') {
-        "true" | "on" | "yes" => Some(true),
-        "false" | "off" | "no" => Some(false),
+/// Whether the package's code is built with debug assertions. Cargo 1.93 and later tell build scripts
+/// (`CARGO_CFG_DEBUG_ASSERTIONS`, from the profile); older cargo never sets the variable, so without it the profile is
+/// read as cargo reads it (`profile_setting`), then `-C debug-assertions` in `CARGO_ENCODED_RUSTFLAGS`, which rustc
+/// applies last.
+fn profile_debug_assertions(package_root: &Path) -> bool {
+    let from_profile = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some()
+        || profile_setting(package_root, "debug-assertions").unwrap_or_else(|| profile_inherits_dev(package_root));
+    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split('\x1f').collect();
+    let mut on = from_profile;
+    for (k, flag) in flags.iter().enumerate() {
+        let value = match flag.strip_prefix("-C").map(str::trim_start) {
+            Some("") => flags.get(k + 1).and_then(|next| next.strip_prefix("debug-assertions")),
+            Some(rest) => rest.strip_prefix("debug-assertions"),
+            None => None,
+        };
+        if let Some(value) = value {
+            on = parse_bool(value.trim_start_matches('=')).unwrap_or(true);
+        }
+    }
+    on
+}
+
+/// `"true"`, `"on"`, `"yes"` and their opposites, as cargo and rustc spell a profile's flags.
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.trim().trim_matches('"') {
+        "true" | "on" | "yes" | "y" => Some(true),
+        "false" | "off" | "no" | "n" => Some(false),
         _ => None,
-    };
-    let manifest = package_root.ancestors().map(|d| d.join("Cargo.toml")).filter(|p| p.is_file()).find_map(|p| {
+    }
+}
+
+/// The profile being built: the directory cargo builds into (`target/<dir>/build/...`, `debug` for `dev`), the one
+/// place a build script can read it.
+fn profile_name() -> Option<String> {
+    let out = std::env::var("OUT_DIR").ok()?;
+    let dir = Path::new(&out).ancestors().nth(3)?.file_name()?.to_string_lossy().into_owned();
+    Some(if dir == "debug" { "dev".to_string() } else { dir })
+}
+
+/// The workspace's `Cargo.toml` (where profiles live), else the package's own.
+fn workspace_manifest(package_root: &Path) -> Option<toml::Table> {
+    let workspace = package_root.ancestors().map(|d| d.join("Cargo.toml")).filter(|p| p.is_file()).find_map(|p| {
         let doc: toml::Table = std::fs::read_to_string(&p).ok()?.parse().ok()?;
         doc.contains_key("workspace").then_some(doc)
     });
-    let manifest = manifest.or_else(|| std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse::<toml::Table>().ok());
+    workspace.or_else(|| std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok())
+}
+
+/// The profiles the one being built inherits from, itself first (`test` inherits `dev`, `bench` `release`).
+fn profile_chain(manifest: Option<&toml::Table>) -> Vec<String> {
+    let mut chain = Vec::new();
+    let Some(mut profile) = profile_name() else { return chain };
     for _ in 0..8 {
-        let env = format!("CARGO_PROFILE_{}_OVERFLOW_CHECKS", profile.to_ascii_uppercase().replace('-', "_"));
-        if let Some(v) = std::env::var(&env).ok().and_then(|v| parse(&v)) {
-            return v;
-        }
-        let table = manifest.as_ref().and_then(|m| m.get("profile")?.get(&profile)?.as_table().cloned());
-        if let Some(v) = table.as_ref().and_then(|t| t.get("overflow-checks")?.as_bool()) {
-            return v;
-        }
-        match table.as_ref().and_then(|t| t.get("inherits")?.as_str().map(str::to_string)) {
-            Some(parent) => profile = parent,
-            None if profile == "test" => profile = "dev".into(),
-            None if profile == "bench" => profile = "release".into(),
+        chain.push(profile.clone());
+        let inherits = manifest.and_then(|m| m.get("profile")?.get(&profile)?.get("inherits")?.as_str().map(str::to_string));
+        profile = match inherits {
+            Some(parent) => parent,
+            None if profile == "test" => "dev".into(),
+            None if profile == "bench" => "release".into(),
             None => break,
-        }
+        };
     }
-    debug_assertions
+    chain
+}
+
+/// A flag of the profile being built (`overflow-checks`, `debug-assertions`): `CARGO_PROFILE_<NAME>_<KEY>`, else the
+/// profile's key in the workspace's `Cargo.toml`, following `inherits`; `None` where neither sets it (cargo's default).
+fn profile_setting(package_root: &Path, key: &str) -> Option<bool> {
+    let manifest = workspace_manifest(package_root);
+    profile_chain(manifest.as_ref()).iter().find_map(|profile| {
+        let env = format!("CARGO_PROFILE_{}_{}", profile.to_ascii_uppercase(), key.to_ascii_uppercase()).replace('-', "_");
+        std::env::var(&env)
+            .ok()
+            .and_then(|v| parse_bool(&v))
+            .or_else(|| manifest.as_ref().and_then(|m| m.get("profile")?.get(profile)?.get(key)?.as_bool()))
+    })
+}
+
+/// Cargo's default for debug assertions: on in profiles built on `dev`, off in those built on `release`.
+fn profile_inherits_dev(package_root: &Path) -> bool {
+    let manifest = workspace_manifest(package_root);
+    profile_chain(manifest.as_ref()).last().is_none_or(|root| root == "dev")
 }
 
 fn env_dir(var: &'static str) -> Result<PathBuf> {

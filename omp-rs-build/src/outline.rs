@@ -40,7 +40,9 @@ pub struct Unbuilt {
 ///
 /// # Errors
 /// [`Error::KernelClash`] when two regions of one kernel name compile from different sources.
-pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> Result<(Option<Outlined>, Unbuilt)> {
+/// `debug_assertions` is the profile's setting (cargo before 1.93 does not pass it as `CARGO_CFG_DEBUG_ASSERTIONS`):
+/// `cfg!(debug_assertions)` in kernel code evaluates to it.
+pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debug_assertions: bool) -> Result<(Option<Outlined>, Unbuilt)> {
     let mut o = omp_rs_codegen::outline::Outline::default();
     // Panic locations and the struct table name each file as the user does: relative to the package.
     let shown: Vec<String> = files.iter().map(|f| f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string()).collect();
@@ -52,7 +54,9 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile]) -> R
             o.modules.set_lib(package, f.krate);
         }
     }
-    o.cfg = omp_rs_codegen::resolve::cfg::CfgSet::from_build_env();
+    let vars = std::env::vars().filter(|(k, _)| k != "CARGO_CFG_DEBUG_ASSERTIONS");
+    let debug = debug_assertions.then(|| ("CARGO_CFG_DEBUG_ASSERTIONS".to_string(), String::new()));
+    o.cfg = omp_rs_codegen::resolve::cfg::CfgSet::from_vars(vars.chain(debug));
     for (f, shown) in files.iter().zip(&shown) {
         o.add_file_at(&f.ast, shown, f.krate, &f.module);
     }

@@ -59,3 +59,46 @@ fn the_workspace_is_formatted() {
     let files: Vec<&str> = stdout.lines().filter_map(|l| l.strip_prefix("Diff in ")).collect();
     assert!(out.status.success(), "not formatted (run `cargo fmt --all`): {files:#?}\n{stderr}");
 }
+
+/// The Rust version `Cargo.toml` declares (`rust-version`) builds what a user compiles: the library crates and
+/// code written with the directives (the suite, the ports, the examples and the bench, whose expansions and build
+/// scripts are what a user's crate gets). Dev-dependencies (trybuild, proptest) need a newer Rust and are not part
+/// of it. The toolchain comes from `scripts/setup-msrv-toolchain.sh`; without it the test says SKIPPED (CI has it).
+#[test]
+fn the_declared_rust_version_builds_the_crates_and_code_using_them() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("the workspace's Cargo.toml");
+    let version =
+        manifest.lines().find_map(|l| l.strip_prefix("rust-version = \"")?.strip_suffix('"')).expect("Cargo.toml declares rust-version");
+    let home = std::env::var_os("OMP_RS_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(&std::env::var_os("HOME").expect("HOME is set")).join(".cache/omp-rs"));
+    let toolchain = home.join(format!("msrv-{version}/usr"));
+    if !toolchain.join("bin/cargo").is_file() {
+        let required = std::env::var("OMP_RS_REQUIRE_TOOLCHAIN").is_ok_and(|v| v == "1");
+        assert!(!required, "no Rust {version} at {} (scripts/setup-msrv-toolchain.sh)", toolchain.display());
+        eprintln!("SKIPPED: no Rust {version} toolchain (scripts/setup-msrv-toolchain.sh installs it)");
+        return;
+    }
+    let bin = toolchain.join("bin");
+    let path =
+        std::env::join_paths(std::iter::once(bin.clone()).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())))
+            .expect("PATH joins");
+    let mut cmd = Command::new(bin.join("cargo"));
+    cmd.args(["check", "--quiet", "--lib", "--bins", "--features", "omp-rs/ndarray"]);
+    for c in LIBRARY_CRATES.iter().chain(&["omp-offload-suite", "omp-ports", "omp-examples", "omp-bench"]) {
+        cmd.args(["-p", c]);
+    }
+    // Only that toolchain: rustup's proxies and the test's own cargo must not leak in.
+    for var in ["RUSTC", "RUSTDOC", "RUSTC_WRAPPER", "RUSTUP_TOOLCHAIN", "CARGO", "CARGO_TARGET_DIR", "CARGO_BUILD_TARGET_DIR"] {
+        cmd.env_remove(var);
+    }
+    cmd.env("PATH", path)
+        .env("RUSTC", bin.join("rustc"))
+        .env("RUSTDOC", bin.join("rustdoc"))
+        .env("LD_LIBRARY_PATH", toolchain.join("lib/x86_64-linux-gnu"))
+        .env("CARGO_TARGET_DIR", root().join("target/msrv"))
+        .current_dir(root());
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run Rust {version}'s cargo: {e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "Rust {version} (Cargo.toml's rust-version) does not build the workspace:\n{stderr}");
+}

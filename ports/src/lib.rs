@@ -121,7 +121,7 @@ impl Minstd {
     pub fn uniform_f32(&mut self, a: f32, b: f32) -> f32 {
         let mut c = (self.next() - 1) as f32 / 2147483646.0f64 as f32;
         if c >= 1.0 {
-            c = 1.0f32.next_down();
+            c = 1.0 - f32::EPSILON / 2.0; // the largest f32 below 1 (`next_down`, Rust 1.86)
         }
         c * (b - a) + a
     }
