@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Once, OnceLock};
 
-use crate::host::Schedule;
+use crate::host::schedule::Schedule;
 
 #[derive(Debug)]
 struct Icvs {

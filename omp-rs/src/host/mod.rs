@@ -8,7 +8,7 @@ mod local;
 pub mod nd;
 pub(crate) mod ownership;
 pub mod reduce;
-mod schedule;
+pub(crate) mod schedule;
 #[allow(unsafe_code)]
 mod sharing;
 #[allow(unsafe_code)]

@@ -6,8 +6,8 @@ use std::marker::PhantomData;
 use std::ptr::NonNull;
 
 use super::device::{self, Decision, Device};
-use super::registry;
 use super::repr::Pod;
+use super::{queue, registry};
 use crate::Error;
 
 /// `len` elements of `T` in the memory of one device. Dropping it frees the memory.
@@ -88,8 +88,9 @@ impl<T: Pod> DeviceBuffer<T> {
             return Err(Error::LengthMismatch { what: "DeviceBuffer::copy_to_host".into(), expected: self.len, found: dst.len() });
         }
         let rt = registry::runtime()?.rt;
+        queue::sync(self.device.0)?;
         // SAFETY: `dst` is valid for `size_of_val(dst)` writes of a `Pod` type; the source is this buffer's
-        // allocation of the same size on `self.device`.
+        // allocation of the same size on `self.device`, which no queued kernel writes now (settled above).
         unsafe { rt.memcpy_from_device(dst.as_mut_ptr().cast(), self.ptr.as_ptr(), std::mem::size_of_val(dst), self.device.0) }
     }
 
@@ -102,7 +103,9 @@ impl<T: Pod> DeviceBuffer<T> {
             return Err(Error::LengthMismatch { what: "DeviceBuffer::copy_from_host".into(), expected: self.len, found: src.len() });
         }
         let rt = registry::runtime()?.rt;
-        // SAFETY: the destination is this buffer's allocation, exclusively borrowed; `src` is valid for reads.
+        queue::sync(self.device.0)?;
+        // SAFETY: the destination is this buffer's allocation, exclusively borrowed, and no queued kernel uses it
+        // now (settled above); `src` is valid for reads.
         unsafe { rt.memcpy_to_device(self.ptr.as_ptr(), src.as_ptr().cast(), std::mem::size_of_val(src), self.device.0) }
     }
 
@@ -113,8 +116,9 @@ impl<T: Pod> DeviceBuffer<T> {
     pub fn to_vec(&self) -> Result<Vec<T>, Error> {
         let mut v: Vec<T> = Vec::with_capacity(self.len);
         let rt = registry::runtime()?.rt;
+        queue::sync(self.device.0)?;
         // SAFETY: the capacity holds `len` elements; the copy initialises all of them before `set_len`, and any
-        // bit pattern is a valid `T: Pod`.
+        // bit pattern is a valid `T: Pod`; no queued kernel writes the buffer now (settled above).
         unsafe {
             rt.memcpy_from_device(v.as_mut_ptr().cast(), self.ptr.as_ptr(), self.len * std::mem::size_of::<T>(), self.device.0)?;
             v.set_len(self.len);
@@ -126,7 +130,9 @@ impl<T: Pod> DeviceBuffer<T> {
 impl<T: Pod> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
         if let Some(r) = registry::runtime_if_loaded() {
-            // SAFETY: allocated by `target_alloc` on this device; no `&self` outlives the drop.
+            queue::settle(self.device.0);
+            // SAFETY: allocated by `target_alloc` on this device; no `&self` outlives the drop, and no queued kernel
+            // uses it now (settled above).
             unsafe { r.rt.target_free(self.ptr, self.device.0) };
         }
     }
@@ -154,9 +160,10 @@ pub(crate) fn device_copy<T: Pod>(x: &[T], device: Device) -> Result<Option<Vec<
         return Ok(None);
     }
     let mut v: Vec<T> = Vec::with_capacity(x.len());
+    queue::sync(device.0)?;
     // SAFETY: the capacity holds `x.len()` elements, all written by the copy before `set_len` (any bit pattern is a
     // valid `T: Pod`); `df..df + bytes` is the device copy of `x`'s bytes (present at both ends, the same distance
-    // apart as on the host: libomptarget maps a host range to one device range).
+    // apart as on the host: libomptarget maps a host range to one device range), which no queued kernel writes now.
     unsafe {
         rt.memcpy_from_device(v.as_mut_ptr().cast(), df as *const c_void, bytes, device.0)?;
         v.set_len(x.len());

@@ -1,6 +1,6 @@
 //! The mapping primitives every data construct is made of: `target enter data` and `target exit data` of one
 //! section on libomptarget's present table, with omp-rs's overlap checks around them. `target_data` blocks
-//! ([`DataRegion`](super::data_region::DataRegion) and its tokens) begin and end their mappings with these, and so do
+//! (`DataRegion` and its tokens) begin and end their mappings with these, and so do
 //! `omp::target_enter_data!` / `omp::target_exit_data!`; there is no other way into the table (one soundness
 //! argument: a section is checked against the table and omp-rs's shadow of it before it is mapped, and only memory
 //! a borrow keeps alive is mapped by safe code).
@@ -15,9 +15,9 @@ use std::panic::Location;
 
 use super::device::{self, Decision, Device};
 use super::map::{self, ExitKind, MapKind, Modifiers, Section};
-use super::registry;
 use super::repr::Pod;
 use super::result::{DataOp, Ident, MapArgs, Rt};
+use super::{queue, registry};
 use crate::Error;
 
 /// # Safety
@@ -42,11 +42,13 @@ pub(crate) unsafe fn enter_raw(
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
     a.push(p, p, bytes as i64, kind.bits() | mods.bits());
-    // SAFETY: checked above; validity guaranteed by the caller.
+    // Queued kernels may still use data an `always` copy overwrites.
+    queue::settle(device);
+    // SAFETY: checked above; validity guaranteed by the caller; the queue is settled.
     unsafe { rt.data(DataOp::Begin, loc, device, &mut a) };
     map::shadow_add(device, addr, bytes, var);
     drop(changing);
-    super::queue::take_error(device)
+    queue::take_error(device)
 }
 
 /// # Safety
@@ -61,8 +63,12 @@ pub(crate) unsafe fn exit_raw(rt: Rt, loc: &'static Ident, device: i32, addr: us
     // Held until the shadow agrees with the table again: a launch that looked in between would find the section
     // absent from libomptarget's table yet still in the shadow, a conflict that is not there.
     let _changing = map::changing_mappings();
-    // SAFETY: guaranteed by the caller; the table does not change under a queued launch's lookups (held above).
+    // Queued kernels may still use the data this copies back or frees.
+    queue::settle(device);
+    // SAFETY: guaranteed by the caller; the table does not change under a queued launch's lookups (held above);
+    // the queue is settled.
     unsafe { rt.data(DataOp::End, loc, device, &mut a) };
+    map::mappings_changed();
     map::shadow_remove(device, addr, bytes, kind == ExitKind::Delete);
 }
 
@@ -116,5 +122,5 @@ pub(crate) unsafe fn exit_section<T: Pod>(x: &[T], kind: ExitKind, device: Devic
     map::check_sections(rt, device.0, &[Section { addr: x.as_ptr() as usize, bytes, present: true, var: var.into() }])?;
     // SAFETY: present (checked); the rest is guaranteed by the caller.
     unsafe { exit_raw(rt, loc, device.0, x.as_ptr() as usize, bytes, kind) };
-    super::queue::take_error(device.0)
+    queue::take_error(device.0)
 }

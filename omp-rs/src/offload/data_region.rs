@@ -23,10 +23,10 @@ use std::ptr::NonNull;
 use std::slice::SliceIndex;
 
 use super::device::{self, Decision, Device};
-use super::image::ImageSet;
 use super::map::{self, ExitKind, MapKind, Modifiers, Section};
 use super::policy::{self, log, Policy};
 use super::registry;
+use super::registry::ImageSet;
 use super::repr::Pod;
 use super::result::{DataOp, Ident, MapArgs};
 use crate::host::storage::{Sealed, SliceStorage, SliceStorageMut};
@@ -493,7 +493,10 @@ fn update(addr: usize, bytes: usize, bits: i64, device: Option<i64>, if_cond: bo
     let p = addr as *mut c_void;
     let mut a = MapArgs::with_capacity(1);
     a.push(p, p, bytes as i64, bits);
-    // SAFETY: present (checked); `update_from` holds an exclusive borrow of the host section it writes.
+    // Queued kernels may still write what `from` copies back or read what `to` overwrites.
+    super::queue::settle(d.0);
+    // SAFETY: present (checked); `update_from` holds an exclusive borrow of the host section it writes; the queue
+    // is settled.
     unsafe { rt.data(DataOp::Update, loc, d.0, &mut a) };
     super::queue::take_error(d.0)
 }

@@ -15,7 +15,7 @@
 use std::sync::Once;
 
 use super::device::Device;
-use super::image::ImageSet;
+use super::registry::ImageSet;
 use super::{policy, queue, registry};
 
 /// Registers `set` (and so starts the devices) once per process, from a constructor. Never panics: a panic in a

@@ -1,22 +1,14 @@
 //! Device images: what `omp-rs-build` embeds, how one is chosen per machine, and the checks done before
 //! libomptarget sees it.
 //!
-//! An [`ImageSet`] is one build's output: several images of the same kernels (one per architecture), the kernel
-//! names and the device globals. It is a `static` with `&'static` bytes (from `include_bytes!`), registered with
-//! libomptarget at most once per process (`__tgt_register_lib`). It is never unregistered: libomptarget's own
-//! destructor tears the plugins down at exit, and unregistering earlier would invalidate every `KernelRef`.
-//!
-//! Invariants checked before registration (each would otherwise crash or abort inside libomptarget):
+//! One build's images of the same kernels (one per architecture) form an image set (`registry::ImageSet`, which
+//! holds its registration). This module knows images alone. Invariants checked before registration (each would
+//! otherwise crash or abort inside libomptarget):
 //! - every image is an ELF object of the kind it claims (cubin: `EM_CUDA`; AMD: `EM_AMDGPU`; host: the host's
 //!   machine, `ET_DYN`);
 //! - cubins are registered only for a device whose compute capability they fit (same major, minor ≤ device);
 //! - every kernel name and device global is defined in every image registered (a missing one makes the image
 //!   load fail, and a later launch segfaults).
-
-use std::sync::OnceLock;
-
-use super::registry::Registered;
-use crate::Error;
 
 /// What an image contains (`omp-rs-abi`: the build helper and the macros name the same kinds).
 pub use omp_rs_abi::ImageKind;
@@ -43,56 +35,6 @@ pub struct DeviceGlobal {
 
 /// Name of the device global through which kernels report panics (ARCHITECTURE.md, "Panics").
 pub const PANIC_RECORD_GLOBAL: &str = omp_rs_abi::PANIC_RECORD_GLOBAL;
-
-/// One build's device images, kernel names and globals; registered once per process on first use.
-#[derive(Debug)]
-pub struct ImageSet {
-    pub(crate) images: &'static [Image],
-    pub(crate) kernels: &'static [&'static str],
-    pub(crate) globals: &'static [DeviceGlobal],
-    pub(crate) state: OnceLock<Result<Registered, Error>>,
-    /// The first identical set registered in this process (see `registry::ensure_registered`).
-    pub(crate) canonical: OnceLock<&'static ImageSet>,
-}
-
-impl ImageSet {
-    /// An image set over `&'static` data (for a `static` in generated code).
-    pub const fn new(images: &'static [Image], kernels: &'static [&'static str], globals: &'static [DeviceGlobal]) -> ImageSet {
-        ImageSet { images, kernels, globals, state: OnceLock::new(), canonical: OnceLock::new() }
-    }
-
-    /// An image set from owned data read at run time (e.g. image files named on a command line). The data is
-    /// leaked: image sets live until the process exits.
-    pub fn leak(images: Vec<(ImageKind, String, Vec<u8>)>, kernels: Vec<String>, globals: Vec<(String, usize)>) -> &'static ImageSet {
-        let images: Vec<Image> = images
-            .into_iter()
-            .map(|(kind, arch, bytes)| Image { kind, arch: Box::leak(arch.into_boxed_str()), bytes: Box::leak(bytes.into_boxed_slice()) })
-            .collect();
-        let kernels: Vec<&'static str> = kernels.into_iter().map(|k| &*Box::leak(k.into_boxed_str())).collect();
-        let globals: Vec<DeviceGlobal> =
-            globals.into_iter().map(|(n, size)| DeviceGlobal { name: Box::leak(n.into_boxed_str()), size }).collect();
-        Box::leak(Box::new(ImageSet::new(
-            Box::leak(images.into_boxed_slice()),
-            Box::leak(kernels.into_boxed_slice()),
-            Box::leak(globals.into_boxed_slice()),
-        )))
-    }
-
-    /// The images.
-    pub fn images(&self) -> &'static [Image] {
-        self.images
-    }
-
-    /// The kernel names.
-    pub fn kernels(&self) -> &'static [&'static str] {
-        self.kernels
-    }
-
-    /// Architectures of the images, for messages.
-    pub(crate) fn archs(&self) -> Vec<String> {
-        self.images.iter().map(|i| i.arch.to_owned()).collect()
-    }
-}
 
 /// The parts of an ELF header omp-rs checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

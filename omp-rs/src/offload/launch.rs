@@ -19,11 +19,11 @@ use omp_rs_abi::SlotKind;
 
 use super::buffer::DeviceBuffer;
 use super::device::{self, Decision, Device, HostReason};
-use super::image::ImageSet;
 use super::map::{self, MapKind, Section, VarName};
 use super::policy::{self, log, Policy};
 use super::profile::{self, Phase};
 use super::queue::{self, LaunchMode, QueuedLaunch, Target};
+use super::registry::ImageSet;
 use super::registry::{self, Family, PanicRecord, Registered};
 use super::repr::{Pod, Scalar};
 use super::result::{Ident, MapArgs, Rt};
@@ -948,6 +948,10 @@ pub(crate) fn launch_impl(
     // family; the slots follow the kernel ABI; mapped sections are borrowed by `pack` for the call and were checked
     // above; the geometry is validated; reduction slots point at leased pinned buffers of `teams` elements.
     let rc = unsafe { rt.target_kernel(ident, device.0, addr as *mut c_void, &mut ka) };
+    if pack.bufs.args.types.iter().any(|t| t & mt::LITERAL == 0) {
+        // The launch ended the mappings it made for its arguments.
+        map::mappings_changed();
+    }
     profile::passed(Phase::Enqueue);
     if rc != sys::OMP_TGT_SUCCESS {
         log(|| format!("kernel `{}`: libomptarget returned {rc}; running the host fallback", kernel.name));
@@ -1013,8 +1017,10 @@ fn value_copies<'k>(
         };
         let copy = &mut cache[i];
         if copy.bytes != now {
+            // No queued launch may still read the old bytes.
+            queue::sync(device.0)?;
             // SAFETY: `copy.ptr` is `bytes` of this device's memory that only this cache writes, under its lock; the
-            // copy waits for the device's queue first, so no queued launch still reads the old bytes.
+            // device's queue is settled (above), so no queued launch still reads the old bytes.
             unsafe { rt.memcpy_to_device(copy.ptr as *mut c_void, now.as_ptr(), bytes, device.0)? };
             copy.bytes.clear();
             copy.bytes.extend_from_slice(now);

@@ -189,11 +189,6 @@ pub(crate) fn changing_mappings() -> RwLockWriteGuard<'static, ()> {
     MAPPING_ENDS.write().unwrap_or_else(|p| p.into_inner())
 }
 
-/// Whether some thread holds [`changing_mappings`] (for debug assertions: a caller that must hold it does).
-pub(crate) fn mappings_are_changing() -> bool {
-    matches!(MAPPING_ENDS.try_read(), Err(std::sync::TryLockError::WouldBlock))
-}
-
 /// Mappings may have been removed (an end/exit map or a synchronous launch's own mappings ended).
 pub(crate) fn mappings_changed() {
     MAPPINGS_EPOCH.fetch_add(1, Ordering::Release);

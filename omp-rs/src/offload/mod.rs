@@ -69,10 +69,11 @@ pub use device::{
     device, get_default_device, get_initial_device, get_num_devices, is_initial_device, set_default_device, target_is_present, Decision,
     Device, HostReason,
 };
-pub use image::{DeviceGlobal, Image, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
+pub use image::{DeviceGlobal, Image, ImageKind, PANIC_RECORD_GLOBAL};
 pub use map::{ExitKind, MapKind, Modifiers};
 pub use pinned::HostPinned;
 pub use policy::{policy, Policy};
+pub use registry::ImageSet;
 pub use registry::PanicRecord;
 pub use repr::{DeviceScalar, Pod, Scalar};
 

@@ -15,10 +15,11 @@ pub use super::data_region::{
 };
 pub use super::device::{Decision, Device, HostReason};
 pub use super::early::start_early;
-pub use super::image::{DeviceGlobal, Image, ImageKind, ImageSet};
+pub use super::image::{DeviceGlobal, Image, ImageKind};
 pub use super::launch::{launch, should_offload, ArgPack, Geometry, KernelRef, LaunchOutcome, Ran};
 pub use super::map::{ExitKind, MapKind, Modifiers};
 pub use super::nowait::{scope, Pending, Scope};
+pub use super::registry::ImageSet;
 pub use super::repr::{Pod, Scalar};
 pub use omp_rs_abi::SlotKind;
 

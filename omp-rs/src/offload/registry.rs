@@ -2,7 +2,12 @@
 //! per-device preparation (the panic record pointer written into each loaded image).
 //!
 //! Order of first use (libomptarget segfaults on a query made before it is initialised): activate CUDA primary contexts with SPIN → `__tgt_rtl_init` →
-//! `__tgt_register_lib` per image set → queries and maps. Nothing is ever unregistered (see `image.rs`).
+//! `__tgt_register_lib` per image set → queries and maps.
+//!
+//! An [`ImageSet`] is one build's output: several images of the same kernels (one per architecture), the kernel
+//! names and the device globals. It is a `static` with `&'static` bytes (from `include_bytes!`), registered with
+//! libomptarget at most once per process (`__tgt_register_lib`). It is never unregistered: libomptarget's own
+//! destructor tears the plugins down at exit, and unregistering earlier would invalidate every `KernelRef`.
 
 use core::ffi::c_void;
 use std::collections::HashMap;
@@ -11,10 +16,60 @@ use std::sync::{Mutex, OnceLock};
 use libomptarget_sys as sys;
 
 use super::cuda::{self, CudaInfo};
-use super::image::{self, ImageKind, ImageSet, PANIC_RECORD_GLOBAL};
+use super::image::{self, DeviceGlobal, Image, ImageKind, PANIC_RECORD_GLOBAL};
 use super::policy::log;
 use super::result::{DataOp, Ident, MapArgs, Rt};
 use crate::Error;
+
+/// One build's device images, kernel names and globals; registered once per process on first use.
+#[derive(Debug)]
+pub struct ImageSet {
+    pub(crate) images: &'static [Image],
+    pub(crate) kernels: &'static [&'static str],
+    pub(crate) globals: &'static [DeviceGlobal],
+    pub(crate) state: OnceLock<Result<Registered, Error>>,
+    /// The first identical set registered in this process (see `registry::ensure_registered`).
+    pub(crate) canonical: OnceLock<&'static ImageSet>,
+}
+
+impl ImageSet {
+    /// An image set over `&'static` data (for a `static` in generated code).
+    pub const fn new(images: &'static [Image], kernels: &'static [&'static str], globals: &'static [DeviceGlobal]) -> ImageSet {
+        ImageSet { images, kernels, globals, state: OnceLock::new(), canonical: OnceLock::new() }
+    }
+
+    /// An image set from owned data read at run time (e.g. image files named on a command line). The data is
+    /// leaked: image sets live until the process exits.
+    pub fn leak(images: Vec<(ImageKind, String, Vec<u8>)>, kernels: Vec<String>, globals: Vec<(String, usize)>) -> &'static ImageSet {
+        let images: Vec<Image> = images
+            .into_iter()
+            .map(|(kind, arch, bytes)| Image { kind, arch: Box::leak(arch.into_boxed_str()), bytes: Box::leak(bytes.into_boxed_slice()) })
+            .collect();
+        let kernels: Vec<&'static str> = kernels.into_iter().map(|k| &*Box::leak(k.into_boxed_str())).collect();
+        let globals: Vec<DeviceGlobal> =
+            globals.into_iter().map(|(n, size)| DeviceGlobal { name: Box::leak(n.into_boxed_str()), size }).collect();
+        Box::leak(Box::new(ImageSet::new(
+            Box::leak(images.into_boxed_slice()),
+            Box::leak(kernels.into_boxed_slice()),
+            Box::leak(globals.into_boxed_slice()),
+        )))
+    }
+
+    /// The images.
+    pub fn images(&self) -> &'static [Image] {
+        self.images
+    }
+
+    /// The kernel names.
+    pub fn kernels(&self) -> &'static [&'static str] {
+        self.kernels
+    }
+
+    /// Architectures of the images, for messages.
+    pub(crate) fn archs(&self) -> Vec<String> {
+        self.images.iter().map(|i| i.arch.to_owned()).collect()
+    }
+}
 
 /// Which plugin family this process offloads to. Chosen at the first registration; every later image set
 /// registers images of the same family, so every libomptarget device is of this family.
@@ -344,11 +399,13 @@ impl Registered {
         args.push(p, p, 8, sys::maptype::NONE);
         let changing = super::map::changing_mappings();
         // SAFETY: `scratch` lives across both calls; it is not mapped before (fresh stack word), so alloc then
-        // release cannot conflict with an existing mapping; the end is made holding `changing_mappings`.
+        // release cannot conflict with an existing mapping, and no queued kernel uses it (no settle needed); the end
+        // is made holding `changing_mappings`.
         unsafe {
             rt.data(DataOp::Begin, loc, device, &mut args);
             rt.data(DataOp::End, loc, device, &mut args);
         }
+        super::map::mappings_changed();
         drop(changing);
         let mut state = DevState { panic_record: None };
         if let Some(twin) = self.panic_twin {
@@ -364,7 +421,8 @@ impl Registered {
                 let mut a = MapArgs::with_capacity(1);
                 a.push(twin as *mut c_void, twin as *mut c_void, 8, sys::maptype::TO);
                 // SAFETY: the twin is present (checked above: a static mapping of the loaded image), so the
-                // update copies 8 bytes into the device global.
+                // update copies 8 bytes into the device global; no kernel of this image set ran on `device` yet (this
+                // is its first state there), so none is queued that reads the global.
                 unsafe { rt.data(DataOp::Update, loc, device, &mut a) };
                 state.panic_record = Some(rec as usize);
             } else {
@@ -392,7 +450,8 @@ impl Registered {
 }
 
 /// The source file a device panic record names: read back from device memory (GPU images keep the name there) or
-/// host memory (host plugin); `<unknown>` when the device did not record it or the copy fails.
+/// host memory (host plugin); `<unknown>` when the device did not record it or the copy fails. Called once the
+/// kernel that recorded it has finished.
 pub(crate) fn panic_file(device: i32, r: &PanicRecord) -> String {
     let mut file = String::from("<unknown>");
     let Some(rtm) = runtime_if_loaded() else { return file };
@@ -400,8 +459,8 @@ pub(crate) fn panic_file(device: i32, r: &PanicRecord) -> String {
         let len = (r.file_len as usize).min(4096);
         let mut buf = vec![0u8; len];
         // SAFETY: the device recorded `file_ptr`/`file_len` from a `&'static str` in its image (memory of this
-        // device); `buf` has `len` bytes.
-        let ok = unsafe { rtm.rt.memcpy_from_settled_device(buf.as_mut_ptr(), r.file_ptr as *const c_void, len, device) };
+        // device that no kernel writes); `buf` has `len` bytes.
+        let ok = unsafe { rtm.rt.memcpy_from_device(buf.as_mut_ptr(), r.file_ptr as *const c_void, len, device) };
         if ok.is_ok() {
             file = String::from_utf8_lossy(&buf).into_owned();
         }

@@ -4,6 +4,10 @@
 //! [`Rt`] can only be created after `__tgt_rtl_init()` ran (by `registry::runtime()`), so every query made through
 //! it is past libomptarget's "call init first" trap. Functions that hand libomptarget host or device addresses
 //! are `unsafe fn`: the caller vouches for the memory, and for having ruled out what libomptarget aborts on.
+//!
+//! This layer calls nothing above it: a call that copies, maps or frees data a queued kernel may still use
+//! requires, in its `# Safety`, that the caller settled the device's queue (`queue::settle` / `queue::sync`), and a
+//! call that ends mappings leaves it to the caller to say so (`map::mappings_changed`), where the caller's locks are.
 
 use core::ffi::{c_int, c_void};
 use std::collections::HashMap;
@@ -188,9 +192,9 @@ impl Rt {
     /// `omp_target_free(ptr, device)`.
     ///
     /// # Safety
-    /// `ptr` came from [`Rt::target_alloc`] on `device` and is not used afterwards.
+    /// `ptr` came from [`Rt::target_alloc`] on `device` and is not used afterwards, by the host nor by a kernel still
+    /// queued (the caller settled `device`'s queue).
     pub(crate) unsafe fn target_free(self, ptr: NonNull<c_void>, device: i32) {
-        super::queue::settle(device);
         // SAFETY: guaranteed by the caller.
         unsafe { (self.lib.target_free)(ptr.as_ptr(), device) }
     }
@@ -205,10 +209,10 @@ impl Rt {
     /// `llvm_omp_target_free_host(ptr, device)`.
     ///
     /// # Safety
-    /// `ptr` came from [`Rt::alloc_host`] on `device` and is not used afterwards.
+    /// `ptr` came from [`Rt::alloc_host`] on `device` and is not used afterwards, by the host nor by a kernel still
+    /// queued (the caller settled `device`'s queue).
     #[allow(dead_code)]
     pub(crate) unsafe fn free_host(self, ptr: NonNull<c_void>, device: i32) {
-        super::queue::settle(device);
         // SAFETY: guaranteed by the caller.
         unsafe { (self.lib.free_host)(ptr.as_ptr(), device) }
     }
@@ -216,25 +220,9 @@ impl Rt {
     /// Copy `bytes` from device address `src` on `device` to host memory `dst`.
     ///
     /// # Safety
-    /// `dst` is valid for `bytes` writes; `src..src+bytes` is device memory of `device`.
+    /// `dst` is valid for `bytes` writes; `src..src+bytes` is device memory of `device` that no queued kernel still
+    /// writes (the caller settled `device`'s queue, or the memory is not a kernel's).
     pub(crate) unsafe fn memcpy_from_device(self, dst: *mut u8, src: *const c_void, bytes: usize, device: i32) -> Result<(), Error> {
-        super::queue::sync(device)?;
-        // SAFETY: guaranteed by the caller.
-        unsafe { self.memcpy_from_settled_device(dst, src, bytes, device) }
-    }
-
-    /// [`Rt::memcpy_from_device`] for a caller that has settled `device`'s queue itself (the queue, reading a
-    /// panic record's file name while it holds the queue).
-    ///
-    /// # Safety
-    /// As [`Rt::memcpy_from_device`].
-    pub(crate) unsafe fn memcpy_from_settled_device(
-        self,
-        dst: *mut u8,
-        src: *const c_void,
-        bytes: usize,
-        device: i32,
-    ) -> Result<(), Error> {
         if bytes == 0 {
             return Ok(());
         }
@@ -251,12 +239,12 @@ impl Rt {
     /// Copy `bytes` from host memory `src` to device address `dst` on `device`.
     ///
     /// # Safety
-    /// `src` is valid for `bytes` reads; `dst..dst+bytes` is device memory of `device` that nothing else uses.
+    /// `src` is valid for `bytes` reads; `dst..dst+bytes` is device memory of `device` that nothing else uses, no
+    /// queued kernel included (the caller settled `device`'s queue).
     pub(crate) unsafe fn memcpy_to_device(self, dst: *mut c_void, src: *const u8, bytes: usize, device: i32) -> Result<(), Error> {
         if bytes == 0 {
             return Ok(());
         }
-        super::queue::sync(device)?;
         let host = self.initial_device();
         // SAFETY: guaranteed by the caller.
         let rc = unsafe { (self.lib.target_memcpy)(dst, src.cast(), bytes, 0, 0, device, host) };
@@ -272,18 +260,17 @@ impl Rt {
     /// # Safety
     /// Every non-`LITERAL` entry's `begin..begin+size` is host memory valid for the call (writable where a
     /// `FROM` copy may happen), `device` is valid, and the caller has ruled out what libomptarget aborts on:
-    /// `PRESENT` on unmapped data, and sections that extend or straddle existing mappings. For `End`, the caller
-    /// holds [`changing_mappings`](super::map::changing_mappings) across the call and its bookkeeping of the ended
-    /// mapping (omp-rs's shadow table), so that no queued launch looks the mapping up in between.
+    /// `PRESENT` on unmapped data, and sections that extend or straddle existing mappings. No kernel still queued on
+    /// `device` uses the sections (the caller settled the queue, or the sections are new to the device). For `End`,
+    /// the caller holds `map::changing_mappings` across the call and its bookkeeping of the ended mapping (omp-rs's
+    /// shadow table, `map::mappings_changed` after the call), so that no queued launch looks the mapping up in
+    /// between.
     pub(crate) unsafe fn data(self, op: DataOp, loc: &'static Ident, device: i32, args: &mut MapArgs) {
         let f = match op {
             DataOp::Begin => self.lib.data_begin,
             DataOp::End => self.lib.data_end,
             DataOp::Update => self.lib.data_update,
         };
-        debug_assert!(op != DataOp::End || super::map::mappings_are_changing(), "End without changing_mappings held");
-        // Queued kernels may still use the data this call copies, maps or frees.
-        super::queue::settle(device);
         let n = i32::try_from(args.len()).unwrap_or(i32::MAX);
         // SAFETY: the four arrays have `n` entries each; names and mappers may be null; the rest is guaranteed
         // by the caller.
@@ -300,9 +287,6 @@ impl Rt {
                 std::ptr::null_mut(),
             )
         }
-        if op == DataOp::End {
-            super::map::mappings_changed();
-        }
     }
 
     /// `__tgt_target_kernel`: returns its code (0 ran, -1 not offloaded).
@@ -310,7 +294,8 @@ impl Rt {
     /// # Safety
     /// `host_ptr` is the entry address of a kernel registered for `device` and loaded without error; `args`
     /// points at `NumArgs` valid entries following the kernel's ABI, mapped entries satisfy [`Rt::data`]'s
-    /// contract, and the geometry has been validated.
+    /// contract, and the geometry has been validated. Mapped (non-`LITERAL`) entries are mapped for the call and
+    /// their mappings end with it: the caller reports `map::mappings_changed` after it, as after [`Rt::data`]'s `End`.
     pub(crate) unsafe fn target_kernel(
         self,
         loc: &'static Ident,
@@ -320,16 +305,8 @@ impl Rt {
     ) -> c_int {
         let teams = i32::try_from(args.NumTeams[0]).unwrap_or(i32::MAX);
         let threads = i32::try_from(args.ThreadLimit[0]).unwrap_or(i32::MAX);
-        // SAFETY: `ArgTypes` has `NumArgs` entries (the caller's contract).
-        let types = unsafe { std::slice::from_raw_parts(args.ArgTypes, args.NumArgs as usize) };
-        let maps = types.iter().any(|t| t & sys::maptype::LITERAL == 0);
         // SAFETY: guaranteed by the caller.
-        let rc = unsafe { (self.lib.target_kernel)(loc.as_ptr(), i64::from(device), teams, threads, host_ptr, args) };
-        if maps {
-            // The launch ended the mappings it made for its arguments.
-            super::map::mappings_changed();
-        }
-        rc
+        unsafe { (self.lib.target_kernel)(loc.as_ptr(), i64::from(device), teams, threads, host_ptr, args) }
     }
 
     /// `__tgt_register_lib`.
