@@ -79,7 +79,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debu
     }
     for i in 0..o.kernels.len() {
         if sources.get(&o.kernels[i].name).is_some_and(|s| s.len() > 1) {
-            let line = omp_rs_codegen::abi::region_line(&o.kernels[i]);
+            let line = o.kernels[i].region_line();
             o.kernels[i].name = omp_rs_codegen::abi::located_name(&o.kernels[i].name, &o.files[i], line);
         }
     }
@@ -125,7 +125,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debu
             region: k.region,
             slots: k.slots(),
             maps: k.maps.clone(),
-            location: Some(crate::manifest::Location { file: file.clone(), line: omp_rs_codegen::abi::region_line(k) }),
+            location: Some(crate::manifest::Location { file: file.clone(), line: k.region_line() }),
             fields: k.field_types.iter().map(|(local, ty)| crate::manifest::FieldType { local: local.clone(), ty: ty.clone() }).collect(),
             checks: k.host_checks.clone(),
             source: Some(source),
@@ -330,7 +330,7 @@ mod test {
             assert!(name.starts_with(plain.as_str()) && *name != plain, "{name} is not named by its location");
             let mut o = omp_rs_codegen::outline::Outline::default();
             o.add_file(&module(k), file);
-            let line = omp_rs_codegen::abi::region_line(&o.kernels[0]);
+            let line = o.kernels[0].region_line();
             assert_eq!(*name, omp_rs_codegen::abi::located_name(plain, file, line), "the name the macro computes for {file}");
         }
     }

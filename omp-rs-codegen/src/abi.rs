@@ -7,6 +7,9 @@ use proc_macro2::{TokenStream, TokenTree};
 
 pub use omp_rs_abi::SlotKind;
 
+/// The types a generic kernel's parameters are instantiated with (their kernels are named by them: `<kernel>_f32`).
+pub const INSTANCES: &[&str] = &["f32", "f64"];
+
 /// The ownership slots of a written array in a nest of `depth` dimensions with `inner` sequential-loop terms
 /// (the kernel ABI), after its base and length.
 pub fn owner_slots(depth: usize, inner: usize) -> Vec<SlotKind> {
@@ -89,12 +92,6 @@ fn fnv1a(bytes: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
-}
-
-/// The line of a region's `for` (1-based): in a build script always, in a proc macro on rustc 1.88 and later
-/// (0 before).
-pub fn region_line(plan: &crate::target::KernelPlan) -> usize {
-    plan.nest.dims.first().map_or(0, |d| d.span.start().line)
 }
 
 /// Inside the proc macro: the file of `span` relative to the package being compiled (`CARGO_MANIFEST_DIR`), as the

@@ -467,7 +467,7 @@ fn nested_parallel(stmt: &Stmt, attr: &OmpAttr, d: &Directive) -> syn::Result<Ne
     }
     let team_words = ["get_thread_num", "get_num_threads", "barrier"];
     if let Some(w) =
-        crate::fields::ident_tokens(quote::ToTokens::to_token_stream(stmt)).into_iter().find(|i| team_words.iter().any(|w| i == w))
+        crate::tokens::ident_tokens(quote::ToTokens::to_token_stream(stmt)).into_iter().find(|i| team_words.iter().any(|w| i == w))
     {
         return Err(syn::Error::new(
             w.span(),

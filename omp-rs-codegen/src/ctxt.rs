@@ -56,7 +56,7 @@ impl Ctxt {
     /// A message with the names the rewrites made (hoisted fields, SPMD thread numbers, ndarray flat indices)
     /// written as the user did.
     fn user_terms(&self, msg: impl Display) -> String {
-        let mut msg = crate::ndarrays::in_user_terms(crate::spmd::in_user_terms(msg.to_string()));
+        let mut msg = crate::names::nd::in_user_terms(crate::names::spmd::in_user_terms(msg.to_string()));
         for (local, shown) in self.shown.borrow().iter() {
             msg = replace_word(&msg, local, shown);
         }

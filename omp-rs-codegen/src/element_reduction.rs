@@ -88,7 +88,7 @@ pub(crate) fn rewrite(stmt: &Stmt, types: &TypeEnv, in_target: bool, cx: &Ctxt) 
     let mut reduced: Vec<(ReductionOp, Elements)> = Vec::new();
     let mut args = TokenStream::new();
     let mut refused = false;
-    for (name, tokens) in crate::spmd::clause_chunks(&attr.args) {
+    for (name, tokens) in crate::parse::clause_chunks(&attr.args) {
         let group = tokens.clone().into_iter().nth(1);
         match (name.as_str(), group) {
             ("reduction", Some(TokenTree::Group(g))) if g.delimiter() == Delimiter::Parenthesis && has_elements(&g.stream()) => {

@@ -472,7 +472,7 @@ impl<'a> Lowerer<'a> {
                 if self.types.lookup(&name).flatten().is_some() {
                     continue;
                 }
-                if let Some((path, binding)) = crate::fields::alias_of_init(e) {
+                if let Some((path, binding)) = crate::types::alias_of_init(e) {
                     self.types.bind_alias(&name, path, binding);
                 }
             }
@@ -486,7 +486,7 @@ impl<'a> Lowerer<'a> {
     /// change, other data than the device would).
     fn refuse_host_statement_in_target(&self, stmt: &Stmt) -> bool {
         let reads_array = |tokens: TokenStream| {
-            let ids = crate::fields::ident_tokens(tokens);
+            let ids = crate::tokens::ident_tokens(tokens);
             let t = types::CaptureTypes::of(&ids, &self.types);
             ids.into_iter().find(|i| t.slice_like.contains(&i.to_string()) || t.mapped.contains(&i.to_string()))
         };
@@ -603,7 +603,7 @@ impl<'a> Lowerer<'a> {
 
     /// The untyped locals the loop uses that were declared from struct field paths (`TypeEnv::alias_of`).
     fn field_aliases(&self, f: &ExprForLoop) -> Vec<crate::fields::Hoisted> {
-        let names = crate::fields::ident_tokens(f.body.to_token_stream());
+        let names = crate::tokens::ident_tokens(f.body.to_token_stream());
         let mut out: Vec<crate::fields::Hoisted> = Vec::new();
         for n in names {
             // Inside a `target_data` block such a local is the block's token: it is typed here too (the kernel
@@ -651,7 +651,7 @@ impl<'a> Lowerer<'a> {
                             k.name
                                 .strip_prefix(name.as_str())
                                 .and_then(|r| r.strip_prefix('_'))
-                                .is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
+                                .is_some_and(|r| r.split('_').all(|t| crate::abi::INSTANCES.contains(&t)))
                         })
                         .map(|k| k.fields.as_slice())
                 };

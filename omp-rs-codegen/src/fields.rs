@@ -21,25 +21,15 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
 use syn::{Expr, ExprForLoop, Ident, Member};
 
 use crate::analyze::walk::MUTATING_METHODS;
-use crate::types::TypeEnv;
-
-/// How a field path is bound before the loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldBinding {
-    /// `let v = &path;`: only indexed or called methods on.
-    Shared,
-    /// `let v = &mut path;`: written through (`path[i] = …`, `path[i] += …`, `&mut path[..]`, `path[i].push(…)`).
-    Mut,
-    /// `let v = path;`: read as a value (a `Copy` scalar such as `self.n`).
-    Value,
-}
+use crate::tokens::idents_in;
+use crate::types::{FieldBinding, TypeEnv};
 
 /// One hoisted field path.
 #[derive(Debug, Clone)]
@@ -56,7 +46,7 @@ pub struct Hoisted {
     /// root as a whole).
     pub projection_check: TokenStream,
     /// The user's own local, declared from the path before the region (`let a = &mut self.a;`, see
-    /// [`alias_of_init`]): it is rebound from itself (a reborrow), not from the path, which it still borrows.
+    /// [`alias_of_init`](crate::types::alias_of_init)): it is rebound from itself (a reborrow), not from the path, which it still borrows.
     pub alias: bool,
 }
 
@@ -369,27 +359,6 @@ impl<'ast> Visit<'ast> for Uses {
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
 
-/// Every identifier in `tokens`, groups included.
-pub(crate) fn idents_in(tokens: TokenStream) -> BTreeSet<String> {
-    ident_tokens(tokens).iter().map(|i| i.to_string()).collect()
-}
-
-/// Every identifier of `tokens`, groups included, in order (with its span).
-pub(crate) fn ident_tokens(tokens: TokenStream) -> Vec<Ident> {
-    fn walk(tokens: TokenStream, out: &mut Vec<Ident>) {
-        for t in tokens {
-            match t {
-                TokenTree::Ident(i) => out.push(i),
-                TokenTree::Group(g) => walk(g.stream(), out),
-                _ => {}
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(tokens, &mut out);
-    out
-}
-
 /// Replaces hoisted field paths by their locals.
 struct Rewrite<'a> {
     hoisted: &'a BTreeMap<String, Hoisted>,
@@ -408,29 +377,4 @@ impl VisitMut for Rewrite<'_> {
     }
 
     fn visit_item_mut(&mut self, _: &mut syn::Item) {}
-}
-
-/// The field path a `let`'s initialiser names, and how the local holds it: `&mut self.a` (`Mut`), `&g.x` (`Shared`),
-/// `g.nx` (`Value`), the root a plain variable or `self`.
-pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
-    let (path, binding) = match init {
-        Expr::Reference(r) if r.mutability.is_some() => (&*r.expr, FieldBinding::Mut),
-        Expr::Reference(r) => (&*r.expr, FieldBinding::Shared),
-        Expr::Field(_) => (init, FieldBinding::Value),
-        Expr::Paren(p) => return alias_of_init(&p.expr),
-        _ => return None,
-    };
-    let mut e = path;
-    while let Expr::Field(f) = e {
-        if !matches!(f.member, syn::Member::Named(_)) {
-            return None;
-        }
-        e = &f.base;
-    }
-    match e {
-        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() && !matches!(path, Expr::Path(_)) => {
-            Some((path.clone(), binding))
-        }
-        _ => None,
-    }
 }

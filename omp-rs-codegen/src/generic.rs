@@ -13,10 +13,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use crate::abi::INSTANCES;
 use crate::target::KernelPlan;
-
-/// The types a generic kernel's parameters are instantiated with.
-pub const INSTANCES: &[&str] = &["f32", "f64"];
 
 /// Every assignment of [`INSTANCES`] to `params` (their cartesian product, in order).
 pub fn instances(params: &[String]) -> Vec<Vec<(String, String)>> {

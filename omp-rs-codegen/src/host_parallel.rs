@@ -52,7 +52,8 @@ use syn::{Expr, Ident, Stmt};
 
 use crate::body::{find_omp_attr, omp_macro, statement_macro, stmt_attrs};
 use crate::ctxt::Ctxt;
-use crate::spmd::{clause_chunks, THREAD, THREADS};
+use crate::names::spmd::{THREAD, THREADS};
+use crate::parse::clause_chunks;
 
 /// The constructs that share a region's work out (and `barrier`, a macro): their presence makes the block a
 /// sequence of steps.
@@ -148,7 +149,7 @@ fn hoist_shared_lets(body: &mut syn::Block) -> Vec<Stmt> {
     let mut named_before: Vec<String> = Vec::new();
     let (mut hoisted, mut kept) = (Vec::new(), Vec::new());
     for stmt in std::mem::take(&mut body.stmts) {
-        let names = crate::fields::idents_in(stmt.to_token_stream());
+        let names = crate::tokens::idents_in(stmt.to_token_stream());
         let bound: Vec<String> = match &stmt {
             Stmt::Local(l) => {
                 let mut b = Vec::new();

@@ -11,7 +11,7 @@ pub const CONSTRUCTS: &[(&str, ConstructKind)] = &[
     ("parallel_for_simd", ConstructKind::Executable(Leaves::PARALLEL.with(Leaves::FOR).with(Leaves::SIMD))),
     ("parallel_loop", ConstructKind::Executable(Leaves::PARALLEL.with(Leaves::LOOP))),
     ("simd", ConstructKind::Executable(Leaves::SIMD)),
-    // Only as the body of an SPMD `target_teams` block (`crate::spmd`).
+    // Only as the body of an SPMD `target_teams` block (`desugar::spmd`).
     ("parallel", ConstructKind::Executable(Leaves::PARALLEL)),
     ("target", ConstructKind::Executable(Leaves::TARGET)),
     ("target_teams", ConstructKind::Executable(Leaves::TARGET.with(Leaves::TEAMS))),

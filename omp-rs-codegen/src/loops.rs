@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Block, Expr, ExprForLoop, Ident, Pat, Stmt};
 
 use crate::ctxt::Ctxt;
+use crate::names::spmd::THREAD;
 
 /// One loop of a (collapsed) nest.
 #[derive(Debug, Clone)]
@@ -66,6 +67,13 @@ impl LoopNest {
     /// The induction variables, outermost first.
     pub fn vars(&self) -> Vec<Ident> {
         self.dims.iter().filter_map(|d| d.var.clone()).collect()
+    }
+
+    /// How many of a fused SPMD nest's innermost dimensions count its threads: two where the thread number is split
+    /// (`omp::get_thread_num() / ..` and `% ..`), else one.
+    pub fn thread_dims(&self) -> usize {
+        let threads = self.dims.iter().filter(|d| d.var.as_ref().is_some_and(|v| v.to_string().starts_with(THREAD))).count();
+        threads.max(1)
     }
 }
 

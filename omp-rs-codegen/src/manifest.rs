@@ -162,7 +162,7 @@ impl ManifestView {
                 || r.kernel
                     .strip_prefix(name)
                     .and_then(|rest| rest.strip_prefix('_'))
-                    .is_some_and(|rest| rest.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
+                    .is_some_and(|rest| rest.split('_').all(|t| crate::abi::INSTANCES.contains(&t)))
         })
     }
 
@@ -170,9 +170,7 @@ impl ManifestView {
     /// itself or in an instance (`name_f32`).
     pub fn has_region(&self, name: &str, located: Option<&str>) -> bool {
         let instance_of = |k: &str, base: &str| {
-            k.strip_prefix(base)
-                .and_then(|r| r.strip_prefix('_'))
-                .is_some_and(|r| r.split('_').all(|t| crate::generic::INSTANCES.contains(&t)))
+            k.strip_prefix(base).and_then(|r| r.strip_prefix('_')).is_some_and(|r| r.split('_').all(|t| crate::abi::INSTANCES.contains(&t)))
         };
         !self.images.is_empty()
             && self

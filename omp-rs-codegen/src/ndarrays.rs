@@ -17,79 +17,11 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, ToTokens};
 use syn::visit::Visit;
 use syn::visit_mut::VisitMut;
-use syn::{Expr, ExprForLoop, GenericArgument, Ident, PathArguments, Type};
+use syn::{Expr, ExprForLoop, Ident, Type};
 
-use crate::fields::idents_in;
-use crate::types::TypeEnv;
-
-/// The path of the per-axis check, as the host expansion spells it (the device lowering maps it to `omp_device`).
-pub const BELOW: &str = ":: omp :: __private :: nd :: below";
-
-/// An ndarray type's element type and number of axes: `Array2<f64>`, `&mut ArrayViewMut3<'_, f32>`,
-/// `Array<f64, Ix2>`; or a slice, `Vec` or array of rows (`&[[f64; 3]]`, `Vec<[f32; N]>`, `[[u64; 256]; 4]`: C's
-/// `double (*a)[3]` and `a[0:n][0:3]` sections), two axes, whose elements are not arrays themselves.
-pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
-    if let Some(elem) = row_elem(ty) {
-        return Some((elem, 2));
-    }
-    match ty {
-        Type::Reference(r) => nd_type(&r.elem),
-        Type::Paren(p) => nd_type(&p.elem),
-        Type::Group(g) => nd_type(&g.elem),
-        Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            let name = last.ident.to_string();
-            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-            let types: Vec<&Type> =
-                args.args.iter().filter_map(|a| if let GenericArgument::Type(t) = a { Some(t) } else { None }).collect();
-            let elem = (*types.first()?).clone();
-            let fixed = ["Array", "ArrayView", "ArrayViewMut"].iter().find_map(|base| {
-                let n = name.strip_prefix(base)?;
-                matches!(n, "1" | "2" | "3").then(|| n.parse::<usize>().ok()).flatten()
-            });
-            match (fixed, name.as_str(), types.get(1)) {
-                (Some(d), _, None) => Some((elem, d)),
-                (None, "Array" | "ArrayView" | "ArrayViewMut", Some(Type::Path(ix))) => {
-                    let ix = ix.path.segments.last()?.ident.to_string();
-                    let d = match ix.as_str() {
-                        "Ix1" => 1,
-                        "Ix2" => 2,
-                        "Ix3" => 3,
-                        _ => return None,
-                    };
-                    Some((elem, d))
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// The element type of a slice, `Vec` or array of rows (`[[T; N]]`, `Vec<[T; N]>`, `[[T; N]; M]`, behind references),
-/// when `T` is not an array.
-pub fn row_elem(ty: &Type) -> Option<Type> {
-    let row = match ty {
-        Type::Reference(r) => return row_elem(&r.elem),
-        Type::Paren(p) => return row_elem(&p.elem),
-        Type::Group(g) => return row_elem(&g.elem),
-        Type::Slice(s) => &*s.elem,
-        Type::Array(a) => &*a.elem,
-        Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
-            match (last.ident.to_string().as_str(), args.args.first()) {
-                ("Vec", Some(GenericArgument::Type(t))) if args.args.len() == 1 => t,
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    match row {
-        Type::Array(a) if !matches!(&*a.elem, Type::Array(_)) => Some((*a.elem).clone()),
-        _ => None,
-    }
-}
+use crate::names::nd::BELOW;
+use crate::tokens::idents_in;
+use crate::types::{nd_type, row_elem, TypeEnv};
 
 /// One ndarray variable of the loop, taken apart before it.
 #[derive(Debug, Clone)]
@@ -461,100 +393,9 @@ fn respan(ts: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
-/// Kernel bodies call the device library's per-axis check instead of the host's.
-pub struct DeviceBelow;
-
-impl VisitMut for DeviceBelow {
-    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
-        syn::visit_mut::visit_expr_call_mut(self, c);
-        if is_below(&c.func) {
-            *c.func = syn::parse_quote!(omp_device::nd::below);
-        }
-    }
-}
-
-/// Whether a call's function is the per-axis check (`analyze::affine` reads `below(i, n)` as `i`).
-pub fn is_below(func: &Expr) -> bool {
-    matches!(func, Expr::Path(p) if p.qself.is_none() && p.path.to_token_stream().to_string() == BELOW)
-}
-
-/// An access as the user wrote it, for run-time messages: `v_flat[below(i, v_n0) * v_n1 + below(j, v_n1)]` reads
-/// `v[[i, j]]` (the array's name and the index inside the outer brackets); other accesses as they are.
-pub fn user_text(array: &str, index: &Expr) -> (String, String) {
-    struct Axes(Vec<String>);
-    impl<'ast> Visit<'ast> for Axes {
-        fn visit_expr_call(&mut self, c: &'ast syn::ExprCall) {
-            if is_below(&c.func) {
-                if let Some(i) = c.args.first() {
-                    self.0.push(i.to_token_stream().to_string());
-                }
-                return;
-            }
-            syn::visit::visit_expr_call(self, c);
-        }
-    }
-    let mut axes = Axes(Vec::new());
-    axes.visit_expr(index);
-    match array.trim_end_matches('_').strip_suffix("_flat") {
-        Some(var) if !axes.0.is_empty() => (var.to_string(), format!("[{}]", axes.0.join(", "))),
-        _ => (array.to_string(), index.to_token_stream().to_string()),
-    }
-}
-
-/// A compile-time message with each quoted access of a rewritten array (`` `v_flat[below(i, v_n0) * v_n1 + ..]` ``)
-/// shown as written (`` `v[[i, j]]` ``).
-pub(crate) fn in_user_terms(msg: String) -> String {
-    if !msg.contains("_flat[") {
-        return msg;
-    }
-    let parts: Vec<String> = msg
-        .split('`')
-        .enumerate()
-        .map(|(k, part)| {
-            let access = (k % 2 == 1).then(|| syn::parse_str::<Expr>(part).ok()).flatten();
-            match access {
-                Some(Expr::Index(ix)) => match &*ix.expr {
-                    Expr::Path(p) if p.path.get_ident().is_some() => {
-                        let (array, index) = user_text(&p.path.to_token_stream().to_string(), &ix.index);
-                        format!("{array}[{index}]")
-                    }
-                    _ => part.to_string(),
-                },
-                _ => part.to_string(),
-            }
-        })
-        .collect();
-    parts.join("`")
-}
-
 #[cfg(test)]
 mod test {
     use super::*;
-
-    #[test]
-    fn messages_show_the_index_as_written() {
-        let index: Expr = syn::parse_str(&format!("({BELOW}(i, v_n0)) * v_n1 + {BELOW}(j + 1, v_n1)")).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(user_text("v_flat", &index), ("v".to_string(), "[i, j + 1]".to_string()));
-        let plain: Expr = syn::parse_str("2 * i + 1").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(user_text("y", &plain), ("y".to_string(), "2 * i + 1".to_string()));
-        let msg = format!("writes `b_flat[({BELOW}(0, b_n0)) * b_n1 + {BELOW}(j, b_n1)]` (a data race) and `y[i]`");
-        assert_eq!(in_user_terms(msg), "writes `b[[0, j]]` (a data race) and `y[i]`");
-    }
-
-    #[test]
-    fn ndarray_types() {
-        let nd = |t: Type| nd_type(&t).map(|(e, d)| (e.to_token_stream().to_string(), d));
-        assert_eq!(nd(syn::parse_quote!(&mut Array2<f64>)), Some(("f64".into(), 2)));
-        assert_eq!(nd(syn::parse_quote!(ArrayView3<'_, f32>)), Some(("f32".into(), 3)));
-        assert_eq!(nd(syn::parse_quote!(ndarray::Array<f64, Ix1>)), Some(("f64".into(), 1)));
-        assert_eq!(nd(syn::parse_quote!(&[f64])), None);
-        assert_eq!(nd(syn::parse_quote!(Array<f64, IxDyn>)), None);
-        assert_eq!(nd(syn::parse_quote!(&[[f64; 3]])), Some(("f64".into(), 2)));
-        assert_eq!(nd(syn::parse_quote!(&mut Vec<[f32; N]>)), Some(("f32".into(), 2)));
-        assert_eq!(nd(syn::parse_quote!([[u64; 256]; 4])), Some(("u64".into(), 2)));
-        assert_eq!(nd(syn::parse_quote!(&[[[f64; 2]; 3]])), None);
-        assert_eq!(nd(syn::parse_quote!(Vec<f64>)), None);
-    }
 
     #[test]
     fn rewrites_rows_and_leaves_whole_rows() {

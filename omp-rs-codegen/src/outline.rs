@@ -167,7 +167,7 @@ impl Outline {
             }
             // A generic function's kernels: one per instance of their type parameters, or none.
             if let Some(reason) = (!k.generics.is_empty()).then(|| crate::generic::host_only_reason(&k)).flatten() {
-                let line = crate::abi::region_line(&k);
+                let line = k.region_line();
                 self.host_only.push(HostOnly { kernel: k.name.clone(), file: String::new(), line, reason });
             }
             self.kernels.extend(crate::generic::instantiate(k));
@@ -211,9 +211,9 @@ impl Outline {
         self.copy_declare_target_methods();
         let mut cfg = crate::resolve::cfg::Resolver::new(&self.cfg);
         let kernel_idents: Vec<std::collections::BTreeSet<String>> =
-            self.kernels.iter().map(|k| crate::fields::idents_in(device::kernel(k))).collect();
+            self.kernels.iter().map(|k| crate::tokens::idents_in(device::kernel(k))).collect();
         let mut wanted: std::collections::BTreeSet<String> = kernel_idents.iter().flatten().cloned().collect();
-        wanted.extend(self.items.iter().flat_map(|i| crate::fields::idents_in(i.to_token_stream())));
+        wanted.extend(self.items.iter().flat_map(|i| crate::tokens::idents_in(i.to_token_stream())));
         let defined: Vec<String> = self
             .items
             .iter()
@@ -229,7 +229,7 @@ impl Outline {
                 continue;
             }
             let Some(def) = self.modules.unique_alias(&name, &mut cfg).cloned() else { continue };
-            queue.extend(crate::fields::idents_in(def.ty.to_token_stream()));
+            queue.extend(crate::tokens::idents_in(def.ty.to_token_stream()));
             copied.push((name, def.ty.to_token_stream().to_string()));
             let (ident, ty) = (&def.ident, &def.ty);
             self.items.push(syn::parse_quote!(pub type #ident = #ty;));
@@ -268,7 +268,7 @@ impl Outline {
         let kernels = std::mem::take(&mut self.kernels);
         let files = std::mem::take(&mut self.files);
         for (k, f) in kernels.into_iter().zip(files) {
-            let idents = crate::fields::idents_in(device::kernel(&k));
+            let idents = crate::tokens::idents_in(device::kernel(&k));
             match twice.iter().find(|(n, _)| idents.contains(n)) {
                 Some((name, modules)) => self.refused.push(Refusal {
                     kernel: k.name.clone(),
@@ -301,7 +301,7 @@ impl Outline {
             imp.attrs.retain(|a| !is_omp(a));
             let root: Vec<String> = self.items.iter().filter_map(root_item_name).collect();
             imp.items.retain(|ii| match ii {
-                syn::ImplItem::Fn(m) => !crate::fields::idents_in(m.to_token_stream()).contains("omp") && self_contained(m, &root),
+                syn::ImplItem::Fn(m) => !crate::tokens::idents_in(m.to_token_stream()).contains("omp") && self_contained(m, &root),
                 syn::ImplItem::Const(c) => names_only(&root, |v| {
                     syn::visit::Visit::visit_expr(v, &c.expr);
                     syn::visit::Visit::visit_type(v, &c.ty);

@@ -51,7 +51,7 @@ use crate::types::TypeEnv;
 pub(crate) fn split(stmt: &Stmt, types: &TypeEnv, cx: &Ctxt) -> Option<Result<Vec<Stmt>, ()>> {
     let Stmt::Expr(Expr::ForLoop(f), _) = stmt else { return None };
     let attr = find_omp_attr(&f.attrs)?;
-    let chunks = crate::spmd::clause_chunks(&attr.args);
+    let chunks = crate::parse::clause_chunks(&attr.args);
     let inscan_at = chunks.iter().position(|(name, tokens)| name == "reduction" && is_inscan(tokens))?;
     Some(lower(f, &attr, &chunks, inscan_at, types, cx))
 }

@@ -241,10 +241,16 @@ impl KernelPlan {
         self.nest.dims.len() >= 2 && f.0 && !self.is_team_body()
     }
 
+    /// The line of a region's `for` (1-based): in a build script always, in a proc macro on rustc 1.88 and later
+    /// (0 before).
+    pub fn region_line(&self) -> usize {
+        self.nest.dims.first().map_or(0, |d| d.span.start().line)
+    }
+
     /// Whether the kernel is an SPMD region's team body (barriers or team-local arrays, see `spmd::team`): one
     /// thread per (team, thread) pair, the grid exactly the region's teams of its team size.
     pub fn is_team_body(&self) -> bool {
-        crate::spmd::is_team_body(&self.nest.body)
+        crate::names::spmd::is_team_body(&self.nest.body)
     }
 
     /// Whether the kernel's flat walk puts neighbouring threads on neighbouring outer iterations

@@ -26,7 +26,7 @@ struct Binding {
     /// Whether the name is a `target_data` token standing for the variable.
     mapped: bool,
     /// For an untyped local declared from a struct field path (`let a = &mut self.a;`): the path and how it is held.
-    alias: Option<(syn::Expr, crate::fields::FieldBinding)>,
+    alias: Option<(syn::Expr, FieldBinding)>,
     /// Declared as a closure (`let f = |x: f64| 2.0 * x;`).
     closure: bool,
     /// Declared without a value (`let mut ind: usize;`).
@@ -66,13 +66,13 @@ impl TypeEnv {
         self.scopes.iter_mut().rev().flat_map(|s| s.iter_mut().rev()).find(|b| b.name == name)
     }
 
-    /// Declares `name` (untyped) as holding field path `path` (see [`crate::fields::alias_of_init`]).
-    pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: crate::fields::FieldBinding) {
+    /// Declares `name` (untyped) as holding field path `path` (see [`alias_of_init`]).
+    pub fn bind_alias(&mut self, name: &str, path: syn::Expr, binding: FieldBinding) {
         self.declare(Binding { name: name.to_string(), alias: Some((path, binding)), ..Binding::default() });
     }
 
     /// The field path the innermost declaration of `name` holds, if it was declared from one without a type.
-    pub fn alias_of(&self, name: &str) -> Option<(syn::Expr, crate::fields::FieldBinding)> {
+    pub fn alias_of(&self, name: &str) -> Option<(syn::Expr, FieldBinding)> {
         self.find(name)?.alias.clone()
     }
 
@@ -236,7 +236,7 @@ impl CaptureTypes {
             let t = match env.lookup(&key) {
                 Some(Some(t)) => t,
                 // `let a = &mut self.a;`: a `&mut` reference, reborrowed, whatever the field's type.
-                Some(None) if !env.is_mapped(&key) && matches!(env.alias_of(&key), Some((_, crate::fields::FieldBinding::Mut))) => {
+                Some(None) if !env.is_mapped(&key) && matches!(env.alias_of(&key), Some((_, FieldBinding::Mut))) => {
                     out.mut_refs.push(key);
                     continue;
                 }
@@ -259,7 +259,7 @@ impl CaptureTypes {
             if matches!(device_type(t), Ok(DeviceType::Value(_))) && !env.is_mapped(&key) {
                 out.values.push(key.clone());
             }
-            if crate::ndarrays::nd_type(t).is_some() {
+            if nd_type(t).is_some() {
                 if env.is_mapped(&key) {
                     out.nd_tokens.push(key.clone());
                 } else {
@@ -620,6 +620,108 @@ pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
     base.start.as_deref().and_then(|s| integer_type_of(s, env)).or_else(|| base.end.as_deref().and_then(|e| integer_type_of(e, env)))
 }
 
+/// How a field path is bound before the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldBinding {
+    /// `let v = &path;`: only indexed or called methods on.
+    Shared,
+    /// `let v = &mut path;`: written through (`path[i] = …`, `path[i] += …`, `&mut path[..]`, `path[i].push(…)`).
+    Mut,
+    /// `let v = path;`: read as a value (a `Copy` scalar such as `self.n`).
+    Value,
+}
+
+/// The field path a `let`'s initialiser names, and how the local holds it: `&mut self.a` (`Mut`), `&g.x` (`Shared`),
+/// `g.nx` (`Value`), the root a plain variable or `self`.
+pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
+    let (path, binding) = match init {
+        Expr::Reference(r) if r.mutability.is_some() => (&*r.expr, FieldBinding::Mut),
+        Expr::Reference(r) => (&*r.expr, FieldBinding::Shared),
+        Expr::Field(_) => (init, FieldBinding::Value),
+        Expr::Paren(p) => return alias_of_init(&p.expr),
+        _ => return None,
+    };
+    let mut e = path;
+    while let Expr::Field(f) = e {
+        if !matches!(f.member, syn::Member::Named(_)) {
+            return None;
+        }
+        e = &f.base;
+    }
+    match e {
+        Expr::Path(p) if p.qself.is_none() && p.path.get_ident().is_some() && !matches!(path, Expr::Path(_)) => {
+            Some((path.clone(), binding))
+        }
+        _ => None,
+    }
+}
+
+/// An ndarray type's element type and number of axes: `Array2<f64>`, `&mut ArrayViewMut3<'_, f32>`,
+/// `Array<f64, Ix2>`; or a slice, `Vec` or array of rows (`&[[f64; 3]]`, `Vec<[f32; N]>`, `[[u64; 256]; 4]`: C's
+/// `double (*a)[3]` and `a[0:n][0:3]` sections), two axes, whose elements are not arrays themselves.
+pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
+    if let Some(elem) = row_elem(ty) {
+        return Some((elem, 2));
+    }
+    match ty {
+        Type::Reference(r) => nd_type(&r.elem),
+        Type::Paren(p) => nd_type(&p.elem),
+        Type::Group(g) => nd_type(&g.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let name = last.ident.to_string();
+            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+            let types: Vec<&Type> =
+                args.args.iter().filter_map(|a| if let GenericArgument::Type(t) = a { Some(t) } else { None }).collect();
+            let elem = (*types.first()?).clone();
+            let fixed = ["Array", "ArrayView", "ArrayViewMut"].iter().find_map(|base| {
+                let n = name.strip_prefix(base)?;
+                matches!(n, "1" | "2" | "3").then(|| n.parse::<usize>().ok()).flatten()
+            });
+            match (fixed, name.as_str(), types.get(1)) {
+                (Some(d), _, None) => Some((elem, d)),
+                (None, "Array" | "ArrayView" | "ArrayViewMut", Some(Type::Path(ix))) => {
+                    let ix = ix.path.segments.last()?.ident.to_string();
+                    let d = match ix.as_str() {
+                        "Ix1" => 1,
+                        "Ix2" => 2,
+                        "Ix3" => 3,
+                        _ => return None,
+                    };
+                    Some((elem, d))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The element type of a slice, `Vec` or array of rows (`[[T; N]]`, `Vec<[T; N]>`, `[[T; N]; M]`, behind references),
+/// when `T` is not an array.
+pub fn row_elem(ty: &Type) -> Option<Type> {
+    let row = match ty {
+        Type::Reference(r) => return row_elem(&r.elem),
+        Type::Paren(p) => return row_elem(&p.elem),
+        Type::Group(g) => return row_elem(&g.elem),
+        Type::Slice(s) => &*s.elem,
+        Type::Array(a) => &*a.elem,
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            let PathArguments::AngleBracketed(args) = &last.arguments else { return None };
+            match (last.ident.to_string().as_str(), args.args.first()) {
+                ("Vec", Some(GenericArgument::Type(t))) if args.args.len() == 1 => t,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    match row {
+        Type::Array(a) if !matches!(&*a.elem, Type::Array(_)) => Some((*a.elem).clone()),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod test {
     use super::*;
@@ -660,5 +762,20 @@ mod test {
         assert_eq!(ty(syn::parse_quote!(f(n))), None);
         assert_eq!(ty(syn::parse_quote!(m + 1)), None);
         assert_eq!(ty(syn::parse_quote!(x[0])), None);
+    }
+
+    #[test]
+    fn ndarray_types() {
+        let nd = |t: Type| nd_type(&t).map(|(e, d)| (e.to_token_stream().to_string(), d));
+        assert_eq!(nd(syn::parse_quote!(&mut Array2<f64>)), Some(("f64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(ArrayView3<'_, f32>)), Some(("f32".into(), 3)));
+        assert_eq!(nd(syn::parse_quote!(ndarray::Array<f64, Ix1>)), Some(("f64".into(), 1)));
+        assert_eq!(nd(syn::parse_quote!(&[f64])), None);
+        assert_eq!(nd(syn::parse_quote!(Array<f64, IxDyn>)), None);
+        assert_eq!(nd(syn::parse_quote!(&[[f64; 3]])), Some(("f64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(&mut Vec<[f32; N]>)), Some(("f32".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!([[u64; 256]; 4])), Some(("u64".into(), 2)));
+        assert_eq!(nd(syn::parse_quote!(&[[[f64; 2]; 3]])), None);
+        assert_eq!(nd(syn::parse_quote!(Vec<f64>)), None);
     }
 }

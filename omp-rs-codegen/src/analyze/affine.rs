@@ -299,7 +299,7 @@ pub fn affine(e: &Expr, env: &Env, unreliable: &Unreliable) -> Result<Poly, NotA
         Expr::Cast(c) => cast(c, env, unreliable),
         Expr::Index(_) => Err(NotAffine("it reads another array (an indirect index)".into())),
         // ndarray's per-axis check (`ndarrays`): its value is its index, or it panics.
-        Expr::Call(c) if crate::ndarrays::is_below(&c.func) && c.args.len() == 2 => affine(&c.args[0], env, unreliable),
+        Expr::Call(c) if crate::names::nd::is_below(&c.func) && c.args.len() == 2 => affine(&c.args[0], env, unreliable),
         Expr::Call(_) => Err(NotAffine("it calls a function (its value may change from one iteration to the next)".into())),
         Expr::MethodCall(m) => {
             Err(NotAffine(format!("it calls `.{}()` (compute the value before the loop, e.g. `let n = x.len();`)", m.method)))
@@ -517,7 +517,7 @@ pub fn widened_range(e: &Expr, env: &Env, unreliable: &Unreliable) -> Option<Exp
         Expr::Group(g) => widened_range(&g.expr, env, unreliable),
         Expr::Range(r) => {
             let (start, end) = (r.start.as_deref()?, r.end.as_deref()?);
-            let rt = crate::lower::names::rt();
+            let rt = crate::names::rt();
             let lo = corners(start, env, unreliable)?;
             let hi = corners(end, env, unreliable)?;
             let limits = &r.limits;
@@ -594,7 +594,7 @@ impl syn::visit_mut::VisitMut for Substitute<'_> {
             if let Some(id) = p.path.get_ident().filter(|_| p.qself.is_none()) {
                 if let Some((_, d)) = self.names.iter().find(|(n, _)| id == n) {
                     let bit = self.dims.iter().position(|x| x == d).unwrap_or(0);
-                    let dim = crate::lower::names::dim(*d);
+                    let dim = crate::names::dim(*d);
                     *e = if self.corner & (1 << bit) == 0 { syn::parse_quote!((#dim.first())) } else { syn::parse_quote!((#dim.last())) };
                     return;
                 }

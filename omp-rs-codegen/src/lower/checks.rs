@@ -150,18 +150,18 @@ pub fn differential(
     if captures {
         return None;
     }
-    let on = super::names::hidden("__omp_diff");
+    let on = crate::names::hidden("__omp_diff");
     let mut before = quote!(let mut #on = #diff::enabled(););
     let (mut fetch, mut unpack, mut shadow, mut store, mut compare) =
         (TokenStream::new(), TokenStream::new(), TokenStream::new(), TokenStream::new(), TokenStream::new());
     for a in &plan.args {
         let KernelArg::Array { name, usage, scalar, elem, .. } = a else { continue };
         let var = name.to_string();
-        let snap = super::names::hidden(&format!("__omp_snap_{var}"));
+        let snap = crate::names::hidden(&format!("__omp_snap_{var}"));
         let written = *usage != ArrayUse::Read;
         if types.mapped.contains(&var) {
             // A block's variable: the device holds its current copy, before and after.
-            let held = super::names::hidden(&format!("__omp_held_{var}"));
+            let held = crate::names::hidden(&format!("__omp_held_{var}"));
             before.extend(quote! {
                 let mut #snap: ::core::option::Option<::std::vec::Vec<#elem>> =
                     if #on { #diff::device_snapshot(#slice(&#name), __omp_dev) } else { ::core::option::Option::None };
@@ -190,7 +190,7 @@ pub fn differential(
     let (mut red_before, mut red_host) = (TokenStream::new(), TokenStream::new());
     for r in &plan.reductions {
         let v = &r.name;
-        let (b, h) = (super::names::hidden(&format!("__omp_before_{v}")), super::names::hidden(&format!("__omp_host_{v}")));
+        let (b, h) = (crate::names::hidden(&format!("__omp_before_{v}")), crate::names::hidden(&format!("__omp_host_{v}")));
         red_before.extend(quote!(let #b = #v;));
         shadow.extend(quote!(#[allow(unused_mut)] let mut #v = #b;));
         store.extend(quote!(#h = #v;));

@@ -11,8 +11,8 @@ use syn::{Ident, Stmt};
 
 use crate::abi::{self, SlotKind};
 use crate::body::{self, AtomicOp, AtomicStmt, BodyDirective};
-use crate::lower::names;
 use crate::model::AtomicKind;
+use crate::names;
 use crate::target::{ArrayUse, KernelArg, KernelPlan};
 
 /// The header of a generated device crate (features and lints; see `omp_device`'s docs).
@@ -347,7 +347,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     }
     let mut body = plan.nest.body.clone();
     AtomicRewriter.visit_block_mut(&mut body);
-    crate::ndarrays::DeviceBelow.visit_block_mut(&mut body);
+    DeviceBelow.visit_block_mut(&mut body);
     // Read-only captures are plain slices in the kernel (private arrays are per-iteration copies, not slices).
     let read_only = plan.args.iter().filter_map(|a| match a {
         KernelArg::Array { name, usage: ArrayUse::Read, private_len: None, by_value: None, .. }
@@ -392,7 +392,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
     // A team body: every thread runs its own (team, thread) pair, all of a team at once (`spmd::each_thread`
     // checks that the launch is that grid; on the host plugin it runs the team's threads as OS threads).
     let team_body = plan.is_team_body();
-    let thread_trips = &trips[trips.len().saturating_sub(crate::spmd::thread_dims(&plan.nest))..];
+    let thread_trips = &trips[trips.len().saturating_sub(plan.nest.thread_dims())..];
     let team_size = quote!(1u64 #(* #thread_trips)*);
     // Its (team, thread) pair is the unit's position: the nest's two indices without decoding the unit.
     let team_decode = match &ks[..] {
@@ -431,7 +431,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
         let fast = walk_loop(&fast_lets, &fast_views);
         quote!(if #(#fast_tests)&&* { #fast } else { #general })
     };
-    let spmd_imports = if team_body { crate::spmd::team::imports(quote!(omp_device::spmd)) } else { quote!() };
+    let spmd_imports = if team_body { crate::names::spmd::imports(quote!(omp_device::spmd)) } else { quote!() };
     if params.kinds() != plan.slots() {
         // Never reached while the two follow one layout; a kernel that would misread its arguments is not printed.
         let msg = format!(
@@ -590,6 +590,18 @@ fn apply(op: AtomicOp, old: TokenStream, v: TokenStream) -> TokenStream {
         AtomicOp::Max => quote!(#old.max(#v)),
         AtomicOp::IfLess => quote!(if #old < #v { #v } else { #old }),
         AtomicOp::IfGreater => quote!(if #old > #v { #v } else { #old }),
+    }
+}
+
+/// Kernel bodies call the device library's per-axis check instead of the host's.
+struct DeviceBelow;
+
+impl VisitMut for DeviceBelow {
+    fn visit_expr_call_mut(&mut self, c: &mut syn::ExprCall) {
+        syn::visit_mut::visit_expr_call_mut(self, c);
+        if crate::names::nd::is_below(&c.func) {
+            *c.func = syn::parse_quote!(omp_device::nd::below);
+        }
     }
 }
 

@@ -15,12 +15,12 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
-use super::names::{self, rt};
 use crate::analyze::affine::{Coeff, IterVar, Poly, Witness};
 use crate::analyze::{Analysis, Class, DisjointArray};
 use crate::body::{self, AtomicStmt, BodyDirective};
 use crate::loops::{Adaptor, LoopDim, LoopNest};
 use crate::model::{AtomicKind, Directive, ScheduleKind};
+use crate::names::{self, rt};
 use crate::types::CaptureTypes;
 
 /// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
@@ -123,7 +123,7 @@ fn affine_expr(form: &Poly, depth: usize, inner_lets: &mut Vec<(String, TokenStr
 /// computed in narrower types before a cast fit those types (`Affine::check_type`).
 pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize, types: &CaptureTypes) -> TokenStream {
     let rt = rt();
-    let (array, index) = crate::ndarrays::user_text(&name.to_string(), &arr.index);
+    let (array, index) = crate::names::nd::user_text(&name.to_string(), &arr.index);
     let array = types.shown.iter().find(|(n, _)| *name == n.as_str()).map_or(array, |(_, shown)| shown.clone());
     let mut inner_lets = Vec::new();
     let mut checks = TokenStream::new();
@@ -336,8 +336,8 @@ pub fn parallel_loop(
     });
     let combine_loop = if red_vars.is_empty() { quote!(let _ = #parts;) } else { quote!(for #part in #parts { #(#combine)* }) };
     let span = nest.dims[0].span;
-    let team_body = crate::spmd::is_team_body(&nest.body);
-    let spmd_imports = if team_body { crate::spmd::team::imports(quote!(#rt::spmd)) } else { quote!() };
+    let team_body = crate::names::spmd::is_team_body(&nest.body);
+    let spmd_imports = if team_body { crate::names::spmd::imports(quote!(#rt::spmd)) } else { quote!() };
     let body = quote_spanned! {span=>
         #[allow(unused_imports)]
         use #rt::{CopyValue as _, OmpAt as _, OmpAtMut as _, PickAny as _, PickSlice as _, RefLocal as _, RefRows as _, RefValue as _, SliceLocal as _, SliceRows as _};
@@ -346,7 +346,7 @@ pub fn parallel_loop(
     // A team body (an SPMD region with barriers or team-local arrays) runs each (team, thread) pair on its own
     // thread of a team of the region's size (`omp::__private::spmd::team_for`); other loops share out chunks.
     let team_dims_arg = if team_body {
-        let k = crate::spmd::thread_dims(nest);
+        let k = nest.thread_dims();
         quote!(#k,)
     } else {
         quote!()

@@ -5,7 +5,6 @@ pub mod affine;
 pub mod checks;
 pub mod device;
 pub mod host;
-pub mod names;
 pub mod offload;
 pub mod print;
 pub mod window;

@@ -234,14 +234,14 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
         // A `target_data` block's variable: the region must run on the block's device.
         if types.mapped.contains(&var) {
             // Read before the pack borrows the token.
-            let (name, dev) = (arg.name(), super::names::hidden(&format!("__omp_scope_dev_{var}")));
+            let (name, dev) = (arg.name(), crate::names::hidden(&format!("__omp_scope_dev_{var}")));
             owned.extend(quote!(let #dev = #name.owner_device();));
             pack = quote!(#pack.mapped_by(#var, #dev));
         }
         // A written array carries its verified ownership, which the kernel checks every write against: the same
         // check as the host path's, before this launch too.
         if let (Some(shape), Some(Class::Disjoint(arr))) = (arg.owner(), plan.analysis.get(&var).map(|c| &c.class)) {
-            let own = super::names::hidden(&format!("__omp_own{}", n_owned));
+            let own = crate::names::hidden(&format!("__omp_own{}", n_owned));
             n_owned += 1;
             let form = super::host::ownership(arg.name(), arr, plan.nest.dims.len(), types);
             owned.extend(quote!(let #own = #form;));
@@ -249,7 +249,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
             pack = quote!(#pack.owned(&#own, #inner));
         }
     }
-    let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(super::names::dim).collect();
+    let dims: Vec<Ident> = (0..plan.nest.dims.len()).map(crate::names::dim).collect();
     let dim_lets = plan.nest.dims.iter().zip(&dims).map(|(dim, n)| {
         let e = super::host::dim_expr(dim);
         quote!(let #n = #e;)
@@ -337,7 +337,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     });
     let no_instance = format!(
         "this generic region is called with types it has no kernel for (its kernels are compiled for {})",
-        crate::generic::INSTANCES.join(" and ")
+        crate::abi::INSTANCES.join(" and ")
     );
     quote!({
         #checks
@@ -415,7 +415,7 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, uses
     let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
     let (images, set) = crate_images();
-    let scope = super::names::hidden("__omp_data");
+    let scope = crate::names::hidden("__omp_data");
     let host_written = host_mut_receivers(block.to_token_stream());
     let mut tokens = TokenStream::new();
     for m in &d.settings.maps {
@@ -494,7 +494,7 @@ pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, uses
             // The token itself has a name the block cannot write: the block holds a reference to it, so nothing the
             // block does (`std::mem::forget(a)`, moving `a` away) can skip its copy back and unmapping, which run
             // when the token drops at the end of the block.
-            let held = super::names::hidden(&format!("__omp_token_{var}"));
+            let held = crate::names::hidden(&format!("__omp_token_{var}"));
             tokens.extend(quote! {
                 #shape
                 #[allow(unused_mut, unused_variables)]

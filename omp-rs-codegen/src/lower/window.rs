@@ -39,11 +39,11 @@ use syn::visit::{self, Visit};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Pat, RangeLimits};
 
-use super::names::rt;
 use crate::analyze::affine::{affine, Coeff, IterVar, Unreliable};
 use crate::analyze::walk::{pat_idents, Env};
 use crate::analyze::{Analysis, Class};
 use crate::loops::LoopNest;
+use crate::names::rt;
 
 /// How the body may use an array that gets windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -701,7 +701,7 @@ fn substitute(idx: &Expr, subs: &[(&Ident, &TokenStream)]) -> TokenStream {
             quote!(((#x) as #ty))
         }
         // ndarray's per-axis check stands for its index (the accesses themselves still check).
-        Expr::Call(c) if crate::ndarrays::is_below(&c.func) && c.args.len() == 2 => substitute(&c.args[0], subs),
+        Expr::Call(c) if crate::names::nd::is_below(&c.func) && c.args.len() == 2 => substitute(&c.args[0], subs),
         other => quote!(#other),
     }
 }

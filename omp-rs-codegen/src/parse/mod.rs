@@ -6,6 +6,7 @@ mod map;
 mod reduction;
 
 use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::parse::discouraged::Speculative;
 use syn::parse::{ParseStream, Parser};
@@ -122,4 +123,26 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// join spans).
 fn clause_at(name: crate::model::ClauseName, name_span: Span, value: crate::model::ClauseValue) -> Clause {
     Clause { name, span: name_span, name_span, value }
+}
+
+/// A clause list cut into its clauses (`name` or `name(..)`, commas optional as in OpenMP), each with its tokens.
+/// At the top level of a clause list every identifier starts a clause; other tokens stay with the clause before them
+/// (the directive's parse reports what does not read as one).
+pub(crate) fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
+    let mut out: Vec<(String, TokenStream)> = Vec::new();
+    for tt in args.clone() {
+        match &tt {
+            TokenTree::Punct(p) if p.as_char() == ',' => continue,
+            TokenTree::Ident(i) => {
+                out.push((i.to_string(), tt.to_token_stream()));
+                continue;
+            }
+            _ => {}
+        }
+        match out.last_mut() {
+            Some((_, t)) => t.extend([tt]),
+            None => out.push((String::new(), tt.to_token_stream())),
+        }
+    }
+    out
 }

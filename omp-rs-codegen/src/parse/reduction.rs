@@ -25,7 +25,7 @@ pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
     Ok(Reduction { op, vars: vars.into_iter().collect() })
 }
 
-/// `inscan, op: vars` (the clause of a scan's loop, `crate::scan`).
+/// `inscan, op: vars` (the clause of a scan's loop, `desugar::scan`).
 pub fn parse_inscan(input: ParseStream) -> syn::Result<Reduction> {
     let m = Ident::parse_any(input)?;
     if m != "inscan" {
@@ -40,7 +40,7 @@ pub(crate) fn parse_op(input: ParseStream) -> syn::Result<ReductionOp> {
     let bad = |span: proc_macro2::Span, what: &str| {
         syn::Error::new(span, format!("unknown reduction operator `{what}`; expected one of {REDUCTION_OPERATORS}"))
     };
-    // `reduction(inscan, +: x)` is a scan, which `crate::scan` takes apart before directives are parsed: here it is on
+    // `reduction(inscan, +: x)` is a scan, which `desugar::scan` takes apart before directives are parsed: here it is on
     // a directive that is no loop statement of a `#[omp::directives]` fn. Other modifiers are not supported.
     if input.peek(Ident::peek_any) && input.peek2(Token![,]) {
         let m = Ident::parse_any(input)?;

@@ -479,7 +479,7 @@ fn core_path(path: &[String]) -> Option<Vec<String>> {
 
 /// Whether an expression names anything (a path: a const, a function, `Self`): a literal value does not.
 fn token_names(e: &syn::Expr) -> bool {
-    crate::fields::ident_tokens(e.to_token_stream()).iter().any(|i| {
+    crate::tokens::ident_tokens(e.to_token_stream()).iter().any(|i| {
         let i = i.to_string();
         !matches!(i.as_str(), "as" | "true" | "false") && !crate::types::SCALARS.contains(&i.as_str())
     })

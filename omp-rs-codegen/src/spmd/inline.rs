@@ -125,7 +125,7 @@ fn calls_of(tokens: TokenStream, names: &[String]) -> Vec<Ident> {
 }
 
 fn names_routine(tokens: TokenStream) -> bool {
-    crate::fields::ident_tokens(tokens).iter().any(|i| super::ROUTINES.iter().any(|(r, _)| i == r))
+    crate::tokens::ident_tokens(tokens).iter().any(|i| crate::names::spmd::ROUTINES.iter().any(|(r, _)| i == r))
 }
 
 /// The name of a value item (`fn`, `const`, `static`): what a call or a path in a body may mean.
@@ -667,7 +667,7 @@ impl<'ast> Visit<'ast> for FreeNames {
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         // Macro arguments are not parsed: every identifier counts (a false clash asks for a rename, never a change).
-        for i in crate::fields::ident_tokens(m.tokens.clone()) {
+        for i in crate::tokens::ident_tokens(m.tokens.clone()) {
             self.0.push((i.to_string(), i.span()));
         }
     }

@@ -50,63 +50,11 @@ use syn::{Expr, Ident, Stmt};
 use crate::body::{find_omp_attr, OmpAttr};
 use crate::ctxt::Ctxt;
 use crate::model::Directive;
-use crate::parse;
+use crate::names::spmd::{ROUTINES, TEAM, TEAMS, TEAM_HI, TEAM_LO, THREAD, THREADS, THREAD_HI, THREAD_LO};
+use crate::parse::{self, clause_chunks};
 
 pub(crate) mod inline;
 pub(crate) mod team;
-pub(crate) use team::is_team_body;
-
-/// How many of a fused SPMD nest's innermost dimensions count its threads: two where the thread number is split
-/// ([`Split`]), else one.
-pub(crate) fn thread_dims(nest: &crate::loops::LoopNest) -> usize {
-    let threads = nest.dims.iter().filter(|d| d.var.as_ref().is_some_and(|v| v.to_string().starts_with(THREAD))).count();
-    threads.max(1)
-}
-
-/// The names the nest binds (`__omp_spmd_*`: the user cannot mean them). Team and thread numbers are `usize`, as
-/// `omp::get_thread_num()` is on the host.
-const TEAM: &str = "__omp_spmd_team";
-const TEAMS: &str = "__omp_spmd_teams";
-pub(crate) const THREAD: &str = "__omp_spmd_thread";
-pub(crate) const THREADS: &str = "__omp_spmd_threads";
-
-/// The device routines an SPMD body may call, and the name each becomes.
-const ROUTINES: &[(&str, &str)] =
-    &[("get_team_num", TEAM), ("get_num_teams", TEAMS), ("get_thread_num", THREAD), ("get_num_threads", THREADS)];
-
-/// The nest's names for a team or thread number the body only divides and takes the remainder of by one `E`
-/// (`omp::get_team_num() / nb`, `% nb`): the quotient's and the remainder's loops ([`Split`]).
-const TEAM_HI: &str = "__omp_spmd_team_hi";
-const TEAM_LO: &str = "__omp_spmd_team_lo";
-const THREAD_HI: &str = "__omp_spmd_thread_hi";
-const THREAD_LO: &str = "__omp_spmd_thread_lo";
-
-/// How messages spell the split names.
-const SPLIT_NAMES: &[(&str, &str)] = &[
-    (TEAM_HI, "omp::get_team_num() / .."),
-    (TEAM_LO, "omp::get_team_num() % .."),
-    (THREAD_HI, "omp::get_thread_num() / .."),
-    (THREAD_LO, "omp::get_thread_num() % .."),
-];
-
-/// A message of the analyses with the nest's names written as the routine calls they replace (the loop analysis
-/// knows them as loop variables of a collapsed nest, which the user did not write).
-pub(crate) fn in_user_terms(msg: String) -> String {
-    if !msg.contains("__omp_spmd_") {
-        return msg;
-    }
-    let mut msg = msg.replace(" or reduce `collapse`", "");
-    for (bound, text) in SPLIT_NAMES {
-        msg = msg.replace(bound, text);
-    }
-    // `__omp_spmd_teams` before its prefix `__omp_spmd_team`.
-    let mut names = ROUTINES.to_vec();
-    names.sort_by_key(|(_, bound)| std::cmp::Reverse(bound.len()));
-    for (routine, bound) in names {
-        msg = msg.replace(bound, &format!("omp::{routine}()"));
-    }
-    msg
-}
 
 /// When `stmt` is an SPMD region (`#[omp::target_teams(..)] { #[omp::parallel(..)] { .. } }`): the statements that
 /// replace it, the counts' `let`s and the loop directive; `Err(())` when it is one but malformed (reported to
@@ -300,28 +248,6 @@ fn directive(attr: &OmpAttr, cx: &Ctxt) -> Option<Directive> {
         return None;
     }
     d
-}
-
-/// A clause list cut into its clauses (`name` or `name(..)`, commas optional as in OpenMP), each with its tokens.
-/// At the top level of a clause list every identifier starts a clause; other tokens stay with the clause before them
-/// (the directive's parse reports what does not read as one).
-pub(crate) fn clause_chunks(args: &TokenStream) -> Vec<(String, TokenStream)> {
-    let mut out: Vec<(String, TokenStream)> = Vec::new();
-    for tt in args.clone() {
-        match &tt {
-            TokenTree::Punct(p) if p.as_char() == ',' => continue,
-            TokenTree::Ident(i) => {
-                out.push((i.to_string(), tt.to_token_stream()));
-                continue;
-            }
-            _ => {}
-        }
-        match out.last_mut() {
-            Some((_, t)) => t.extend([tt]),
-            None => out.push((String::new(), tt.to_token_stream())),
-        }
-    }
-    out
 }
 
 /// Replaces `omp::get_team_num()` and its three kin by the nest's names; refuses them without the `omp::` path, as
@@ -725,7 +651,7 @@ impl<'ast> syn::visit::Visit<'ast> for SplitUses<'_> {
     }
     fn visit_macro(&mut self, m: &'ast syn::Macro) {
         // A macro's tokens are not parsed: a name there is a use this cannot rewrite.
-        self.other |= crate::fields::ident_tokens(m.tokens.clone()).iter().any(|i| self.names.contains(&i.to_string()));
+        self.other |= crate::tokens::ident_tokens(m.tokens.clone()).iter().any(|i| self.names.contains(&i.to_string()));
     }
     fn visit_item(&mut self, _: &'ast syn::Item) {}
 }
@@ -831,19 +757,6 @@ mod tests {
         );
         // The teams' reduction is the loop's; the parallel's repeats it.
         assert_eq!(out.matches("reduction").count(), 1, "{out}");
-    }
-
-    #[test]
-    fn messages_name_the_routines_not_the_nest() {
-        assert_eq!(
-            in_user_terms(
-                "iterations that differ only in `__omp_spmd_team` write `y[__omp_spmd_thread + __omp_spmd_teams]`; include \
-                 `__omp_spmd_team` in the index or reduce `collapse`"
-                    .into()
-            ),
-            "iterations that differ only in `omp::get_team_num()` write `y[omp::get_thread_num() + omp::get_num_teams()]`; \
-             include `omp::get_team_num()` in the index"
-        );
     }
 
     #[test]

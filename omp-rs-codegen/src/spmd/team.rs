@@ -58,33 +58,7 @@ use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
 use crate::ctxt::Ctxt;
-
-/// The names the lowering binds (`__omp_spmd_*`: the user cannot mean them). The host and device lowerings import
-/// the three functions under these names (`omp::__private::spmd`, `omp_device::spmd`).
-pub(crate) const ARENA: &str = "__omp_spmd_arena";
-const PHASE: &str = "__omp_spmd_phase";
-const NEW_ARENA: &str = "__omp_spmd_new_arena";
-const BYTES: &str = "__omp_spmd_bytes";
-const BARRIER: &str = "__omp_spmd_barrier";
-const ELEMENT: &str = "__omp_spmd_TeamLocalElement";
-
-/// The `use` that gives a team body its three functions and the element type, from `module` (`::omp::__private::spmd`).
-pub(crate) fn imports(module: TokenStream) -> TokenStream {
-    let [new_arena, bytes, barrier, element] = [NEW_ARENA, BYTES, BARRIER, ELEMENT].map(|n| Ident::new(n, Span::call_site()));
-    quote!(#[allow(unused_imports)] use #module::{
-        new_arena as #new_arena, bytes as #bytes, barrier as #barrier, TeamLocalElement as #element
-    };)
-}
-
-/// Whether a loop body is an SPMD region's team body (the region has barriers or team-local arrays): its first
-/// statement makes the team's arena. Such a nest runs one thread per (team, thread) pair, every thread of a team
-/// at once (`omp::__private::spmd::team_for`, `omp_device::spmd::each_thread`).
-pub(crate) fn is_team_body(body: &syn::Block) -> bool {
-    match body.stmts.first() {
-        Some(Stmt::Local(l)) => matches!(&l.pat, syn::Pat::Ident(p) if p.ident == ARENA),
-        _ => false,
-    }
-}
+use crate::names::spmd::{ARENA, BARRIER, BYTES, ELEMENT, NEW_ARENA, PHASE, ROUTINES};
 
 /// A team-local array: `let mut name[: ty] = [[value; n1]; n0];`, or a team-local variable `let mut name[: ty] =
 /// value;` (C's `size_t k;` beside the `parallel`), which is the one element of an array of one ([`scalar_uses`]).
@@ -169,8 +143,7 @@ pub(crate) fn team_array(stmt: &Stmt, cx: &Ctxt) -> Option<TeamArray> {
         return None;
     }
     // The value is computed before the team's threads exist: no thread or team number means anything there.
-    let routine =
-        crate::fields::ident_tokens(init.expr.to_token_stream()).into_iter().find(|i| super::ROUTINES.iter().any(|(r, _)| i == r));
+    let routine = crate::tokens::ident_tokens(init.expr.to_token_stream()).into_iter().find(|i| ROUTINES.iter().any(|(r, _)| i == r));
     if let Some(r) = routine {
         cx.error_spanned_by(
             &init.expr,
@@ -566,7 +539,7 @@ impl Uniform {
 
     /// The first varying name `e` mentions.
     fn depends(&self, e: &Expr) -> Option<String> {
-        crate::fields::ident_tokens(e.to_token_stream()).into_iter().map(|i| i.to_string()).find(|i| self.varying.contains(i))
+        crate::tokens::ident_tokens(e.to_token_stream()).into_iter().map(|i| i.to_string()).find(|i| self.varying.contains(i))
     }
 }
 
@@ -588,7 +561,7 @@ impl Lets<'_> {
     }
 
     fn names_varying<T: ToTokens>(&self, t: &T) -> bool {
-        crate::fields::ident_tokens(t.to_token_stream()).iter().any(|i| self.varying.contains(&i.to_string()))
+        crate::tokens::ident_tokens(t.to_token_stream()).iter().any(|i| self.varying.contains(&i.to_string()))
     }
 }
 
@@ -880,7 +853,7 @@ impl<'ast> Visit<'ast> for Collect<'_> {
         if barrier_macro(m) {
             return;
         }
-        let mentioned = crate::fields::ident_tokens(m.tokens.clone()).into_iter().map(|i| i.to_string()).find(|i| self.names.contains(i));
+        let mentioned = crate::tokens::ident_tokens(m.tokens.clone()).into_iter().map(|i| i.to_string()).find(|i| self.names.contains(i));
         if let Some(name) = mentioned {
             let msg = if self.is_scalar(&name) {
                 format!("the team-local variable `{name}` inside a macro call: read it into a local first (`let v = {name};`)")
