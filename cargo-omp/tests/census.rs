@@ -304,7 +304,7 @@ fn programs_and_blockers_as_written() {
         text.contains("rows-omp: 2 of 3 directives expressible; multi-dimensional array sections (a row of an array of pointers, part of each row) (rows-omp/main.cpp:7)"),
         "{text}"
     );
-    // Team-local arrays before the `parallel` and its barriers (omp_rs_codegen::spmd::team); per-team code is not.
+    // Team-local arrays before the `parallel` and its barriers (omp_rs_codegen::desugar::spmd::team); per-team code is not.
     assert!(text.contains("reduce-omp: expressible (3 directives)"), "{text}");
     // SPMD regions: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
     assert!(text.contains("gid-omp: expressible (2 directives)"), "{text}");

@@ -49,10 +49,10 @@ pub struct Manifest {
     pub globals: Vec<GlobalEntry>,
     /// Regions whose meaning the device build cannot reproduce: the macros make each a compile error.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub refused: Vec<omp_rs_codegen::manifest::Refusal>,
+    pub refused: Vec<omp_rs_codegen::plan::manifest::Refusal>,
     /// Generic regions that get no kernel and run on the host: the macros quote the reason under `MANDATORY`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub host_only: Vec<omp_rs_codegen::manifest::HostOnly>,
+    pub host_only: Vec<omp_rs_codegen::plan::manifest::HostOnly>,
 }
 
 /// One kernel (one target region).
@@ -82,7 +82,7 @@ pub struct KernelEntry {
     pub source: Option<KernelSource>,
     /// What the host expansion has rustc confirm about the outliner's choices for this kernel.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<omp_rs_codegen::manifest::HostCheck>,
+    pub checks: Vec<omp_rs_codegen::plan::manifest::HostCheck>,
 }
 
 /// A kernel's outlined source, written by the build next to the manifest.
@@ -105,9 +105,9 @@ pub struct Location {
     pub line: usize,
 }
 
-pub use omp_rs_codegen::abi::SlotKind;
-pub use omp_rs_codegen::manifest::FieldView as FieldType;
-pub use omp_rs_codegen::target::MapDecision;
+pub use omp_rs_codegen::plan::abi::SlotKind;
+pub use omp_rs_codegen::plan::kernel::MapDecision;
+pub use omp_rs_codegen::plan::manifest::FieldView as FieldType;
 
 /// One image file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -202,9 +202,9 @@ mod test {
             location: Some(Location { file: "src/lib.rs".into(), line: 7 }),
             fields: vec![FieldType { local: "s_x".into(), ty: "Vec < f64 >".into() }],
             source: Some(KernelSource { file: "device/kernels/omp_f_0_deadbeef.rs".into(), line: 7, params: vec!["a".into()] }),
-            checks: vec![omp_rs_codegen::manifest::HostCheck::Cfg { pred: "feature = \"x\"".into(), value: true }],
+            checks: vec![omp_rs_codegen::plan::manifest::HostCheck::Cfg { pred: "feature = \"x\"".into(), value: true }],
         });
-        m.refused.push(omp_rs_codegen::manifest::Refusal {
+        m.refused.push(omp_rs_codegen::plan::manifest::Refusal {
             kernel: "omp_g_0_deadbeef".into(),
             name: Some("W".into()),
             message: "why".into(),

@@ -11,7 +11,7 @@ use crate::compile::DeviceCrate;
 use crate::error::{Error, Result};
 use crate::manifest::{KernelEntry, SlotKind};
 use crate::scan::SourceFile;
-use omp_rs_codegen::manifest::{HostOnly, Refusal};
+use omp_rs_codegen::plan::manifest::{HostOnly, Refusal};
 
 /// What the outliner produces.
 #[derive(Debug, Clone)]
@@ -35,7 +35,7 @@ pub struct Unbuilt {
 
 /// Outlines the target regions of `files` into a device crate (`None` when the package has none).
 ///
-/// The walk is `omp_rs_codegen::outline`, the same code the macros run, so kernel names and argument slots
+/// The walk is `omp_rs_codegen::driver::outline`, the same code the macros run, so kernel names and argument slots
 /// agree with the launches the macros expand to. Regions with errors are left out: the macros report them.
 ///
 /// # Errors
@@ -43,7 +43,7 @@ pub struct Unbuilt {
 /// `debug_assertions` is the profile's setting (cargo before 1.93 does not pass it as `CARGO_CFG_DEBUG_ASSERTIONS`):
 /// `cfg!(debug_assertions)` in kernel code evaluates to it.
 pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debug_assertions: bool) -> Result<(Option<Outlined>, Unbuilt)> {
-    let mut o = omp_rs_codegen::outline::Outline::default();
+    let mut o = omp_rs_codegen::driver::outline::Outline::default();
     // Panic locations and the struct table name each file as the user does: relative to the package.
     let shown: Vec<String> = files.iter().map(|f| f.path.strip_prefix(root).unwrap_or(&f.path).display().to_string()).collect();
     // Every struct and module first: a region in one file may use the fields of a struct, or the items, of another.
@@ -56,7 +56,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debu
     }
     let vars = std::env::vars().filter(|(k, _)| k != "CARGO_CFG_DEBUG_ASSERTIONS");
     let debug = debug_assertions.then(|| ("CARGO_CFG_DEBUG_ASSERTIONS".to_string(), String::new()));
-    o.cfg = omp_rs_codegen::resolve::cfg::CfgSet::from_vars(vars.chain(debug));
+    o.cfg = omp_rs_codegen::analyze::resolve::cfg::CfgSet::from_vars(vars.chain(debug));
     for (f, shown) in files.iter().zip(&shown) {
         o.add_file_at(&f.ast, shown, f.krate, &f.module);
     }
@@ -80,7 +80,7 @@ pub fn outline(package: &str, root: &std::path::Path, files: &[SourceFile], debu
     for i in 0..o.kernels.len() {
         if sources.get(&o.kernels[i].name).is_some_and(|s| s.len() > 1) {
             let line = o.kernels[i].region_line();
-            o.kernels[i].name = omp_rs_codegen::abi::located_name(&o.kernels[i].name, &o.files[i], line);
+            o.kernels[i].name = omp_rs_codegen::plan::abi::located_name(&o.kernels[i].name, &o.files[i], line);
         }
     }
     let mut first: std::collections::HashMap<String, (usize, String)> = std::collections::HashMap::new();
@@ -328,10 +328,10 @@ mod test {
         assert_ne!(names[0], names[1]);
         for (name, (file, k)) in names.iter().zip([("src/a.rs", 1.0), ("src/b.rs", 2.0)]) {
             assert!(name.starts_with(plain.as_str()) && *name != plain, "{name} is not named by its location");
-            let mut o = omp_rs_codegen::outline::Outline::default();
+            let mut o = omp_rs_codegen::driver::outline::Outline::default();
             o.add_file(&module(k), file);
             let line = o.kernels[0].region_line();
-            assert_eq!(*name, omp_rs_codegen::abi::located_name(plain, file, line), "the name the macro computes for {file}");
+            assert_eq!(*name, omp_rs_codegen::plan::abi::located_name(plain, file, line), "the name the macro computes for {file}");
         }
     }
 }

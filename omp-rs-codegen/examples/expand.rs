@@ -12,5 +12,5 @@ fn main() {
     };
     let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     let item: proc_macro2::TokenStream = src.parse().unwrap_or_else(|e| panic!("{path} is not Rust tokens: {e}"));
-    println!("{}", omp_rs_codegen::expand::directives(proc_macro2::TokenStream::new(), item));
+    println!("{}", omp_rs_codegen::driver::expand::directives(proc_macro2::TokenStream::new(), item));
 }

@@ -7,36 +7,12 @@
 
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
 
-pub mod abi;
 pub mod analyze;
-pub mod body;
-pub mod check;
 pub mod ctxt;
-pub mod declare_reduction;
-pub mod device_struct;
-pub(crate) mod element_reduction;
-pub mod expand;
-pub mod fields;
-pub mod generic;
-pub(crate) mod host_parallel;
-pub mod keyword;
-pub mod loops;
+pub mod desugar;
+pub mod driver;
 pub mod lower;
-pub mod manifest;
 pub mod model;
 pub(crate) mod names;
-pub mod ndarrays;
-pub mod nowait;
-pub mod outline;
-pub mod parse;
-pub mod place;
-pub(crate) mod private_lets;
-pub mod resolve;
-pub(crate) mod scan;
-pub(crate) mod spmd;
-pub mod standalone;
-pub mod struct_table;
-pub mod target;
-pub(crate) mod token_use;
-pub(crate) mod tokens;
-pub mod types;
+pub mod plan;
+pub mod syntax;

@@ -46,7 +46,7 @@ fn manifest(files: &[PathBuf]) -> PathBuf {
         let (f, name, args) = fixture(path);
         let attr = (name != "directives").then_some((&name, args));
         kernels.extend(
-            omp_rs_codegen::expand::collect_kernels(&f, attr)
+            omp_rs_codegen::driver::expand::collect_kernels(&f, attr)
                 .into_iter()
                 .map(|k| serde_json::json!({ "name": k.name, "slots": k.slots() })),
         );
@@ -70,9 +70,9 @@ fn expand(path: &Path, out_dir: &Path) -> String {
     let name = name.to_string();
     let item = quote::ToTokens::to_token_stream(&f);
     let out = if name == "directives" {
-        omp_rs_codegen::expand::directives(args, item)
+        omp_rs_codegen::driver::expand::directives(args, item)
     } else {
-        omp_rs_codegen::expand::attribute(&name, args, item)
+        omp_rs_codegen::driver::expand::attribute(&name, args, item)
     };
     let formatted: syn::File =
         syn::parse2(out.clone()).unwrap_or_else(|e| panic!("{}: the expansion does not parse ({e}):\n{out}", path.display()));

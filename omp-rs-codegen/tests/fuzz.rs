@@ -42,7 +42,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once};
 use std::time::Instant;
 
-use omp_rs_codegen::{expand, keyword, outline};
+use omp_rs_codegen::driver::{expand, outline};
+use omp_rs_codegen::syntax::keyword;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
 use proptest::prelude::*;
 use proptest::sample::{select, Index};

@@ -1,5 +1,5 @@
 //! The attributes of omp-rs (use them through the `omp` crate: `#[omp::parallel_for]`). Each entry point is one
-//! call into `omp_rs_codegen::expand`, which parses, checks, analyses and lowers the directive.
+//! call into `omp_rs_codegen::driver::expand`, which parses, checks, analyses and lowers the directive.
 
 use proc_macro::TokenStream;
 
@@ -8,7 +8,7 @@ macro_rules! directive {
         $(#[$doc])*
         #[proc_macro_attribute]
         pub fn $name(args: TokenStream, item: TokenStream) -> TokenStream {
-            omp_rs_codegen::expand::attribute(stringify!($name), args.into(), item.into()).into()
+            omp_rs_codegen::driver::expand::attribute(stringify!($name), args.into(), item.into()).into()
         }
     )*};
 }
@@ -75,30 +75,30 @@ directive! {
 /// `initializer`), so that `reduction(name: v)` reduces a `T` with it, on the host and in target regions.
 #[proc_macro_attribute]
 pub fn declare_reduction(args: TokenStream, item: TokenStream) -> TokenStream {
-    omp_rs_codegen::declare_reduction::expand(args.into(), item.into()).into()
+    omp_rs_codegen::driver::declare_reduction::expand(args.into(), item.into()).into()
 }
 
 /// Enables statement-level directives inside a function on stable Rust:
 /// `#[omp::parallel_for]`, `#[omp::target_data(...)] { ... }`, `omp::target_update!(...)`, ...
 #[proc_macro_attribute]
 pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
-    omp_rs_codegen::expand::directives(args.into(), item.into()).into()
+    omp_rs_codegen::driver::expand::directives(args.into(), item.into()).into()
 }
 
 /// `#pragma omp target update`: `omp::target_update!(to: a)`, `omp::target_update!(from: a[0..n])`.
 #[proc_macro]
 pub fn target_update(input: TokenStream) -> TokenStream {
-    omp_rs_codegen::expand::standalone("target_update", input.into()).into()
+    omp_rs_codegen::driver::expand::standalone("target_update", input.into()).into()
 }
 
 /// `#pragma omp target enter data`: `omp::target_enter_data!(map(to: a))`.
 #[proc_macro]
 pub fn target_enter_data(input: TokenStream) -> TokenStream {
-    omp_rs_codegen::expand::standalone("target_enter_data", input.into()).into()
+    omp_rs_codegen::driver::expand::standalone("target_enter_data", input.into()).into()
 }
 
 /// `#pragma omp target exit data`: `omp::target_exit_data!(map(from: a))`.
 #[proc_macro]
 pub fn target_exit_data(input: TokenStream) -> TokenStream {
-    omp_rs_codegen::expand::standalone("target_exit_data", input.into()).into()
+    omp_rs_codegen::driver::expand::standalone("target_exit_data", input.into()).into()
 }

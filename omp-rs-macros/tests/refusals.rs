@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use omp_rs_codegen::outline::Outline;
-use omp_rs_codegen::resolve::cfg::CfgSet;
+use omp_rs_codegen::analyze::resolve::cfg::CfgSet;
+use omp_rs_codegen::driver::outline::Outline;
 
 #[test]
 fn refused_regions_are_compile_errors_at_the_region() {

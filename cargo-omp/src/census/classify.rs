@@ -1,9 +1,9 @@
 //! Whether omp-rs can express a directive as written, read against the macros' own tables
-//! (`omp_rs_codegen::keyword`: the constructs and clauses the directives accept, the clauses they refuse) plus
+//! (`omp_rs_codegen::syntax::keyword`: the constructs and clauses the directives accept, the clauses they refuse) plus
 //! what the macros cannot see in a directive line: where it sits (inside a `target` region, inside another loop
 //! directive) and what its region calls.
 
-use omp_rs_codegen::keyword;
+use omp_rs_codegen::syntax::keyword;
 
 use super::scan::Directive;
 
@@ -150,7 +150,7 @@ fn in_host_parallel(enclosing: &[&Directive]) -> bool {
     enclosing.iter().max_by_key(|e| e.extent.start).and_then(|e| split(&e.text)).is_some_and(|(n, _)| n == "parallel")
 }
 
-/// Why a host `parallel` block cannot be written as it is (omp_rs_codegen::host_parallel), if it can't. Without
+/// Why a host `parallel` block cannot be written as it is (omp_rs_codegen::desugar::host_parallel), if it can't. Without
 /// worksharing constructs inside it is a loop over its threads; with them, a sequence of steps that takes no
 /// `reduction` / `private` on the block and no variable each thread keeps across the steps (read here as a
 /// declaration with an initial value in the block's own code before its first inner directive).
@@ -180,7 +180,7 @@ fn host_parallel(d: &Directive, inner: &[&Directive], source: &str) -> Option<&'
 }
 
 /// Whether a reduction item names array elements by literal indices (`d[0]`, `beta[:3]`, `beta[1:2]`), which
-/// omp-rs reduces as scalars (omp_rs_codegen::element_reduction).
+/// omp-rs reduces as scalars (omp_rs_codegen::desugar::element_reduction).
 fn literal_section(item: &str) -> bool {
     let Some(inside) = item.split_once('[').and_then(|(_, r)| r.strip_suffix(']').or_else(|| r.trim_end().strip_suffix(']'))) else {
         return false;
@@ -239,7 +239,7 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
     let in_loop = enclosing.iter().any(|e| split(&e.text).is_some_and(|(n, _)| is_loop(n)));
     let mut out = Vec::new();
     match name {
-        // omp_rs_codegen::spmd::team: a barrier of an SPMD region's `parallel` (where it stands there, the macro checks).
+        // omp_rs_codegen::desugar::spmd::team: a barrier of an SPMD region's `parallel` (where it stands there, the macro checks).
         "barrier" => {
             let spmd = enclosing
                 .iter()
@@ -252,13 +252,13 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             let host_team = !in_target && in_host_parallel(enclosing);
             // In a function (no region around it) of a program with SPMD regions or device functions, in whichever
             // of its files (a header): a team function, which omp-rs inlines where an SPMD region calls it
-            // (omp_rs_codegen::spmd::inline; the port declares it in the region's function).
+            // (omp_rs_codegen::desugar::spmd::inline; the port declares it in the region's function).
             let team_fn = enclosing.is_empty() && device_code;
             if !spmd && !host_team && !team_fn {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }
         }
-        // omp_rs_codegen::host_parallel: the worksharing steps of a host `parallel` block.
+        // omp_rs_codegen::desugar::host_parallel: the worksharing steps of a host `parallel` block.
         "for" | "for simd" | "single" | "master" if !in_target => {
             if !in_host_parallel(enclosing) {
                 out.push("worksharing (`for`, `single`, `master`) outside a `parallel` region (in a function it calls)".into());
@@ -269,8 +269,8 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
                 out.push(why.into());
             }
         }
-        // omp_rs_codegen::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
-        // omp_rs_codegen::body::nested_parallel: a `parallel` in a target loop's iteration is nested, so inactive (a
+        // omp_rs_codegen::desugar::spmd: the whole body of a `target teams` with its geometry is the (team, thread) loop nest.
+        // omp_rs_codegen::syntax::body::nested_parallel: a `parallel` in a target loop's iteration is nested, so inactive (a
         // team of one thread runs its statement), unless it asks for its team or holds worksharing.
         "parallel"
             if in_target
@@ -302,7 +302,7 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         }
         // Its clauses are the reduction's definition, not clauses of a construct: `#[omp::declare_reduction]`.
         "declare reduction" => return Vec::new(),
-        // omp_rs_codegen::scan: the statement between the phases of a loop with `reduction(inscan, ..)`.
+        // omp_rs_codegen::desugar::scan: the statement between the phases of a loop with `reduction(inscan, ..)`.
         "scan" => {
             let scanned = enclosing.iter().max_by_key(|e| e.extent.start).and_then(|e| split(&e.text)).is_some_and(|(n, rest)| {
                 is_loop(n)
@@ -319,10 +319,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             }
         }
     }
-    // A `parallel for` / `simd` there runs its loop sequentially (omp_rs_codegen::body::NestedLoop), unless it
+    // A `parallel for` / `simd` there runs its loop sequentially (omp_rs_codegen::syntax::body::NestedLoop), unless it
     // has private copies.
     let private = clauses(&rest).iter().any(|(c, _)| c == "private" || c == "firstprivate");
-    if is_loop(name) && in_loop && (private || !omp_rs_codegen::body::nests_in_a_parallel_loop(&name.replace(' ', "_"))) {
+    if is_loop(name) && in_loop && (private || !omp_rs_codegen::syntax::body::nests_in_a_parallel_loop(&name.replace(' ', "_"))) {
         out.push("loop directives nested in a parallel loop's body".into());
     }
     // In an SPMD `target teams` the routines mean the (team, thread) numbers.
@@ -344,7 +344,7 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
         if clause == "end" {
             continue;
         }
-        // omp-rs takes `atomic compare`'s min / max forms (omp_rs_codegen::body): not a compare-and-swap (`==`) or
+        // omp-rs takes `atomic compare`'s min / max forms (omp_rs_codegen::syntax::body): not a compare-and-swap (`==`) or
         // its capture.
         if clause == "compare" && (rest.contains("capture") || region_code.contains("==")) {
             out.push("`atomic compare` as a compare-and-swap (`==`) or with `capture`".into());
@@ -396,7 +396,7 @@ fn whole_body_of(d: &Directive, outer: &Directive, source: &str) -> bool {
 const SPMD_BESIDE: &str = "`parallel` inside `target teams` beside per-team code or team-local pointers (SPMD kernels)";
 
 /// Whether a `parallel` inside a target region is an SPMD region omp-rs writes as the loop nest over its teams and
-/// threads (omp_rs_codegen::spmd): the whole body of the `target teams` directly enclosing it, which gives
+/// threads (omp_rs_codegen::desugar::spmd): the whole body of the `target teams` directly enclosing it, which gives
 /// `num_teams` and a team size (`thread_limit` there or `num_threads` here), without `if`, its reductions repeated
 /// on the teams; before it the `target teams` block may declare team-local arrays (then without a reduction).
 fn spmd_region(d: &Directive, enclosing: &[&Directive], source: &str) -> Result<(), &'static str> {

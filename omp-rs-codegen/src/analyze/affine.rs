@@ -23,7 +23,7 @@ use quote::ToTokens;
 use syn::{BinOp, Expr, Type, UnOp};
 
 use super::walk::{Binding, Env};
-use crate::loops;
+use crate::syntax::loops;
 
 /// An iteration variable an index can depend on.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

@@ -41,7 +41,14 @@ impl Combine {
 
 /// The combination for `var` under `op` in `body` (reporting forms whose meaning it cannot keep); `dims`: the
 /// region's loops (an element `a[i]` of a loop `for i in 0..a.len()` is always there to read).
-pub fn combine(body: &syn::Block, var: &Ident, op: &ReductionOp, ty: Option<&str>, dims: &[crate::loops::LoopDim], cx: &Ctxt) -> Combine {
+pub fn combine(
+    body: &syn::Block,
+    var: &Ident,
+    op: &ReductionOp,
+    ty: Option<&str>,
+    dims: &[crate::syntax::loops::LoopDim],
+    cx: &Ctxt,
+) -> Combine {
     let mut updates = Updates { var, found: Vec::new() };
     updates.visit_block(body);
     match op {
@@ -100,7 +107,7 @@ impl<'ast> Visit<'ast> for Updates<'_> {
     }
 
     fn visit_expr_binary(&mut self, b: &'ast syn::ExprBinary) {
-        if crate::place::is_compound_assign(&b.op) && self.is_var(&b.left) {
+        if crate::syntax::place::is_compound_assign(&b.op) && self.is_var(&b.left) {
             self.found.push(Update::Other);
         }
         syn::visit::visit_expr_binary(self, b);
@@ -123,7 +130,7 @@ fn same(a: &Expr, b: &Expr) -> bool {
 
 /// `max`/`min`: the method form combines with the operator; the `if` / `if`-expression form with its comparison.
 fn extremum(updates: &[Update], var: &Ident, op: &ReductionOp, ty: Option<&str>, cx: &Ctxt) -> Combine {
-    let integer = ty.is_some_and(|t| crate::types::INTEGERS.contains(&t));
+    let integer = ty.is_some_and(|t| crate::analyze::types::INTEGERS.contains(&t));
     let mut compare: Option<TokenStream> = None;
     let mut methods = false;
     for u in updates {
@@ -227,7 +234,7 @@ fn if_expression(i: &syn::ExprIf, var: &Ident) -> Option<TokenStream> {
 }
 
 /// `var = var && e` (`||`): refused unless `e` cannot fail nor have an effect.
-fn short_circuit(u: &Update, var: &Ident, op: &ReductionOp, dims: &[crate::loops::LoopDim], cx: &Ctxt) {
+fn short_circuit(u: &Update, var: &Ident, op: &ReductionOp, dims: &[crate::syntax::loops::LoopDim], cx: &Ctxt) {
     let Update::Assign { value, .. } = u else { return };
     let Expr::Binary(b) = strip(value) else { return };
     let matches_op = matches!((&b.op, op), (BinOp::And(_), ReductionOp::LogAnd) | (BinOp::Or(_), ReductionOp::LogOr));
@@ -252,7 +259,7 @@ fn short_circuit(u: &Update, var: &Ident, op: &ReductionOp, dims: &[crate::loops
 /// Whether evaluating `e` can neither panic nor have an effect: names, literals, field reads, comparisons and
 /// logic of those, and `a[i]` where the loop `for i in 0..a.len()` (or `k..a.len()`, `k` a literal) runs `i`
 /// (no calls, other indexing, arithmetic that may overflow, macros).
-fn inert(e: &Expr, dims: &[crate::loops::LoopDim]) -> bool {
+fn inert(e: &Expr, dims: &[crate::syntax::loops::LoopDim]) -> bool {
     let me = |x: &Expr| inert(x, dims);
     match e {
         Expr::Path(_) | Expr::Lit(_) => true,
@@ -274,7 +281,7 @@ fn inert(e: &Expr, dims: &[crate::loops::LoopDim]) -> bool {
 }
 
 /// `a[i]` with `i` the variable of a plain, ascending loop over `lit..a.len()`.
-fn in_bounds(array: &Expr, index: &Expr, dims: &[crate::loops::LoopDim]) -> bool {
+fn in_bounds(array: &Expr, index: &Expr, dims: &[crate::syntax::loops::LoopDim]) -> bool {
     let (Expr::Path(a), Expr::Path(i)) = (strip(array), strip(index)) else { return false };
     let (Some(a), Some(i)) = (a.path.get_ident(), i.path.get_ident()) else { return false };
     dims.iter().any(|d| {
@@ -292,7 +299,7 @@ mod test {
     fn form(body: syn::Block, op: ReductionOp, ty: Option<&str>) -> Result<String, String> {
         let cx = Ctxt::scratch();
         let v: Ident = syn::parse_quote!(m);
-        let dims = [crate::loops::LoopDim {
+        let dims = [crate::syntax::loops::LoopDim {
             var: Some(syn::parse_quote!(i)),
             range: syn::parse_quote!(0..x.len()),
             base: syn::parse_quote!(0..x.len()),

@@ -10,6 +10,9 @@
 
 pub mod affine;
 pub mod combine;
+pub mod resolve;
+pub(crate) mod token_use;
+pub mod types;
 pub mod walk;
 
 use std::collections::BTreeMap;
@@ -18,10 +21,10 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use syn::{BinOp, Expr, Ident};
 
-use crate::body::BodyDirective;
 use crate::ctxt::Ctxt;
-use crate::loops::LoopNest;
 use crate::model::{Directive, ReductionOp};
+use crate::syntax::body::BodyDirective;
+use crate::syntax::loops::LoopNest;
 use affine::{affine, Poly, Unreliable};
 use walk::{Access, Use, Walk};
 
@@ -487,11 +490,11 @@ fn literal_steps(nest: &LoopNest) -> Vec<Option<u128>> {
         .iter()
         .map(|dim| {
             dim.adaptors.iter().try_fold(1u128, |acc, a| match a {
-                crate::loops::Adaptor::Rev => Some(acc),
-                crate::loops::Adaptor::StepBy(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
+                crate::syntax::loops::Adaptor::Rev => Some(acc),
+                crate::syntax::loops::Adaptor::StepBy(Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. })) => {
                     i.base10_parse::<u128>().ok().and_then(|s| acc.checked_mul(s))
                 }
-                crate::loops::Adaptor::StepBy(_) => None,
+                crate::syntax::loops::Adaptor::StepBy(_) => None,
             })
         })
         .collect()

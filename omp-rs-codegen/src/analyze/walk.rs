@@ -10,9 +10,9 @@ use syn::spanned::Spanned;
 use syn::visit::{self, Visit};
 use syn::{BinOp, Expr, Ident, Pat, Stmt, Token};
 
-use crate::body::{self, BodyDirective};
 use crate::model::{AtomicKind, ReductionOp};
-use crate::place::{is_compound_assign, place_root, Root};
+use crate::syntax::body::{self, BodyDirective};
+use crate::syntax::place::{is_compound_assign, place_root, Root};
 
 /// What an induction or local variable is, for the index analysis.
 #[derive(Debug, Clone)]

@@ -22,7 +22,7 @@ use syn::visit_mut::VisitMut;
 use syn::{BinOp, Expr, Ident};
 
 use super::print::unlocated;
-use crate::place::is_compound_assign;
+use crate::syntax::place::is_compound_assign;
 
 /// Rewrites the loops of a kernel body; `read_only` names its read-only array captures (plain slices there).
 pub struct AffineReads {

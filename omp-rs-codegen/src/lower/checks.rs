@@ -4,7 +4,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::manifest::{HostCheck, Refusal};
+use crate::plan::manifest::{HostCheck, Refusal};
 
 /// The first identifier `name` in `tokens` (its span), if any.
 pub fn span_of(tokens: TokenStream, name: &str) -> Option<Span> {
@@ -129,12 +129,12 @@ fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream
 /// snapshots and compares with the device's results. `None` for regions on device memory (`is_device_ptr`), which the
 /// host cannot read.
 pub fn differential(
-    plan: &crate::target::KernelPlan,
+    plan: &crate::plan::kernel::KernelPlan,
     host: &TokenStream,
-    types: &crate::types::CaptureTypes,
+    types: &crate::analyze::types::CaptureTypes,
     kernel: &str,
 ) -> Option<(TokenStream, TokenStream)> {
-    use crate::target::{ArrayUse, KernelArg};
+    use crate::plan::kernel::{ArrayUse, KernelArg};
     let diff = quote!(::omp::__private::check::differential);
     let slice = quote!(::omp::__private::as_slice);
     if plan.args.iter().any(|a| matches!(a, KernelArg::DeviceBuffer { .. })) {
@@ -146,7 +146,7 @@ pub fn differential(
         .analysis
         .directives
         .iter()
-        .any(|d| matches!(d, crate::body::BodyDirective::Atomic(a) if matches!(a.kind, crate::model::AtomicKind::Capture)));
+        .any(|d| matches!(d, crate::syntax::body::BodyDirective::Atomic(a) if matches!(a.kind, crate::model::AtomicKind::Capture)));
     if captures {
         return None;
     }

@@ -9,11 +9,11 @@ use quote::{format_ident, quote};
 use syn::visit_mut::VisitMut;
 use syn::{Ident, Stmt};
 
-use crate::abi::{self, SlotKind};
-use crate::body::{self, AtomicOp, AtomicStmt, BodyDirective};
 use crate::model::AtomicKind;
 use crate::names;
-use crate::target::{ArrayUse, KernelArg, KernelPlan};
+use crate::plan::abi::{self, SlotKind};
+use crate::plan::kernel::{ArrayUse, KernelArg, KernelPlan};
+use crate::syntax::body::{self, AtomicOp, AtomicStmt, BodyDirective};
 
 /// The header of a generated device crate (features and lints; see `omp_device`'s docs).
 pub const CRATE_HEADER: &str = "\
@@ -156,7 +156,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
                     }
                     ArrayUse::Disjoint => {
                         params.array(quote!(#b: &mut [#elem; 0]), &n);
-                        let shape = arg.owner().unwrap_or(crate::target::OwnerShape { depth, inner: 0 });
+                        let shape = arg.owner().unwrap_or(crate::plan::kernel::OwnerShape { depth, inner: 0 });
                         let slot = |tag: &str, k: usize| format_ident!("__omp_o{}_{}_{}", tag, k, name);
                         let (mode, origin, width) = (slot("m", 0), slot("o", 0), slot("w", 0));
                         params.push(SlotKind::OwnerMode, quote!(#mode: u64));
@@ -461,7 +461,7 @@ pub fn kernel(plan: &KernelPlan) -> TokenStream {
             }
         }
     };
-    crate::generic::in_instance_module(plan, kernel)
+    crate::plan::generic::in_instance_module(plan, kernel)
 }
 
 /// The names the body divides or takes a remainder of (`i % 97`, `(i as u64) / n`, `i %= m`), casts and
@@ -526,7 +526,7 @@ impl VisitMut for AtomicRewriter {
 }
 
 fn atomic_stmt(a: &AtomicStmt) -> Stmt {
-    let Some(root) = crate::place::place_root(&a.target) else {
+    let Some(root) = crate::syntax::place::place_root(&a.target) else {
         return syn::parse_quote!(::core::compile_error!("unsupported atomic target"););
     };
     let var = root.ident.clone();
@@ -614,7 +614,7 @@ mod tests {
         let src =
             format!("fn f(n: usize, m: usize, x: f64, y: f32, q: i32, a: &[f64], t: &mut [f64], u: &mut [u64], c: [f64; 3]) {{ {body} }}");
         let f: syn::ItemFn = syn::parse_str(&src).unwrap_or_else(|e| panic!("{e}"));
-        crate::expand::collect_kernels(&f, None)
+        crate::driver::expand::collect_kernels(&f, None)
     }
 
     /// Every kind of kernel the device lowering prints: its parameters follow the plan's slot layout (the one the

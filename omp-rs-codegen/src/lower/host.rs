@@ -16,12 +16,12 @@ use syn::visit_mut::{self, VisitMut};
 use syn::{Expr, Ident, Stmt};
 
 use crate::analyze::affine::{Coeff, IterVar, Poly, Witness};
+use crate::analyze::types::CaptureTypes;
 use crate::analyze::{Analysis, Class, DisjointArray};
-use crate::body::{self, AtomicStmt, BodyDirective};
-use crate::loops::{Adaptor, LoopDim, LoopNest};
 use crate::model::{AtomicKind, Directive, ScheduleKind};
 use crate::names::{self, rt};
-use crate::types::CaptureTypes;
+use crate::syntax::body::{self, AtomicStmt, BodyDirective};
+use crate::syntax::loops::{Adaptor, LoopDim, LoopNest};
 
 /// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
 pub fn dim_expr(dim: &LoopDim) -> TokenStream {
@@ -437,7 +437,7 @@ fn iteration(
 fn inner_dim(range: &Expr) -> Option<TokenStream> {
     let cx = crate::ctxt::Ctxt::scratch();
     let f: syn::ExprForLoop = syn::parse_quote!(for __omp_inner in #range {});
-    let nest = crate::loops::extract(&f, 1, None, "inner loop", &cx)?;
+    let nest = crate::syntax::loops::extract(&f, 1, None, "inner loop", &cx)?;
     Some(dim_expr(&nest.dims[0]))
 }
 
@@ -474,7 +474,7 @@ impl VisitMut for BodyRewriter<'_> {
 
 fn atomic_stmt(a: &AtomicStmt) -> Stmt {
     let rt = rt();
-    let root = crate::place::place_root(&a.target);
+    let root = crate::syntax::place::place_root(&a.target);
     let (var, index) = match &root {
         Some(r) => (r.ident.clone(), r.first_index.cloned()),
         None => return syn::parse_quote!(::core::compile_error!("unsupported atomic target");),

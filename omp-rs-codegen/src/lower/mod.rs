@@ -4,6 +4,7 @@
 pub mod affine;
 pub mod checks;
 pub mod device;
+pub mod device_struct;
 pub mod host;
 pub mod offload;
 pub mod print;

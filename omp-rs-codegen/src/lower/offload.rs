@@ -6,11 +6,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::Ident;
 
+use crate::analyze::types::CaptureTypes;
 use crate::analyze::Class;
-use crate::manifest::{self, ManifestView};
 use crate::model::{Directive, MapItem, MapKind};
-use crate::target::{ArrayUse, KernelArg, KernelPlan};
-use crate::types::CaptureTypes;
+use crate::plan::kernel::{ArrayUse, KernelArg, KernelPlan};
+use crate::plan::manifest::{self, ManifestView};
 
 fn off() -> TokenStream {
     quote!(::omp::__private::offload)
@@ -91,7 +91,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     }
     // A kernel the build had to name by its location (the same function in two modules, see `abi::located_name`)
     // is found under that name; the location is only worked out when the plain name is missing.
-    let located = || crate::abi::located_name_at(&plan.name, plan.nest.dims.first()?.span);
+    let located = || crate::plan::abi::located_name_at(&plan.name, plan.nest.dims.first()?.span);
     let name = match manifest {
         Some(m) if !m.has_kernel(&plan.name) => located().filter(|l| m.has_kernel(l)).unwrap_or_else(|| plan.name.clone()),
         _ => plan.name.clone(),
@@ -126,7 +126,10 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     let kernels: Vec<(Vec<(String, String)>, String)> = if plan.generics.is_empty() {
         vec![(Vec::new(), name.clone())]
     } else {
-        crate::generic::instances(&plan.generics).into_iter().map(|i| (i.clone(), crate::generic::instance_name(name, &i))).collect()
+        crate::plan::generic::instances(&plan.generics)
+            .into_iter()
+            .map(|i| (i.clone(), crate::plan::generic::instance_name(name, &i)))
+            .collect()
     };
     // Inside a `target_data` block, a region that runs on the host works on the host copies: the block's variables
     // whose current copy is on the device come back first and go again after (`MappedMut::host_region_begins`).
@@ -337,7 +340,7 @@ pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -
     });
     let no_instance = format!(
         "this generic region is called with types it has no kernel for (its kernels are compiled for {})",
-        crate::abi::INSTANCES.join(" and ")
+        crate::plan::abi::INSTANCES.join(" and ")
     );
     quote!({
         #checks

@@ -42,8 +42,8 @@ use syn::{Expr, Ident, Pat, RangeLimits};
 use crate::analyze::affine::{affine, Coeff, IterVar, Unreliable};
 use crate::analyze::walk::{pat_idents, Env};
 use crate::analyze::{Analysis, Class};
-use crate::loops::LoopNest;
 use crate::names::rt;
+use crate::syntax::loops::LoopNest;
 
 /// How the body may use an array that gets windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -834,7 +834,7 @@ impl VisitMut for Rewrite<'_> {
                 self.visit_expr_mut(&mut a.right);
                 self.place(&mut a.left);
             }
-            Expr::Binary(b) if crate::place::is_compound_assign(&b.op) => {
+            Expr::Binary(b) if crate::syntax::place::is_compound_assign(&b.op) => {
                 self.visit_expr_mut(&mut b.right);
                 self.place(&mut b.left);
             }
