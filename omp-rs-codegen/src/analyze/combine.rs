@@ -41,7 +41,7 @@ impl Combine {
 
 /// The combination for `var` under `op` in `body` (reporting forms whose meaning it cannot keep); `dims`: the
 /// region's loops (an element `a[i]` of a loop `for i in 0..a.len()` is always there to read).
-pub fn combine(
+pub(crate) fn combine(
     body: &syn::Block,
     var: &Ident,
     op: &ReductionOp,

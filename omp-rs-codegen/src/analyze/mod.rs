@@ -1,6 +1,8 @@
-//! Data-sharing and race analysis of a parallel loop body.
+//! Data-sharing and race analysis of a parallel loop body, and the analyses it and the later stages use: the capture
+//! walk (`walk`), affine index forms (`affine`), reduction combining (`combine`), types (`types`), name
+//! resolution (`resolve`).
 //!
-//! Every variable the body uses from outside gets one [`Class`]. The host and device lowerings give each class
+//! Every variable the body uses from outside gets one `Class`. The host and device lowerings give each class
 //! its race-free implementation: shared read-only references, per-iteration views of arrays whose writes are
 //! provably disjoint, private reduction copies, atomics, or a named lock. Anything the analysis cannot prove
 //! race-free is a compile error that names the variable and the clause to add. Memory safety does not rest on
@@ -9,10 +11,10 @@
 //! "Soundness"). A wrong analysis costs a compile error or a run-time panic, never a race.
 
 pub mod affine;
-pub mod combine;
+pub(crate) mod combine;
 pub mod resolve;
 pub(crate) mod token_use;
-pub mod types;
+pub(crate) mod types;
 pub mod walk;
 
 use std::collections::BTreeMap;

@@ -7,9 +7,9 @@ use quote::ToTokens;
 use syn::{Expr, GenericArgument, PathArguments, Type};
 
 /// Primitive scalar types that fit one 8-byte slot.
-pub const SCALARS: &[&str] = &["f64", "f32", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "bool"];
+pub(crate) const SCALARS: &[&str] = &["f64", "f32", "i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize", "bool"];
 /// Integer types a loop variable can have.
-pub const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize"];
+pub(crate) const INTEGERS: &[&str] = &["i8", "i16", "i32", "i64", "isize", "u8", "u16", "u32", "u64", "usize"];
 
 /// Visible variables and their declared types, innermost scope last.
 #[derive(Debug, Clone, Default)]
@@ -182,7 +182,7 @@ impl TypeEnv {
 
 /// What the lowerings need to know about the declared types of a loop's captures.
 #[derive(Debug, Clone, Default)]
-pub struct CaptureTypes {
+pub(crate) struct CaptureTypes {
     /// Declared as a slice, array or `Vec` (or a reference to one): may get row windows.
     pub slice_like: Vec<String>,
     /// Declared as a `&mut` reference: written through a reborrow (`as_slice_mut(x)`), not `&mut x`.
@@ -215,12 +215,12 @@ pub struct CaptureTypes {
 
 impl CaptureTypes {
     /// Whether `name` travels into regions by value (a primitive scalar or a struct): data maps of it move nothing.
-    pub fn by_value(&self, name: &str) -> bool {
+    pub(crate) fn by_value(&self, name: &str) -> bool {
         self.scalars.iter().chain(&self.values).any(|v| v == name)
     }
 
     /// The declared types of `names` in `env`.
-    pub fn of<'n>(names: impl IntoIterator<Item = &'n syn::Ident>, env: &TypeEnv) -> CaptureTypes {
+    pub(crate) fn of<'n>(names: impl IntoIterator<Item = &'n syn::Ident>, env: &TypeEnv) -> CaptureTypes {
         let mut out = CaptureTypes::default();
         for n in names {
             let key = n.to_string();
@@ -280,7 +280,7 @@ impl CaptureTypes {
 }
 
 /// `Some(mutable)` for a mapping token's type (`MappedMut<..>`, `MappedRef<..>`, maybe behind references).
-pub fn mapping_token(ty: &Type) -> Option<bool> {
+pub(crate) fn mapping_token(ty: &Type) -> Option<bool> {
     match ty {
         Type::Reference(r) => mapping_token(&r.elem),
         Type::Paren(p) => mapping_token(&p.elem),
@@ -296,7 +296,7 @@ pub fn mapping_token(ty: &Type) -> Option<bool> {
 
 /// How a captured variable's type crosses to the device.
 #[derive(Debug, Clone)]
-pub enum DeviceType {
+pub(crate) enum DeviceType {
     /// A primitive scalar (one slot).
     Scalar(String),
     /// Contiguous elements: `&[T]`, `&mut [T]`, `Vec<T>`, `&Vec<T>`, `[T; N]`, `Box<[T]>` (base + length slots).
@@ -317,7 +317,7 @@ pub enum DeviceType {
 }
 
 /// Classifies a captured variable's declared type, or says why it cannot go to the device.
-pub fn device_type(ty: &Type) -> Result<DeviceType, String> {
+pub(crate) fn device_type(ty: &Type) -> Result<DeviceType, String> {
     let class = array_or_value(ty)?;
     if let DeviceType::Array { elem, .. } = &class {
         if let Some(row) = row_type(elem) {
@@ -402,19 +402,19 @@ fn array_or_value(ty: &Type) -> Result<DeviceType, String> {
 }
 
 /// Whether an element type is a primitive scalar (anything else must be a `#[omp::declare_target]` struct).
-pub fn is_primitive(ty: &Type) -> bool {
+pub(crate) fn is_primitive(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.get_ident().is_some_and(|i| SCALARS.contains(&i.to_string().as_str())))
 }
 
 /// The integer type of a loop variable, inferred from its range bounds: [`scalar_type_of`] when that is an integer.
-pub fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
+pub(crate) fn integer_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
     scalar_type_of(e, env).filter(|t| INTEGERS.contains(&t.as_str()))
 }
 
 /// Whether an initialiser is an unsuffixed float literal (`let mut total = 0.0;`): Rust's fallback type for it is
 /// `f64`, which a declaration may assume. Another type that later uses demand (`total += x_f32`) is then a type
 /// error at the launch (`scalar::<f64>(total)`), never a silent conversion.
-pub fn is_float_literal(e: &Expr) -> bool {
+pub(crate) fn is_float_literal(e: &Expr) -> bool {
     match e {
         Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) => f.suffix().is_empty(),
         Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) | Expr::Paren(syn::ExprParen { expr, .. }) => {
@@ -429,7 +429,7 @@ pub fn is_float_literal(e: &Expr) -> bool {
 /// of them, or a tuple of any of these (`let (a, b) = (n / 2, 0.5);`). rustc confirms each guess where the region
 /// uses the value (the kernel's arguments are typed with it), so a later use that makes `0.0` an `f32` is a type
 /// error at the region, not another kernel.
-pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
+pub(crate) fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
     let scalar = |e: &Expr| scalar_type_of(e, env).or_else(|| is_float_literal(e).then(|| "f64".to_string()));
     let elements = |elems: &mut dyn Iterator<Item = &Expr>| -> Option<String> {
         let tys: Option<Vec<String>> = elems.map(scalar).collect();
@@ -521,7 +521,7 @@ pub fn init_type_of(e: &Expr, env: &TypeEnv) -> Option<Type> {
 /// `min`/`max`/`abs`/`sqrt`-style methods on those (`let nx = n / 4;` with `n: usize`). Unsuffixed literals alone are left open (their type comes
 /// from later uses). A wrong answer cannot change meaning: the launch passes the value as this type
 /// (`scalar::<T>(x)`), so a mismatch is a compile error.
-pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
+pub(crate) fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
     use syn::BinOp::*;
     let known = |n: &str| SCALARS.contains(&n).then(|| n.to_string());
     match e {
@@ -560,7 +560,7 @@ pub fn scalar_type_of(e: &Expr, env: &TypeEnv) -> Option<String> {
 }
 
 /// Whether `method` of a primitive number gives the receiver's type (`min`, `div_ceil`, `sqrt`, ..).
-pub fn is_same_type_method(method: &str) -> bool {
+pub(crate) fn is_same_type_method(method: &str) -> bool {
     SAME_TYPE_METHODS.contains(&method)
 }
 
@@ -606,7 +606,7 @@ const SAME_TYPE_METHODS: &[&str] = &[
 ];
 
 /// The name of a primitive scalar type (`f64`, `usize`), seen through references.
-pub fn scalar_name(t: &Type) -> Option<String> {
+pub(crate) fn scalar_name(t: &Type) -> Option<String> {
     match t {
         Type::Path(p) if p.qself.is_none() => p.path.get_ident().map(|i| i.to_string()).filter(|n| SCALARS.contains(&n.as_str())),
         Type::Reference(r) => scalar_name(&r.elem),
@@ -616,7 +616,7 @@ pub fn scalar_name(t: &Type) -> Option<String> {
 }
 
 /// The integer type of a loop over `base` (`a..b`): from either bound.
-pub fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
+pub(crate) fn range_type(base: &syn::ExprRange, env: &TypeEnv) -> Option<String> {
     base.start.as_deref().and_then(|s| integer_type_of(s, env)).or_else(|| base.end.as_deref().and_then(|e| integer_type_of(e, env)))
 }
 
@@ -633,7 +633,7 @@ pub enum FieldBinding {
 
 /// The field path a `let`'s initialiser names, and how the local holds it: `&mut self.a` (`Mut`), `&g.x` (`Shared`),
 /// `g.nx` (`Value`), the root a plain variable or `self`.
-pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
+pub(crate) fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
     let (path, binding) = match init {
         Expr::Reference(r) if r.mutability.is_some() => (&*r.expr, FieldBinding::Mut),
         Expr::Reference(r) => (&*r.expr, FieldBinding::Shared),
@@ -659,7 +659,7 @@ pub fn alias_of_init(init: &Expr) -> Option<(Expr, FieldBinding)> {
 /// An ndarray type's element type and number of axes: `Array2<f64>`, `&mut ArrayViewMut3<'_, f32>`,
 /// `Array<f64, Ix2>`; or a slice, `Vec` or array of rows (`&[[f64; 3]]`, `Vec<[f32; N]>`, `[[u64; 256]; 4]`: C's
 /// `double (*a)[3]` and `a[0:n][0:3]` sections), two axes, whose elements are not arrays themselves.
-pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
+pub(crate) fn nd_type(ty: &Type) -> Option<(Type, usize)> {
     if let Some(elem) = row_elem(ty) {
         return Some((elem, 2));
     }
@@ -699,7 +699,7 @@ pub fn nd_type(ty: &Type) -> Option<(Type, usize)> {
 
 /// The element type of a slice, `Vec` or array of rows (`[[T; N]]`, `Vec<[T; N]>`, `[[T; N]; M]`, behind references),
 /// when `T` is not an array.
-pub fn row_elem(ty: &Type) -> Option<Type> {
+pub(crate) fn row_elem(ty: &Type) -> Option<Type> {
     let row = match ty {
         Type::Reference(r) => return row_elem(&r.elem),
         Type::Paren(p) => return row_elem(&p.elem),

@@ -33,7 +33,7 @@ use crate::syntax::tokens::idents_in;
 
 /// One hoisted field path.
 #[derive(Debug, Clone)]
-pub struct Hoisted {
+pub(crate) struct Hoisted {
     /// The local that stands for it in the rewritten loop.
     pub local: Ident,
     /// The path as written (`self.c`).
@@ -53,12 +53,12 @@ pub struct Hoisted {
 impl Hoisted {
     /// A local the user declared from field path `path` (`let a = &mut self.a;`, `let (nx, nz) = (g.nx, g.nz);`):
     /// typed at a target region like a hoisted path.
-    pub fn alias(local: Ident, path: Expr, binding: FieldBinding) -> Hoisted {
+    pub(crate) fn alias(local: Ident, path: Expr, binding: FieldBinding) -> Hoisted {
         Hoisted { local, path, binding, projection_check: TokenStream::new(), alias: true }
     }
 
     /// The `let` that binds it.
-    pub fn binding_stmt(&self) -> TokenStream {
+    pub(crate) fn binding_stmt(&self) -> TokenStream {
         let (local, path) = (&self.local, &self.path);
         if self.alias {
             return TokenStream::new();
@@ -72,7 +72,7 @@ impl Hoisted {
 
     /// The `let` that binds it with the field's type (`field`), for target regions: the kernel decodes the local as
     /// that type, and this binding makes any other a type error.
-    pub fn typed_binding_stmt(&self, field: &syn::Type) -> TokenStream {
+    pub(crate) fn typed_binding_stmt(&self, field: &syn::Type) -> TokenStream {
         let (local, path, ty) = (&self.local, &self.path, self.typed(field));
         if self.alias {
             return match self.binding {
@@ -89,12 +89,12 @@ impl Hoisted {
     }
 
     /// The field path as the user wrote it, for messages (`self.v`).
-    pub fn path_text(&self) -> String {
+    pub(crate) fn path_text(&self) -> String {
         self.path.to_token_stream().to_string().replace(' ', "")
     }
 
     /// The local's type when the field's is `field`.
-    pub fn typed(&self, field: &syn::Type) -> syn::Type {
+    pub(crate) fn typed(&self, field: &syn::Type) -> syn::Type {
         match self.binding {
             FieldBinding::Shared => syn::parse_quote!(&#field),
             FieldBinding::Mut => syn::parse_quote!(&mut #field),
@@ -103,13 +103,13 @@ impl Hoisted {
     }
 
     /// The root variable and the field names of the path (`sd.grid.u` → `sd`, [`grid`, `u`]).
-    pub fn root_and_members(&self) -> Option<(String, Vec<String>)> {
+    pub(crate) fn root_and_members(&self) -> Option<(String, Vec<String>)> {
         let (root, key) = field_path(&self.path)?;
         Some((root, key.split('.').skip(1).map(str::to_string).collect()))
     }
 
     /// The type the lowering should assume for the local (`&mut _` makes writes reborrow it).
-    pub fn declared_type(&self) -> Option<syn::Type> {
+    pub(crate) fn declared_type(&self) -> Option<syn::Type> {
         match self.binding {
             FieldBinding::Mut => Some(syn::parse_quote!(&mut _)),
             FieldBinding::Shared => Some(syn::parse_quote!(&_)),
@@ -120,7 +120,7 @@ impl Hoisted {
 
 /// The field paths of `f` (range and body) that can be bound before the loop, and the loop with each replaced by
 /// its local; `None` when there is none.
-pub fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForLoop)> {
+pub(crate) fn hoist(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<Hoisted>, ExprForLoop)> {
     let mut uses = Uses::default();
     uses.visit_expr_for_loop(f);
     let taken = idents_in(f.to_token_stream());

@@ -25,7 +25,7 @@ use crate::syntax::tokens::idents_in;
 
 /// One ndarray variable of the loop, taken apart before it.
 #[derive(Debug, Clone)]
-pub struct NdArray {
+pub(crate) struct NdArray {
     /// The variable (`a`).
     pub var: Ident,
     /// The flat slice that stands for it in the loop (`a_flat`).
@@ -47,7 +47,7 @@ pub struct NdArray {
 
 impl NdArray {
     /// The statements that bind the extents and the flat slice.
-    pub fn bindings(&self) -> TokenStream {
+    pub(crate) fn bindings(&self) -> TokenStream {
         let (var, flat, elem) = (&self.var, &self.flat, &self.elem);
         let d = self.extents.len();
         let name = var.to_string();
@@ -73,7 +73,7 @@ impl NdArray {
     }
 
     /// The types the lowering sees for the new locals.
-    pub fn types(&self) -> Vec<(String, Type)> {
+    pub(crate) fn types(&self) -> Vec<(String, Type)> {
         let elem = &self.elem;
         let flat: Type = if self.written { syn::parse_quote!(&mut [#elem]) } else { syn::parse_quote!(&[#elem]) };
         let mut out = vec![(self.flat.to_string(), flat)];
@@ -88,7 +88,7 @@ impl NdArray {
 
 /// How many axes `var` is indexed with in `f` when some index of it is an array of two or three (`a[[i, j]]`):
 /// ndarray's form. (A tuple, `g[(i, j)]`, is as often a user type's own `Index` impl.)
-pub fn axes_indexed(f: &ExprForLoop, var: &str) -> Option<usize> {
+pub(crate) fn axes_indexed(f: &ExprForLoop, var: &str) -> Option<usize> {
     struct Find<'a> {
         var: &'a str,
         axes: Option<usize>,
@@ -112,7 +112,7 @@ pub fn axes_indexed(f: &ExprForLoop, var: &str) -> Option<usize> {
 }
 
 /// The loop's ndarray variables and the loop rewritten to use their flat slices; `None` when it indexes none.
-pub fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprForLoop)> {
+pub(crate) fn rewrite(f: &ExprForLoop, types: &TypeEnv) -> Option<(Vec<NdArray>, ExprForLoop)> {
     let mut uses = Uses::default();
     uses.visit_expr_for_loop(f);
     // Names of the loop and of the locals made so far: a new local takes none of them.

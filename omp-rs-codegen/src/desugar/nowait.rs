@@ -32,7 +32,7 @@ use crate::syntax::parse;
 
 /// If statement `i` of `block` is a `nowait` target loop, wraps it and the statements after it, up to the next
 /// `omp::taskwait!()`, in a `target_data` block (see the module). `types`: the declarations in view at statement `i`.
-pub fn defer_at(block: &mut syn::Block, i: usize, types: &TypeEnv) {
+pub(crate) fn defer_at(block: &mut syn::Block, i: usize, types: &TypeEnv) {
     let Some((data_attr, region)) = deferred(&block.stmts[i], types) else { return };
     let end = block.stmts[i + 1..].iter().position(is_taskwait).map_or(block.stmts.len(), |k| i + 1 + k);
     let rest = &block.stmts[i + 1..end];

@@ -11,12 +11,12 @@ use crate::model::{ConstructKind, Directive};
 use crate::syntax::parse;
 
 /// Whether `name` is one of the macro-form directives.
-pub fn is_standalone(name: &str) -> bool {
+pub(crate) fn is_standalone(name: &str) -> bool {
     matches!(name, "target_update" | "target_enter_data" | "target_exit_data")
 }
 
 /// Parses the macro arguments. `target_update!` also takes the short form `to: a, b` / `from: a`.
-pub fn parse(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> Option<Directive> {
+pub(crate) fn parse(name: &Ident, tokens: TokenStream, cx: &Ctxt) -> Option<Directive> {
     let construct = parse::construct(name, cx)?;
     let tokens = if construct.kind == ConstructKind::TargetUpdate { short_motion(tokens) } else { tokens };
     let d = parse::directive(construct, tokens, cx);
@@ -64,7 +64,7 @@ fn short_motion(tokens: TokenStream) -> TokenStream {
 
 /// Lowers a standalone directive to its runtime call (a no-op on the host path). `types`: the declared types of
 /// its variables (a `&mut` reference is reborrowed rather than borrowed again).
-pub fn lower(name: &Ident, tokens: TokenStream, types: &CaptureTypes, cx: &Ctxt) -> TokenStream {
+pub(crate) fn lower(name: &Ident, tokens: TokenStream, types: &CaptureTypes, cx: &Ctxt) -> TokenStream {
     match parse(name, tokens, cx) {
         Some(d) if !cx.has_errors() => crate::lower::offload::standalone(&d, types),
         _ => TokenStream::new(),
@@ -72,13 +72,13 @@ pub fn lower(name: &Ident, tokens: TokenStream, types: &CaptureTypes, cx: &Ctxt)
 }
 
 /// The variables a standalone directive names.
-pub fn vars(d: &Directive) -> Vec<&Ident> {
+pub(crate) fn vars(d: &Directive) -> Vec<&Ident> {
     let moved = d.settings.motions.iter().flat_map(|m| &m.items);
     moved.chain(d.settings.mapped()).map(|i| &i.var).collect()
 }
 
 /// The variables whose host copy a standalone directive writes (`target_update!(from: …)`, exit data `from`).
-pub fn written(d: &Directive) -> Vec<&Ident> {
+pub(crate) fn written(d: &Directive) -> Vec<&Ident> {
     let from = d.settings.motions.iter().filter(|m| !m.to).flat_map(|m| &m.items);
     let exit = d.construct.kind == ConstructKind::TargetExitData;
     let copied_back = d.settings.maps.iter().filter(|m| exit && m.kind.writes_host()).flat_map(|m| &m.items);

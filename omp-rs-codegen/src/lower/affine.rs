@@ -25,14 +25,14 @@ use super::print::unlocated;
 use crate::syntax::place::is_compound_assign;
 
 /// Rewrites the loops of a kernel body; `read_only` names its read-only array captures (plain slices there).
-pub struct AffineReads {
+pub(crate) struct AffineReads {
     read_only: HashSet<String>,
     windows: usize,
 }
 
 impl AffineReads {
     /// A pass over a kernel whose read-only slices are `read_only`.
-    pub fn new(read_only: impl IntoIterator<Item = String>) -> AffineReads {
+    pub(crate) fn new(read_only: impl IntoIterator<Item = String>) -> AffineReads {
         AffineReads { read_only: read_only.into_iter().collect(), windows: 0 }
     }
 }

@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use crate::plan::manifest::{HostCheck, Refusal};
 
 /// The first identifier `name` in `tokens` (its span), if any.
-pub fn span_of(tokens: TokenStream, name: &str) -> Option<Span> {
+pub(crate) fn span_of(tokens: TokenStream, name: &str) -> Option<Span> {
     for tt in tokens {
         match tt {
             TokenTree::Ident(i) if i == name => return Some(i.span()),
@@ -23,7 +23,7 @@ pub fn span_of(tokens: TokenStream, name: &str) -> Option<Span> {
 }
 
 /// The refusals as `compile_error!`s, each at its name's first use in `body` (else at `at`).
-pub fn refusals<'a>(refused: impl Iterator<Item = &'a Refusal>, body: &TokenStream, at: Span) -> TokenStream {
+pub(crate) fn refusals<'a>(refused: impl Iterator<Item = &'a Refusal>, body: &TokenStream, at: Span) -> TokenStream {
     let mut out = TokenStream::new();
     let mut seen: Vec<&str> = Vec::new();
     for r in refused {
@@ -39,7 +39,7 @@ pub fn refusals<'a>(refused: impl Iterator<Item = &'a Refusal>, body: &TokenStre
 }
 
 /// The checks of one kernel, as statements.
-pub fn host_checks(checks: &[HostCheck], body: &TokenStream, at: Span) -> TokenStream {
+pub(crate) fn host_checks(checks: &[HostCheck], body: &TokenStream, at: Span) -> TokenStream {
     let mut out = TokenStream::new();
     for c in checks {
         out.extend(match c {
@@ -128,7 +128,7 @@ fn const_check(expr: &str, name: &str, ty: &str, items: &str, body: &TokenStream
 /// their device copies), `after` (once the device run is complete) re-runs `host`, the region's host lowering, on the
 /// snapshots and compares with the device's results. `None` for regions on device memory (`is_device_ptr`), which the
 /// host cannot read.
-pub fn differential(
+pub(crate) fn differential(
     plan: &crate::plan::kernel::KernelPlan,
     host: &TokenStream,
     types: &crate::analyze::types::CaptureTypes,

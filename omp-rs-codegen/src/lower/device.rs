@@ -16,7 +16,7 @@ use crate::plan::kernel::{ArrayUse, KernelArg, KernelPlan};
 use crate::syntax::body::{self, AtomicOp, AtomicStmt, BodyDirective};
 
 /// The header of a generated device crate (features and lints; see `omp_device`'s docs).
-pub const CRATE_HEADER: &str = "\
+pub(crate) const CRATE_HEADER: &str = "\
 #![no_std]
 #![cfg_attr(any(target_arch = \"nvptx64\", target_arch = \"amdgpu\"), feature(abi_gpu_kernel))]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -81,7 +81,7 @@ impl quote::ToTokens for Params {
 }
 
 /// The `omp_device::kernel! { ... }` item of one kernel.
-pub fn kernel(plan: &KernelPlan) -> TokenStream {
+pub(crate) fn kernel(plan: &KernelPlan) -> TokenStream {
     let name = format_ident!("{}", plan.name);
     let mut params = Params::default();
     let mut setup = TokenStream::new();
@@ -491,7 +491,7 @@ fn divided_names(body: &syn::Block) -> Vec<String> {
 }
 
 /// The whole `lib.rs` of the device crate: header, items the kernels use, kernels.
-pub fn crate_source(items: &[syn::Item], kernels: &[TokenStream]) -> String {
+pub(crate) fn crate_source(items: &[syn::Item], kernels: &[TokenStream]) -> String {
     let mut out = String::from(CRATE_HEADER);
     for it in items {
         out.push_str(&quote!(#it).to_string());
@@ -601,71 +601,6 @@ impl VisitMut for DeviceBelow {
         syn::visit_mut::visit_expr_call_mut(self, c);
         if crate::names::nd::is_below(&c.func) {
             *c.func = syn::parse_quote!(omp_device::nd::below);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The plans of the target regions of `body` (a `#[omp::directives]` function's).
-    fn plans(body: &str) -> Vec<KernelPlan> {
-        let src =
-            format!("fn f(n: usize, m: usize, x: f64, y: f32, q: i32, a: &[f64], t: &mut [f64], u: &mut [u64], c: [f64; 3]) {{ {body} }}");
-        let f: syn::ItemFn = syn::parse_str(&src).unwrap_or_else(|e| panic!("{e}"));
-        crate::driver::expand::collect_kernels(&f, None)
-    }
-
-    /// Every kind of kernel the device lowering prints: its parameters follow the plan's slot layout (the one the
-    /// manifest carries and the host packs), and together the kernels use every kind of slot.
-    #[test]
-    fn device_parameters_follow_the_slot_layout() {
-        let regions = [
-            // value slots of each kind, a read-only array, a disjoint 1-D write
-            "#[omp::target_teams_distribute_parallel_for] for i in 0..n { t[i] = a[i] * x + f64::from(y) + f64::from(q); }",
-            // a collapsed nest whose body runs a loop: the tiled walk
-            "#[omp::target_teams_distribute_parallel_for(collapse(2))] for i in 0..n { for j in 0..m { let mut s = 0.0; for k in 0..m { s += a[k]; } t[i * m + j] = s; } }",
-            // a write at a sequential loop's stride: lattice terms
-            "#[omp::target_teams_distribute_parallel_for] for i in 0..n { for r in 0..3 { t[i + r * n] = a[i]; } }",
-            // atomics, a reduction, a by-value array
-            "#[omp::target_teams_distribute_parallel_for(reduction(+: s))] for i in 0..n { #[omp::atomic] u[i % 4] += 1; s += a[i] * c[i % 3]; }",
-        ];
-        let mut seen: Vec<SlotKind> = Vec::new();
-        for r in regions {
-            let body = if r.contains("reduction") { format!("let mut s = 0.0f64; {r}") } else { r.to_string() };
-            let plans = plans(&body);
-            assert_eq!(plans.len(), 1, "{r}");
-            let printed = kernel(&plans[0]);
-            assert!(!printed.to_string().contains("internal error"), "{r}: {printed}");
-            let slots = plans[0].slots();
-            // The kernel inside `omp_device::kernel! { .. }` takes `_dyn` and one parameter per slot.
-            let mac: syn::ItemMacro = syn::parse2(printed.clone()).unwrap_or_else(|e| panic!("{r}: {e}: {printed}"));
-            let f: syn::ItemFn = syn::parse2(mac.mac.tokens).unwrap_or_else(|e| panic!("{r}: {e}"));
-            assert_eq!(f.sig.inputs.len(), slots.len() + 1, "{r}: {}", quote!(#f));
-            seen.extend(slots);
-        }
-        for kind in [
-            SlotKind::Int,
-            SlotKind::Float64,
-            SlotKind::Float32,
-            SlotKind::ArrayBase,
-            SlotKind::ArrayLen,
-            SlotKind::LoopFirst,
-            SlotKind::LoopTrips,
-            SlotKind::LoopStep,
-            SlotKind::ReductionPartials,
-            SlotKind::OwnerMode,
-            SlotKind::OwnerOrigin,
-            SlotKind::OwnerWidth,
-            SlotKind::OwnerStride,
-            SlotKind::OwnerInnerStride,
-            SlotKind::OwnerInnerCount,
-            SlotKind::WalkTileRows,
-            SlotKind::WalkTilesPerRow,
-            SlotKind::WalkTiles,
-        ] {
-            assert!(seen.contains(&kind), "no kernel above has a {kind:?} slot");
         }
     }
 }

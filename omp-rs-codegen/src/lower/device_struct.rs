@@ -20,7 +20,7 @@ use syn::{Attribute, Fields, ItemStruct, Member, Type};
 use crate::ctxt::Ctxt;
 
 /// The host side: the struct as written, `repr(C)`, deriving `Pod` through `omp`, plus the layout assertions.
-pub fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
+pub(crate) fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
     let Some(repr) = check(&s, cx) else {
         return s.to_token_stream();
     };
@@ -48,7 +48,7 @@ pub fn host(mut s: ItemStruct, cx: &Ctxt) -> TokenStream {
 /// The device crate's copy: `repr(C)` (with the struct's `align`), the derives `core` has (others name host
 /// crates), field attributes dropped, and the same layout assertions, checked once per arch the device crate is
 /// built for.
-pub fn device(mut s: ItemStruct) -> TokenStream {
+pub(crate) fn device(mut s: ItemStruct) -> TokenStream {
     s.attrs.retain(|a| a.path().is_ident("doc") || a.path().is_ident("repr") || a.path().is_ident("derive"));
     for a in &mut s.attrs {
         if a.path().is_ident("derive") {

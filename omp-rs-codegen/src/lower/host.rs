@@ -24,7 +24,7 @@ use crate::syntax::body::{self, AtomicStmt, BodyDirective};
 use crate::syntax::loops::{Adaptor, LoopDim, LoopNest};
 
 /// `Dim::from(a..b).step_by(s).rev()` for one loop of the nest.
-pub fn dim_expr(dim: &LoopDim) -> TokenStream {
+pub(crate) fn dim_expr(dim: &LoopDim) -> TokenStream {
     let rt = rt();
     let base = &dim.base;
     let mut out = quote!(#rt::Dim::from(#base));
@@ -166,7 +166,7 @@ pub(super) fn ownership(name: &Ident, arr: &DisjointArray, depth: usize, types: 
 
 /// A mutable borrow of captured variable `v` as a whole: a reborrow of a `&mut` reference (`&mut *out` for
 /// `out: &mut Vec<usize>`, whose binding need not be `mut`), else `&mut v`.
-pub fn place_mut(v: &Ident, types: &CaptureTypes) -> TokenStream {
+pub(crate) fn place_mut(v: &Ident, types: &CaptureTypes) -> TokenStream {
     if types.mut_refs.contains(&v.to_string()) {
         quote!(&mut *#v)
     } else {
@@ -177,7 +177,7 @@ pub fn place_mut(v: &Ident, types: &CaptureTypes) -> TokenStream {
 /// The elements of captured array `v`, writable: a reborrow of a `&mut` reference, else `&mut v`. A generic call
 /// (`as_slice_mut`), so only types that really are slices, arrays or `Vec`s compile: a user type keeps its own
 /// `Index` meaning by not being rewritten at all.
-pub fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
+pub(crate) fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
     let rt = rt();
     if types.mut_refs.contains(&v.to_string()) {
         quote!(#rt::as_slice_mut(#v))
@@ -191,7 +191,7 @@ pub fn writable(v: &Ident, types: &CaptureTypes) -> TokenStream {
 /// [`super::window`]; `&mut` references are reborrowed).
 /// `kernel_dims`: for a target region, the integer type its kernel counts each loop dimension in
 /// (`target::dim_types`); rustc asserts that the loop variable here has that type.
-pub fn parallel_loop(
+pub(crate) fn parallel_loop(
     d: &Directive,
     nest: &LoopNest,
     analysis: &Analysis,

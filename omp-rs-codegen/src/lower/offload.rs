@@ -83,7 +83,7 @@ fn slice_of(name: &Ident, section: Option<&crate::model::Section>, mutable: bool
 }
 
 /// A target loop region: the kernel launch when the build produced an image for it, else the host path.
-pub fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -> TokenStream {
+pub(crate) fn target_loop(plan: &KernelPlan, host: TokenStream, types: &CaptureTypes) -> TokenStream {
     let off = off();
     let manifest = manifest::current();
     if let Some(why) = manifest.and_then(|m| m.mismatch()) {
@@ -400,7 +400,7 @@ fn modifiers(m: &crate::model::Map) -> TokenStream {
 }
 
 /// What a `target_data` block does with its variables, as far as the macro sees.
-pub struct BlockUses<'u> {
+pub(crate) struct BlockUses<'u> {
     /// Written by the block's regions and updates, or passed as `&mut x` (their tokens are exclusive even for
     /// `to`/`alloc`).
     pub written: &'u [String],
@@ -413,7 +413,7 @@ pub struct BlockUses<'u> {
 /// A `target_data` block: each mapped variable becomes a token of the same name (holding the variable's borrow,
 /// mapping on creation, ending the mapping at the end of the block), so host code in the block cannot touch the
 /// data and the borrow checker proves it. `types`: the declared types of the mapped variables.
-pub fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, uses: BlockUses<'_>) -> TokenStream {
+pub(crate) fn data_region(d: &Directive, block: &syn::Block, types: &CaptureTypes, uses: BlockUses<'_>) -> TokenStream {
     let BlockUses { written, copied_back, passed_on } = uses;
     let off = off();
     let (device, cond) = (device_expr(d), if_expr(d));
@@ -538,7 +538,7 @@ fn host_mut_receivers(tokens: TokenStream) -> Vec<Ident> {
 }
 
 /// `target_update!`, `target_enter_data!`, `target_exit_data!` as runtime calls.
-pub fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
+pub(crate) fn standalone(d: &Directive, types: &CaptureTypes) -> TokenStream {
     let off = off();
     let rt = quote!(::omp::__private);
     let (device, cond) = (device_expr(d), if_expr(d));

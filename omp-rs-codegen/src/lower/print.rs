@@ -84,7 +84,7 @@ impl Printer {
 }
 
 /// `prefix` on line 1, then `tokens` with the user's tokens at their original positions.
-pub fn positioned(prefix: &str, tokens: TokenStream) -> String {
+pub(crate) fn positioned(prefix: &str, tokens: TokenStream) -> String {
     let mut p = Printer { out: String::new(), line: 1, col: 0, joint: false };
     p.write(prefix);
     p.stream(tokens);
@@ -93,7 +93,7 @@ pub fn positioned(prefix: &str, tokens: TokenStream) -> String {
 }
 
 /// The same tokens with every span replaced by the call site (so they print inline).
-pub fn unlocated(ts: TokenStream) -> TokenStream {
+pub(crate) fn unlocated(ts: TokenStream) -> TokenStream {
     ts.into_iter()
         .map(|mut tt| {
             if let TokenTree::Group(g) = &tt {

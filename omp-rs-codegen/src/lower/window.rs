@@ -47,7 +47,7 @@ use crate::syntax::loops::LoopNest;
 
 /// How the body may use an array that gets windows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// Only read (a `RowWindow` per access).
     Read,
     /// Written at its disjoint index (a `WindowMut` or `LatticeMut` of its chunk view).
@@ -56,7 +56,7 @@ pub enum Kind {
 
 /// The arrays that may get windows: read-only slices (declared slice, array or `Vec`, used only by index and
 /// `len`) and disjointly written arrays.
-pub fn candidates(analysis: &Analysis, slice_like: &[String]) -> BTreeMap<String, Kind> {
+pub(crate) fn candidates(analysis: &Analysis, slice_like: &[String]) -> BTreeMap<String, Kind> {
     analysis
         .captures
         .iter()
@@ -157,7 +157,7 @@ fn user_ident(name: &str, span: Span) -> Ident {
 
 /// The parallel row loop `for <var> in __omp_values { <stmts> }` with windows for its accesses and those of the
 /// sequential loops inside it.
-pub fn row(nest: &LoopNest, arrays: &BTreeMap<String, Kind>, stmts: &[syn::Stmt], values: &Ident) -> TokenStream {
+pub(crate) fn row(nest: &LoopNest, arrays: &BTreeMap<String, Kind>, stmts: &[syn::Stmt], values: &Ident) -> TokenStream {
     let body = syn::Block { brace_token: Default::default(), stmts: stmts.to_vec() };
     let plain = |body: &syn::Block| match nest.dims.last().and_then(|d| d.var.as_ref()) {
         Some(v) => quote!(for #v in #values #body),

@@ -42,7 +42,7 @@ const COMPARABLE: &[&str] =
 
 /// Resolves the names of `plan` (a region of module `module`) and fills its `local_items`, `host_checks` and
 /// `refusals`; the region's code and the copies get their `cfg`s evaluated for `set`.
-pub fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &CfgSet, self_consts: &[syn::ImplItemConst]) {
+pub(crate) fn settle(plan: &mut KernelPlan, modules: &Modules, module: usize, set: &CfgSet, self_consts: &[syn::ImplItemConst]) {
     let mut cfg = Resolver::new(set);
     cfg.block(&mut plan.nest.body);
     let mut names = Names::of_block(&plan.nest.body);

@@ -906,39 +906,6 @@ fn is_reference(ty: &Type) -> bool {
 
 #[cfg(test)]
 mod test {
-    /// The plan of the one target region in `body` (a `#[omp::directives]` function's).
-    fn plan(body: &str) -> super::KernelPlan {
-        let f: syn::ItemFn = syn::parse_str(&format!("fn f(n: usize, m: usize, nr: usize, a: &[f64], t: &mut [f64]) {{ {body} }}"))
-            .unwrap_or_else(|e| panic!("{e}"));
-        let mut plans = crate::driver::expand::collect_kernels(&f, None);
-        assert_eq!(plans.len(), 1, "one region");
-        plans.remove(0)
-    }
-
-    #[test]
-    fn column_major_writes_walk_outer_first_and_row_major_ones_do_not() {
-        let region = |index: &str, body_loop: bool| {
-            let inner = if body_loop { "let mut s = 0.0; for k in 0..n { s += a[k]; } " } else { "let s = a[0]; " };
-            plan(&format!(
-                "#[omp::target_teams_distribute_parallel_for(collapse(2))] for row in 0..n {{ for col in 0..m {{ {inner} t[{index}] = s; }} }}"
-            ))
-        };
-        // laplace's form: the index moves by 1 with `row`, by `nr` with `col`.
-        assert!(region("col * nr + row", false).lanes_follow_outer());
-        assert!(region("row + 3 * col", false).lanes_follow_outer());
-        // Row-major, or neither loop moving the index by 1, or a tiled body: the flat row-major walk.
-        assert!(!region("row * m + col", false).lanes_follow_outer());
-        assert!(!region("2 * row + nr * col", false).lanes_follow_outer());
-        assert!(!region("col * nr + row", true).lanes_follow_outer());
-        // One loop, or a step: no choice to make.
-        let one = plan("#[omp::target_teams_distribute_parallel_for] for i in 0..n { t[i] = a[i]; }");
-        assert!(!one.lanes_follow_outer());
-        let stepped = plan(
-            "#[omp::target_teams_distribute_parallel_for(collapse(2))] for row in (0..n).step_by(2) { for col in 0..m { t[col * nr + row] = a[0]; } }",
-        );
-        assert!(!stepped.lanes_follow_outer());
-    }
-
     /// A loop whose bounds do not say their type (`0..4`, `0..NUM_VARS`) takes `usize` when its variable reaches an
     /// index, directly or through locals computed from it (miniWeather's `let indt = ll * nz * nx + k * nx + i;
     /// tend[indt]`); a shift or a cast does not carry the type.

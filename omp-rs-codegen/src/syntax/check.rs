@@ -7,7 +7,7 @@ use crate::ctxt::Ctxt;
 use crate::model::{Clause, ClauseName, ClauseValue, Construct, Leaves};
 
 /// Keeps the clauses that are valid on `construct`, reporting every one that is not.
-pub fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Clause> {
+pub(crate) fn clauses(construct: &Construct, clauses: Vec<Clause>, cx: &Ctxt) -> Vec<Clause> {
     let allowed = construct.allowed_clauses();
     let mut seen: HashMap<ClauseName, proc_macro2::Span> = HashMap::new();
     let mut out = Vec::new();

@@ -78,7 +78,7 @@ impl LoopNest {
 }
 
 /// Extracts `depth` perfectly nested canonical loops starting at `outer`. Reports why the nest does not qualify.
-pub fn extract(outer: &ExprForLoop, depth: u32, collapse_span: Option<Span>, construct: &str, cx: &Ctxt) -> Option<LoopNest> {
+pub(crate) fn extract(outer: &ExprForLoop, depth: u32, collapse_span: Option<Span>, construct: &str, cx: &Ctxt) -> Option<LoopNest> {
     let mut dims = Vec::new();
     let mut current = outer.clone();
     for level in 0..depth {
@@ -234,7 +234,7 @@ fn strip(e: &Expr) -> &Expr {
 }
 
 /// Whether a token stream mentions an identifier (also inside nested groups and macro calls).
-pub fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
+pub(crate) fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
     tokens.into_iter().any(|tt| match tt {
         TokenTree::Ident(i) => i == *ident,
         TokenTree::Group(g) => mentions(g.stream(), ident),
@@ -249,7 +249,7 @@ pub fn mentions(tokens: TokenStream, ident: &Ident) -> bool {
 /// spread over threads: the nest is collapsed down to the outermost of them (at least one loop). Speed only: a
 /// collapsed nest and the same nest with inner loops run sequentially compute the same thing, and the nest that is
 /// lowered is analysed like any other (a wrong guess here is a compile error or a slower loop, never a race).
-pub fn rows_depth(nest: &LoopNest) -> usize {
+pub(crate) fn rows_depth(nest: &LoopNest) -> usize {
     use syn::visit::Visit;
     /// Second indices of `x[a][b]` places written in the body, with their first index.
     struct RowWrites<'a>(Vec<(&'a Expr, &'a Expr)>);

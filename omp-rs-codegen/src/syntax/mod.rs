@@ -1,10 +1,11 @@
-//! Syntax: directive and clause spellings, the attribute parser and its cross-clause checks, the statement
-//! directives of a loop body, canonical loop nests, place expressions and token helpers.
+//! Syntax: the directive and clause spellings (`keyword`), the attribute parser (`parse`) and its cross-clause
+//! checks (`check`), the statement directives of a loop body (`body`), canonical loop nests (`loops`), place
+//! expressions (`place`) and token helpers. Imports `model`, `ctxt` and `names` only.
 
 pub mod body;
-pub mod check;
+pub(crate) mod check;
 pub mod keyword;
-pub mod loops;
-pub mod parse;
-pub mod place;
+pub(crate) mod loops;
+pub(crate) mod parse;
+pub(crate) mod place;
 pub(crate) mod tokens;

@@ -5,7 +5,7 @@
 use syn::{BinOp, Expr, Ident};
 
 /// The variable a place expression is rooted at, and the index applied directly to it.
-pub struct Root<'a> {
+pub(crate) struct Root<'a> {
     /// The variable.
     pub ident: &'a Ident,
     /// `x[index]...`: the index applied to `x` itself.
@@ -15,7 +15,7 @@ pub struct Root<'a> {
 }
 
 /// Finds the variable at the root of a place expression (`x`, `x[i]`, `x[i][j]`, `x.f`, `(*x)[i]`).
-pub fn place_root(e: &Expr) -> Option<Root<'_>> {
+pub(crate) fn place_root(e: &Expr) -> Option<Root<'_>> {
     match e {
         Expr::Path(p) if p.qself.is_none() => p.path.get_ident().map(|ident| Root { ident, first_index: None, through_field: false }),
         Expr::Paren(p) => place_root(&p.expr),
@@ -35,7 +35,7 @@ pub fn place_root(e: &Expr) -> Option<Root<'_>> {
 }
 
 /// Whether `op` is a compound assignment (`+=`, `<<=`, ...).
-pub fn is_compound_assign(op: &BinOp) -> bool {
+pub(crate) fn is_compound_assign(op: &BinOp) -> bool {
     matches!(
         op,
         BinOp::AddAssign(_)

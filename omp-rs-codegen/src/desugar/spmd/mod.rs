@@ -41,6 +41,9 @@
 //! team-local array is inlined where the body calls it ([`inline`]), so its routines mean the team's numbers; a
 //! helper declared elsewhere sees the routines of the loop it runs in, as in any loop directive: pass it the
 //! numbers instead.
+//!
+//! [`inline`] reads a team function with [`team`]'s bindings and `team` defers to it (in its docs): one job, the
+//! only cycle inside this folder.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};

@@ -71,7 +71,7 @@ pub(super) fn parse_map(input: ParseStream) -> syn::Result<Map> {
 }
 
 /// A comma-separated list of variables with optional sections.
-pub fn parse_map_items(input: ParseStream) -> syn::Result<Vec<MapItem>> {
+pub(super) fn parse_map_items(input: ParseStream) -> syn::Result<Vec<MapItem>> {
     let mut items = Vec::new();
     while !input.is_empty() {
         let var: Ident = input.parse().map_err(|e| syn::Error::new(e.span(), "expected a variable name to map"))?;

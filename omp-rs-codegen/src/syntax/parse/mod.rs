@@ -17,12 +17,11 @@ use crate::model::{Clause, Construct, ConstructKind, Directive, Settings};
 use crate::syntax::check;
 use crate::syntax::keyword;
 
-pub use map::parse_map_items;
-pub use reduction::parse_inscan as inscan_reduction;
+pub(crate) use reduction::parse_inscan as inscan_reduction;
 pub(crate) use reduction::parse_op as reduction_op;
 
 /// Resolves a directive name (`target_teams_distribute_parallel_for`) to its construct.
-pub fn construct(name: &Ident, cx: &Ctxt) -> Option<Construct> {
+pub(crate) fn construct(name: &Ident, cx: &Ctxt) -> Option<Construct> {
     let s = name.to_string();
     match keyword::CONSTRUCTS.iter().find(|(n, _)| *n == s) {
         Some((n, kind)) => Some(Construct { name: n, kind: *kind, span: name.span() }),
@@ -36,7 +35,7 @@ pub fn construct(name: &Ident, cx: &Ctxt) -> Option<Construct> {
 
 /// Parses the arguments of a directive attribute (the tokens inside `#[omp::name(...)]`) and checks them
 /// against the construct. Errors go to `cx`; the returned directive holds every clause that parsed.
-pub fn directive(construct: Construct, args: TokenStream, cx: &Ctxt) -> Directive {
+pub(crate) fn directive(construct: Construct, args: TokenStream, cx: &Ctxt) -> Directive {
     let mut critical_name = None;
     let mut clauses = Vec::new();
     let is_critical = construct.kind == ConstructKind::Critical;
@@ -91,7 +90,7 @@ fn skip_to_next_clause(input: ParseStream) {
 }
 
 /// `" (did you mean `x`?)"` for the closest known spelling, or nothing.
-pub fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
     // A prefix (`reduce` → `reduction`) counts as close; otherwise the edit distance decides.
     let best = candidates
         .map(|c| {

@@ -26,7 +26,7 @@ pub(super) fn parse(input: ParseStream) -> syn::Result<Reduction> {
 }
 
 /// `inscan, op: vars` (the clause of a scan's loop, `desugar::scan`).
-pub fn parse_inscan(input: ParseStream) -> syn::Result<Reduction> {
+pub(crate) fn parse_inscan(input: ParseStream) -> syn::Result<Reduction> {
     let m = Ident::parse_any(input)?;
     if m != "inscan" {
         return Err(syn::Error::new(m.span(), "expected `inscan`"));
