@@ -1,7 +1,7 @@
 //! Loop directives nested in a parallel loop's body, as HeCBench's OpenMP programs write them: a
 //! `target teams distribute` over rows with a `parallel for reduction(+: ..)` over each row (simpleSpmv's
 //! `vector_mv_csr_parallel`, accuracy's kernel), and a host `parallel_for` holding a `parallel_for` and a `simd`. The
-//! nested loop runs sequentially in its enclosing iteration (`omp_rs_codegen::body::NestedLoop`), so every result
+//! nested loop runs sequentially in its enclosing iteration (`omp_rs_codegen::syntax::body::NestedLoop`), so every result
 //! equals the sequential loop's exactly.
 
 use rand::rngs::StdRng;

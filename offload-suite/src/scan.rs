@@ -1,4 +1,4 @@
-//! Scans (`reduction(inscan, op: s)` with `omp::scan!(inclusive(s))` / `exclusive(s)`, `omp_rs_codegen::scan`) as
+//! Scans (`reduction(inscan, op: s)` with `omp::scan!(inclusive(s))` / `exclusive(s)`, `omp_rs_codegen::desugar::scan`) as
 //! RAJAPerf's SCAN and INDEXLIST kernels and HeCBench's prefix sums write them, each against the sequential loop.
 
 use rand::rngs::StdRng;

@@ -1,4 +1,4 @@
-//! SPMD target regions (`#[omp::target_teams] { #[omp::parallel] { .. } }`, `omp_rs_codegen::spmd`) as HeCBench's
+//! SPMD target regions (`#[omp::target_teams] { #[omp::parallel] { .. } }`, `omp_rs_codegen::desugar::spmd`) as HeCBench's
 //! OpenMP programs write their CUDA-style kernels: each thread computes its global index from
 //! `omp::get_team_num()`, `omp::get_num_threads()` and `omp::get_thread_num()`. Each check compares with the
 //! sequential loop over the (team, thread) pairs.
