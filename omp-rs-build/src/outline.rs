@@ -227,7 +227,7 @@ mod test {
             }
         };
         let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file, krate: 0, module: Vec::new() }];
-        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().0.unwrap();
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files, false).unwrap().0.unwrap();
         assert_eq!(o.kernels.len(), 1);
         let k = &o.kernels[0];
         assert!(k.name.starts_with("omp_saxpy_0_"), "{}", k.name);
@@ -289,7 +289,7 @@ mod test {
             }
         };
         let files = [SourceFile { path: "/pkg/src/lib.rs".into(), ast: file, krate: 0, module: Vec::new() }];
-        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files).unwrap().0.unwrap();
+        let o = outline("demo-pkg", std::path::Path::new("/pkg"), &files, false).unwrap().0.unwrap();
         assert_eq!(o.kernels.len(), 4, "{:?}", o.kernels.iter().map(|k| &k.name).collect::<Vec<_>>());
         for k in &o.kernels {
             let params = &k.source.as_ref().expect("every kernel has its listing").params;
@@ -319,9 +319,9 @@ mod test {
                 SourceFile { path: "/pkg/src/b.rs".into(), ast: module(b), krate: 0, module: vec!["b".into()] },
             ]
         };
-        let same = outline("p", root, &files(1.0, 1.0)).unwrap().0.unwrap();
+        let same = outline("p", root, &files(1.0, 1.0), false).unwrap().0.unwrap();
         assert_eq!(same.kernels.len(), 1, "identical regions share their kernel");
-        let differ = outline("p", root, &files(1.0, 2.0)).unwrap().0.unwrap();
+        let differ = outline("p", root, &files(1.0, 2.0), false).unwrap().0.unwrap();
         let names: Vec<&str> = differ.kernels.iter().map(|k| k.name.as_str()).collect();
         let plain = &same.kernels[0].name;
         assert_eq!(names.len(), 2, "{names:?}");

@@ -18,7 +18,13 @@ for d in "$H"/*-cuda; do
   ( cd "$d" && make -s ARCH=sm_90 > "$O/build-$(basename "$d").log" 2>&1 ) &
 done
 wait
-run() { local name=$1; shift; ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1; echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"; }
+# Each log is copied to $OUT as soon as its program ran: a call cut short by its time limit still brings it back.
+run() {
+  local name=$1; shift
+  ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1
+  echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"
+  [ -n "${OUT:-}" ] && cp "$O/cuda-$name.log" "$OUT/"
+}
 run bitonic-sort-cuda 25 2
 run black-scholes-cuda 100
 run hausdorff-cuda 100000 100000 100
