@@ -1,4 +1,4 @@
-//! Host `parallel` blocks (`omp_rs_codegen::host_parallel`) against sequential Rust on random inputs: a team that
+//! Host `parallel` blocks (`omp_rs_codegen::desugar::host_parallel`) against sequential Rust on random inputs: a team that
 //! partitions by thread number, with a reduction and a critical section, and a team of worksharing steps (`for`,
 //! `single`, `master`, `critical`, `barrier`) in a time loop.
 

@@ -10,7 +10,7 @@ pub fn identity_of<R: Reducer<T>, T>(_like: &T) -> T {
     R::identity()
 }
 
-/// The middle step of a scan (`reduction(inscan, ..)`, `omp_rs_codegen::scan`): turns each iteration's
+/// The middle step of a scan (`reduction(inscan, ..)`, `omp_rs_codegen::desugar::scan`): turns each iteration's
 /// contribution into the reduction of `init` and the contributions before it (`exclusive`) or up to it
 /// (inclusive), in iteration order, and returns the reduction of `init` and all of them.
 pub fn scan<R: Reducer<T>, T: Copy>(contributions: &mut [T], init: T, exclusive: bool) -> T {

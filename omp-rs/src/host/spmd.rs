@@ -86,7 +86,7 @@ pub fn barrier(phase: &mut u32) {
 }
 
 /// Runs the collapsed nest of an SPMD region with barriers, whose first dimensions count its teams and whose last
-/// `thread_dims` count its threads (`[teams, threads]`, or either split in two, see `omp_rs_codegen::spmd`): unit
+/// `thread_dims` count its threads (`[teams, threads]`, or either split in two, see `omp_rs_codegen::desugar::spmd`): unit
 /// `team · threads + thread` on thread `thread` of a team of `threads` OS threads, teams in order. Returns each
 /// thread's reduction copy, as [`super::parallel_for`] does.
 pub fn team_for<const D: usize, R, A, F>(counts: [u64; D], thread_dims: usize, init: R, arrays: A, body: F) -> Vec<R>
