@@ -15,6 +15,10 @@ pub const CHECKS: &[Check] = &[
     ("nested: accuracy's top-k count, a parallel_for reduction per row and an atomic per team", check_accuracy),
     ("nested: a host parallel_for holding a parallel_for reduction(max: m) and a simd loop", check_host_nested),
     ("nested: logprob's parallel reduction(max: ..) and reduction(+: ..) regions in a collapsed target loop's iteration", check_logprob),
+    (
+        "nested: BabelStream Fortran's copy(), a target loop then an orphaned omp::barrier!(); called in a host team it panics",
+        check_orphaned_barrier,
+    ),
 ];
 
 /// logprob-omp's `log_probs_kernel` as written (main.cpp:27-59), `float` as f64: per (batch, step), two nested
@@ -209,4 +213,48 @@ fn check_host_nested(rng: &mut StdRng) -> Result<(), String> {
     let want_out: Vec<f64> = (0..rows * n).map(|k| a[k] / want_peak[k / n]).collect();
     same("peak", &peak, &want_peak)?;
     same("out", &out, &want_out)
+}
+
+/// BabelStream's Fortran `copy()` (OpenMPTargetStream.F90) as written: a target loop, then `!$omp barrier` outside
+/// every parallel region, which binds to the initial thread's team of one.
+#[omp::directives]
+fn stream_copy(a: &[f64], c: &mut [f64]) {
+    #[omp::target_teams_distribute_parallel_for]
+    for i in 0..c.len() {
+        c[i] = a[i];
+    }
+    omp::barrier!();
+}
+
+/// The same fn called by the threads of a host team: its barrier would bind to that team, which omp-rs refuses at
+/// run time (a panic in each thread before any waits), never a hang.
+#[omp::directives]
+fn stream_copy_in_team(a: &[f64]) -> usize {
+    let mut done = 0usize;
+    #[omp::parallel(num_threads(2), reduction(+: done))]
+    {
+        let mut c = vec![0.0; a.len()];
+        stream_copy(a, &mut c);
+        done += 1;
+    }
+    done
+}
+
+fn check_orphaned_barrier(rng: &mut StdRng) -> Result<(), String> {
+    let n = rng.gen_range(1..5000);
+    let a = vec_f64(rng, n);
+    let mut c = vec![0.0; n];
+    stream_copy(&a, &mut c);
+    same("c", &c, &a)?;
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| stream_copy_in_team(&a)));
+    let why = match r {
+        // A team of one thread (the runtime gave no more): the barrier binds to it and waits for nothing.
+        Ok(1) => return Ok(()),
+        Ok(done) => return Err(format!("the orphaned barrier in a 2-thread team did not panic ({done} threads ran)")),
+        Err(p) => p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default(),
+    };
+    if !why.contains("omp::barrier!()") || !why.contains("move the barrier there") {
+        return Err(format!("unexpected panic: {why}"));
+    }
+    Ok(())
 }

@@ -94,8 +94,10 @@ pub use routines::*;
 macro_rules! barrier {
     () => {
         ::core::compile_error!(
-            "`omp::barrier!()` stands in the `#[omp::parallel]` block of an SPMD `#[omp::target_teams]` region inside a \
-             `#[omp::directives]` fn, or in a function declared inside that fn which the block calls (omp-rs inlines it)"
+            "`omp::barrier!()` stands in the `#[omp::parallel]` block of an SPMD `#[omp::target_teams]` region or of a host \
+             `parallel` block inside a `#[omp::directives]` fn, in a function declared inside that fn which the block \
+             calls (omp-rs inlines it), or among the fn's own statements outside every region (the initial thread's \
+             team of one)"
         )
     };
 }
@@ -131,11 +133,11 @@ pub mod __private {
     pub use crate::host::spmd;
     pub use crate::host::{
         as_slice, as_slice_mut, atomic, chunk_size, coefficient, corner_max, corner_min, critical_lock, form_product, form_sum, int_bounds,
-        parallel_for, range_count, range_count_inclusive, range_nth, range_nth_inclusive, reduce, row_span, slice_len, spmd_count,
-        spmd_split, team_size, type_bounds, wrapping, Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk, ChunkView,
-        CopyValue, CriticalCell, CriticalGuard, Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, LoopIndex, NotSlice, OmpAt,
-        OmpAtMut, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows, RefValue, RegionConfig, Row, RowWindow, Rows, RowsWindow,
-        Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut, UncheckedSlice, WindowIndex, WindowMut, WindowsMut,
+        orphaned_barrier, parallel_for, range_count, range_count_inclusive, range_nth, range_nth_inclusive, reduce, row_span, slice_len,
+        spmd_count, spmd_split, team_size, type_bounds, wrapping, Affine, AtomicElem, AtomicRef, AtomicSlice, AtomicUpdate, Chunk,
+        ChunkView, CopyValue, CriticalCell, CriticalGuard, Dim, DisjointArrays, DisjointMut, Indices, LatticeMut, LoopIndex, NotSlice,
+        OmpAt, OmpAtMut, Ownership, Pick, PickAny, PickSlice, Probe, RefLocal, RefRows, RefValue, RegionConfig, Row, RowWindow, Rows,
+        RowsWindow, Schedule, SliceLocal, SliceRows, SliceStorage, SliceStorageMut, UncheckedSlice, WindowIndex, WindowMut, WindowsMut,
     };
     pub use crate::offload::private as offload;
     /// `#[omp::declare_target]` structs derive `bytemuck::Pod` through this path (users need no dependency).

@@ -229,8 +229,16 @@ fn without_loop_headers(code: &str) -> String {
 
 /// Why a directive cannot be written as it is (the census's blocker categories). `enclosing` are the directives
 /// whose regions hold `d`, `inner` those `d`'s region holds; `device_code`: whether `d`'s program (any of its files)
-/// has SPMD regions or device functions.
-pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Directive], source: &str, device_code: bool) -> Vec<String> {
+/// has SPMD regions or device functions; `offloading_routine`: whether `d` stands outside every region in a routine
+/// that launches target regions (so runs on the initial thread, not in a team).
+pub(super) fn blockers(
+    d: &Directive,
+    enclosing: &[&Directive],
+    inner: &[&Directive],
+    source: &str,
+    device_code: bool,
+    offloading_routine: bool,
+) -> Vec<String> {
     let region_code = &source[d.extent.clone()];
     let Some((name, rest)) = split(&d.text) else {
         return vec![format!("directive `{}`", d.text.split_whitespace().next().unwrap_or(""))];
@@ -254,7 +262,10 @@ pub(super) fn blockers(d: &Directive, enclosing: &[&Directive], inner: &[&Direct
             // of its files (a header): a team function, which omp-rs inlines where an SPMD region calls it
             // (omp_rs_codegen::desugar::spmd::inline; the port declares it in the region's function).
             let team_fn = enclosing.is_empty() && device_code;
-            if !spmd && !host_team && !team_fn {
+            // omp_rs_codegen::driver::expand::orphaned_barriers: among a `#[omp::directives]` fn's own statements, the
+            // initial thread's barrier (a team of one; omp-rs panics if the fn is called from a host team).
+            let orphaned = enclosing.is_empty() && offloading_routine;
+            if !spmd && !host_team && !team_fn && !orphaned {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }
         }
@@ -471,6 +482,11 @@ fn team_local_declaration(stmt: &str) -> bool {
             let (n, dims) = d.split_once('[').map_or((d, ""), |(n, dims)| (n.trim(), dims));
             ident(n) && dims_ok(dims)
         })
+}
+
+/// Whether a directive's text starts a target region (not a data construct).
+pub(super) fn is_target_region(text: &str) -> bool {
+    split(text).is_some_and(|(n, _)| n.starts_with("target") && !is_data(n))
 }
 
 fn is_data(name: &str) -> bool {

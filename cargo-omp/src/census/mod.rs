@@ -66,24 +66,29 @@ pub(crate) fn run(o: &Options) -> Result<String> {
         }
         let bytes = std::fs::read(f).map_err(Error::io("reading a source", f))?;
         let src = scan::scan(&String::from_utf8_lossy(&bytes), &rel, lang);
-        sources.push((key, src));
+        sources.push((key, src, lang));
     }
     // Programs with SPMD regions or device functions (in any of their files): a barrier in a function of theirs,
     // outside every region, is a team function's (`classify::blockers`), wherever the function is (a header).
     let device_code: Vec<&str> = sources
         .iter()
-        .filter(|(_, src)| src.blanked.contains("declare target") || src.blanked.contains("target teams"))
-        .map(|(key, _)| key.as_str())
+        .filter(|(_, src, _)| src.blanked.contains("declare target") || src.blanked.contains("target teams"))
+        .map(|(key, _, _)| key.as_str())
         .collect();
     let mut programs: BTreeMap<String, Program> = BTreeMap::new();
-    for (key, src) in &sources {
+    for (key, src, lang) in &sources {
         let has_device_code = device_code.contains(&key.as_str());
         let p = programs.entry(key.clone()).or_default();
         for d in &src.directives {
             let enclosing: Vec<&scan::Directive> =
                 src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && e.extent.contains(&d.at)).collect();
             let inner: Vec<&scan::Directive> = src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && d.extent.contains(&e.at)).collect();
-            let why = classify::blockers(d, &enclosing, &inner, &src.blanked, has_device_code);
+            // A directive outside every region in a routine that also launches target regions (BabelStream's
+            // Fortran `copy()`: a target loop, then `!$omp barrier`) runs on the initial thread.
+            let routine = scan::routine(&src.blanked, d.at, *lang);
+            let offloading_routine =
+                enclosing.is_empty() && src.directives.iter().any(|e| routine.contains(&e.at) && classify::is_target_region(&e.text));
+            let why = classify::blockers(d, &enclosing, &inner, &src.blanked, has_device_code, offloading_routine);
             p.directives += 1;
             if why.is_empty() {
                 p.expressible += 1;

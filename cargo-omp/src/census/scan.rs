@@ -46,6 +46,64 @@ pub(super) enum Language {
     Fortran,
 }
 
+/// The byte range of the routine (C function body, Fortran subroutine/function/program) holding offset `at` of a
+/// blanked source; the whole file where none is found. C: the outermost enclosing `{ }` that follows a `)` (a
+/// function's parameter list), so namespaces and `extern "C"` blocks are looked through. Fortran: from the last
+/// `subroutine` / `function` / `program` line before `at` to the next one.
+pub(super) fn routine(blanked: &str, at: usize, lang: Language) -> std::ops::Range<usize> {
+    match lang {
+        Language::C => {
+            let b = blanked.as_bytes();
+            // The braces open at `at`, outermost first.
+            let mut open: Vec<usize> = Vec::new();
+            for (k, &c) in b.iter().enumerate().take(at.min(b.len())) {
+                match c {
+                    b'{' => open.push(k),
+                    b'}' => {
+                        open.pop();
+                    }
+                    _ => {}
+                }
+            }
+            let after_parens = |o: &usize| b[..*o].iter().rev().find(|c| !c.is_ascii_whitespace()) == Some(&b')');
+            let Some(&start) = open.iter().find(|o| after_parens(o)) else { return 0..blanked.len() };
+            let mut depth = 0usize;
+            for (k, &c) in b.iter().enumerate().skip(start) {
+                match c {
+                    b'{' => depth += 1,
+                    b'}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return start..k + 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            start..blanked.len()
+        }
+        Language::Fortran => {
+            let is_start = |line: &str| {
+                let words: Vec<&str> = line.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+                let first = words.iter().position(|w| !matches!(*w, "pure" | "elemental" | "recursive" | "integer" | "real" | "logical"));
+                first.is_some_and(|i| matches!(words[i], "subroutine" | "function" | "program"))
+            };
+            let mut start = 0;
+            let mut offset = 0;
+            for line in blanked.split_inclusive('\n') {
+                if is_start(line) {
+                    if offset > at {
+                        return start..offset;
+                    }
+                    start = offset;
+                }
+                offset += line.len();
+            }
+            start..blanked.len()
+        }
+    }
+}
+
 /// The directives of one file.
 pub(super) fn scan(text: &str, file: &str, lang: Language) -> Source {
     match lang {
@@ -403,6 +461,20 @@ mod test {
         assert!(s.directives[2].extent.is_empty(), "update is standalone");
         let body = &src[s.directives[3].extent.clone()];
         assert!(body.contains("a[i] = 1;") && !body.contains("y()"), "{body}");
+    }
+
+    #[test]
+    fn routines_around_an_offset() {
+        let c = "namespace n {\nvoid f(int a) {\n  if (a) { x(); }\n  y();\n}\nvoid g() { z(); }\n}\n";
+        let at = c.find("y()").unwrap();
+        assert_eq!(&c[routine(c, at, Language::C)], "{\n  if (a) { x(); }\n  y();\n}");
+        let at = c.find("z()").unwrap();
+        assert_eq!(&c[routine(c, at, Language::C)], "{ z(); }");
+        let f = "subroutine a()\n  x = 1\nend subroutine a\nsubroutine b()\n  y = 2\nend subroutine b\n";
+        let at = f.find("y = 2").unwrap();
+        assert!(f[routine(f, at, Language::Fortran)].starts_with("subroutine b()"));
+        let at = f.find("x = 1").unwrap();
+        assert!(f[routine(f, at, Language::Fortran)].ends_with("end subroutine a\n"));
     }
 
     #[test]

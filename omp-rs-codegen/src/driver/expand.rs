@@ -82,10 +82,28 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
         }
     };
     let original = f.clone();
+    orphaned_barriers(&mut f.block);
     let mut kernels = Vec::new();
     Lowerer::for_fn(&cx, &f, &mut kernels).visit_block_mut(&mut f.block);
     crate::plan::generic::add_bounds(&mut f, &kernels);
     finish(f.into_token_stream(), &original, cx)
+}
+
+/// `omp::barrier!()` among the fn's own statements, outside every region: an orphaned barrier, which OpenMP binds to
+/// the parallel region around the call when the fn runs. On the initial thread (a team of one) it waits for nothing;
+/// called from a host team's thread it panics (`omp::__private::orphaned_barrier`). Barriers inside regions and in
+/// functions declared in the fn (team functions) are the regions' own and are left to them.
+fn orphaned_barriers(block: &mut syn::Block) {
+    for s in &mut block.stmts {
+        let barrier = body::statement_macro(s).filter(|m| {
+            let path: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
+            path == ["omp", "barrier"] && m.tokens.is_empty()
+        });
+        if let Some(m) = barrier {
+            let span = syn::spanned::Spanned::span(&m.path);
+            *s = syn::parse_quote_spanned!(span=> ::omp::__private::orphaned_barrier(););
+        }
+    }
 }
 
 /// `#[omp::directives]` on an `impl` block: every method is lowered as if it carried the attribute, and the impl's
@@ -96,6 +114,7 @@ fn directives_impl(mut imp: syn::ItemImpl, cx: Ctxt) -> TokenStream {
     for item in &mut imp.items {
         let syn::ImplItem::Fn(m) = item else { continue };
         let mut f = body::method_as_fn(m);
+        orphaned_barriers(&mut f.block);
         let mut kernels = Vec::new();
         Lowerer::for_method(&cx, &f, &mut kernels, &imp.generics, &imp.self_ty).visit_block_mut(&mut f.block);
         crate::plan::generic::add_bounds(&mut f, &kernels);
@@ -156,6 +175,7 @@ pub fn collect_kernels_in(f: &ItemFn, attr: Option<(&Ident, TokenStream)>, packa
         }
         None => {
             let mut f = f.clone();
+            orphaned_barriers(&mut f.block);
             let mut lowerer = match package.and_then(|p| p.directives_impl) {
                 Some((generics, self_ty)) => Lowerer::for_method(&cx, &f, &mut kernels, generics, self_ty),
                 None => Lowerer::for_fn(&cx, &f, &mut kernels),

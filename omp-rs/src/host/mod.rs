@@ -223,6 +223,23 @@ where
     team::run(threads, run)
 }
 
+/// `omp::barrier!()` among a `#[omp::directives]` fn's own statements, outside every region (an orphaned barrier, as
+/// BabelStream's Fortran writes `!$omp barrier` after a target loop). OpenMP binds it to the innermost parallel region
+/// around the call: on the initial thread outside any region that is a team of one, and the barrier has nothing to
+/// wait for. Called by a thread of a host team, the barrier would have to meet the team's other threads wherever they
+/// are, which omp-rs does not do: it panics before any thread could wait for it, never a hang.
+#[track_caller]
+pub fn orphaned_barrier() {
+    if crate::get_num_threads() > 1 {
+        panic!(
+            "omp: `omp::barrier!()` in a `#[omp::directives]` fn called by a thread of a {}-thread team: omp-rs binds a \
+             barrier only in the `#[omp::parallel]` block that starts the team (or in a team function that block \
+             calls); move the barrier there",
+            crate::get_num_threads()
+        );
+    }
+}
+
 /// The check of an SPMD region whose body uses its team (thread) number only divided by `e` and as the remainder
 /// (`omp::get_team_num() / nb`, `% nb`): its nest walks the quotient and the remainder as two loops, which is the
 /// same walk when `e` divides the count.
