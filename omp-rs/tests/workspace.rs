@@ -102,3 +102,116 @@ fn the_declared_rust_version_builds_the_crates_and_code_using_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "Rust {version} (Cargo.toml's rust-version) does not build the workspace:\n{stderr}");
 }
+
+/// The module graph of a crate's source tree (`root`: its `src`), modules named by their path at `depth` (1: the
+/// top-level modules, folders merged): an edge for each `crate::` / `super::` path, `use` groups included; comments
+/// and `#[cfg(test)]` modules left out (a doc link is no import).
+fn module_graph(root: &Path, depth: usize) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    use std::collections::{BTreeMap, BTreeSet};
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).expect("a source folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    files(root, &mut paths);
+    let module_of = |p: &Path| -> Vec<String> {
+        let rel = p.strip_prefix(root).expect("under the root").with_extension("");
+        let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+        if parts.last().is_some_and(|l| l == "mod" || l == "lib") {
+            parts.pop();
+        }
+        parts
+    };
+    let modules: BTreeSet<Vec<String>> = paths.iter().map(|p| module_of(p)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for p in &paths {
+        let here = module_of(p);
+        let mut src = std::fs::read_to_string(p).expect("a source file");
+        if let Some(k) = src.find("#[cfg(test)]") {
+            src.truncate(k);
+        }
+        let code: String = src.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
+        // Every path after `crate::` or `super::`, a `{a, b::c}` group expanded into its members.
+        let mut targets: Vec<Vec<String>> = Vec::new();
+        for (k, _) in code.match_indices("::") {
+            let before = &code[..k];
+            let word_start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+            let head = &code[word_start..k];
+            if head.contains("::") || !(head == "crate" || head == "super") {
+                continue;
+            }
+            let mut base: Vec<String> = if head == "crate" { Vec::new() } else { here[..here.len().saturating_sub(1)].to_vec() };
+            let mut rest = &code[k + 2..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                base.pop();
+                rest = r;
+            }
+            let members: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                let end = group.find('}').unwrap_or(group.len());
+                group[..end].split(',').map(|m| m.trim().to_string()).collect()
+            } else {
+                vec![rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect()]
+            };
+            for m in members {
+                let mut path = base.clone();
+                path.extend(m.split("::").filter(|s| !s.is_empty() && *s != "self").map(str::to_string));
+                targets.push(path);
+            }
+        }
+        for t in targets {
+            let Some(found) = (1..=t.len()).rev().map(|n| t[..n].to_vec()).find(|c| modules.contains(c)) else { continue };
+            let (a, b) = (here.iter().take(depth).cloned().collect::<Vec<_>>(), found.iter().take(depth).cloned().collect::<Vec<_>>());
+            if !a.is_empty() && !b.is_empty() && a != b && !a.starts_with(&b) && !b.starts_with(&a) {
+                graph.entry(a.join("::")).or_default().insert(b.join("::"));
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle of `graph`, if it has one.
+fn cycle(graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit<'a>(
+        n: &'a str,
+        graph: &'a std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        stack: &mut Vec<&'a str>,
+        done: &mut std::collections::BTreeSet<&'a str>,
+    ) -> Option<Vec<String>> {
+        if let Some(k) = stack.iter().position(|s| *s == n) {
+            return Some(stack[k..].iter().map(|s| s.to_string()).chain([n.to_string()]).collect());
+        }
+        if !done.insert(n) {
+            return None;
+        }
+        stack.push(n);
+        for m in graph.get(n).into_iter().flatten() {
+            if let Some(c) = visit(m, graph, stack, done) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    graph.keys().find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+/// Codegen runs in stages (syntax → analyze → desugar → plan → lower → driver, `omp-rs-codegen/src/lib.rs`) and the
+/// runtime in layers (`offload`: result → map → registry → device → queue → data → launch): no module imports one
+/// that imports it back, at the level of files and of top-level folders.
+#[test]
+fn codegen_and_the_runtime_have_no_import_cycle() {
+    for (src, depth) in [("omp-rs-codegen/src", 1), ("omp-rs-codegen/src", 2), ("omp-rs/src", 2)] {
+        let graph = module_graph(&root().join(src), depth);
+        assert!(graph.len() > 3, "{src}: the graph was not read ({graph:?})");
+        if let Some(c) = cycle(&graph) {
+            panic!("{src} (modules at depth {depth}) imports in a circle: {}", c.join(" -> "));
+        }
+    }
+}
