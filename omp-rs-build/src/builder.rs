@@ -155,7 +155,8 @@ impl Builder {
             warnings: Vec::new(),
         };
         // The kernels' arithmetic and assertions follow the profile the package is built in, as its host code does.
-        let debug_assertions = profile_debug_assertions(&root);
+        let profile = Profile::of_build(&root);
+        let debug_assertions = profile.debug_assertions();
         let (outlined, unbuilt) = outline::outline(&package, &root, &scan.files, debug_assertions)?;
         report.manifest.refused = unbuilt.refused;
         report.manifest.host_only = unbuilt.host_only;
@@ -165,7 +166,7 @@ impl Builder {
         };
         outlined.krate.debug_assertions = debug_assertions;
         outlined.krate.overflow_checks =
-            self.overflow_checks.unwrap_or_else(|| profile_setting(&root, "overflow-checks").unwrap_or(debug_assertions));
+            self.overflow_checks.unwrap_or_else(|| profile.setting("overflow-checks").unwrap_or(debug_assertions));
         report.manifest.kernels = outlined.kernels.clone();
         // The outlined source, for `cargo omp explain` and for reading panics back to the user's code.
         let device_src = dir.join("device").join("src");
@@ -272,27 +273,73 @@ fn compile_all(tc: &Toolchain, krate: &compile::DeviceCrate, archs: &[Arch], dir
     Ok(images)
 }
 
-/// Whether the package's code is built with debug assertions. Cargo 1.93 and later tell build scripts
-/// (`CARGO_CFG_DEBUG_ASSERTIONS`, from the profile); older cargo never sets the variable, so without it the profile is
-/// read as cargo reads it (`profile_setting`), then `-C debug-assertions` in `CARGO_ENCODED_RUSTFLAGS`, which rustc
-/// applies last.
-fn profile_debug_assertions(package_root: &Path) -> bool {
-    let from_profile = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some()
-        || profile_setting(package_root, "debug-assertions").unwrap_or_else(|| profile_inherits_dev(package_root));
-    let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
-    let flags: Vec<&str> = flags.split('\x1f').collect();
-    let mut on = from_profile;
-    for (k, flag) in flags.iter().enumerate() {
-        let value = match flag.strip_prefix("-C").map(str::trim_start) {
-            Some("") => flags.get(k + 1).and_then(|next| next.strip_prefix("debug-assertions")),
-            Some(rest) => rest.strip_prefix("debug-assertions"),
-            None => None,
-        };
-        if let Some(value) = value {
-            on = parse_bool(value.trim_start_matches('=')).unwrap_or(true);
+/// The cargo profile the package is built in, read once: its inheritance chain (itself first) and the workspace's
+/// `Cargo.toml`, where profiles live.
+struct Profile {
+    chain: Vec<String>,
+    manifest: Option<toml::Table>,
+}
+
+impl Profile {
+    /// The profile being built is the directory cargo builds into (`target/<dir>/build/...`, `debug` for `dev`), the
+    /// one place a build script can read it; `test` inherits `dev` and `bench` `release` unless they say otherwise.
+    fn of_build(package_root: &Path) -> Profile {
+        let manifest = workspace_manifest(package_root);
+        let mut chain = Vec::new();
+        let name = std::env::var("OUT_DIR").ok().and_then(|out| {
+            let dir = Path::new(&out).ancestors().nth(3)?.file_name()?.to_string_lossy().into_owned();
+            Some(if dir == "debug" { "dev".to_string() } else { dir })
+        });
+        if let Some(mut profile) = name {
+            for _ in 0..8 {
+                chain.push(profile.clone());
+                let inherits =
+                    manifest.as_ref().and_then(|m| m.get("profile")?.get(&profile)?.get("inherits")?.as_str().map(str::to_string));
+                profile = match inherits {
+                    Some(parent) => parent,
+                    None if profile == "test" => "dev".into(),
+                    None if profile == "bench" => "release".into(),
+                    None => break,
+                };
+            }
         }
+        Profile { chain, manifest }
     }
-    on
+
+    /// A flag of the profile (`overflow-checks`, `debug-assertions`): `CARGO_PROFILE_<NAME>_<KEY>`, else the profile's
+    /// key in the workspace's `Cargo.toml`, following `inherits`; `None` where neither sets it (cargo's default).
+    fn setting(&self, key: &str) -> Option<bool> {
+        self.chain.iter().find_map(|profile| {
+            let env = format!("CARGO_PROFILE_{}_{}", profile.to_ascii_uppercase(), key.to_ascii_uppercase()).replace('-', "_");
+            std::env::var(&env)
+                .ok()
+                .and_then(|v| parse_bool(&v))
+                .or_else(|| self.manifest.as_ref().and_then(|m| m.get("profile")?.get(profile)?.get(key)?.as_bool()))
+        })
+    }
+
+    /// Whether the package's code is built with debug assertions. Cargo 1.93 and later tell build scripts
+    /// (`CARGO_CFG_DEBUG_ASSERTIONS`, from the profile); older cargo never sets the variable, so without it the
+    /// profile is read as cargo reads it (on by default in profiles built on `dev`, off in those built on `release`),
+    /// then `-C debug-assertions` in `CARGO_ENCODED_RUSTFLAGS`, which rustc applies last.
+    fn debug_assertions(&self) -> bool {
+        let from_profile = std::env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_some()
+            || self.setting("debug-assertions").unwrap_or_else(|| self.chain.last().is_none_or(|root| root == "dev"));
+        let flags = std::env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
+        let flags: Vec<&str> = flags.split('\x1f').collect();
+        let mut on = from_profile;
+        for (k, flag) in flags.iter().enumerate() {
+            let value = match flag.strip_prefix("-C").map(str::trim_start) {
+                Some("") => flags.get(k + 1).and_then(|next| next.strip_prefix("debug-assertions")),
+                Some(rest) => rest.strip_prefix("debug-assertions"),
+                None => None,
+            };
+            if let Some(value) = value {
+                on = parse_bool(value.trim_start_matches('=')).unwrap_or(true);
+            }
+        }
+        on
+    }
 }
 
 /// `"true"`, `"on"`, `"yes"` and their opposites, as cargo and rustc spell a profile's flags.
@@ -304,14 +351,6 @@ fn parse_bool(v: &str) -> Option<bool> {
     }
 }
 
-/// The profile being built: the directory cargo builds into (`target/<dir>/build/...`, `debug` for `dev`), the one
-/// place a build script can read it.
-fn profile_name() -> Option<String> {
-    let out = std::env::var("OUT_DIR").ok()?;
-    let dir = Path::new(&out).ancestors().nth(3)?.file_name()?.to_string_lossy().into_owned();
-    Some(if dir == "debug" { "dev".to_string() } else { dir })
-}
-
 /// The workspace's `Cargo.toml` (where profiles live), else the package's own.
 fn workspace_manifest(package_root: &Path) -> Option<toml::Table> {
     let workspace = package_root.ancestors().map(|d| d.join("Cargo.toml")).filter(|p| p.is_file()).find_map(|p| {
@@ -319,42 +358,6 @@ fn workspace_manifest(package_root: &Path) -> Option<toml::Table> {
         doc.contains_key("workspace").then_some(doc)
     });
     workspace.or_else(|| std::fs::read_to_string(package_root.join("Cargo.toml")).ok()?.parse().ok())
-}
-
-/// The profiles the one being built inherits from, itself first (`test` inherits `dev`, `bench` `release`).
-fn profile_chain(manifest: Option<&toml::Table>) -> Vec<String> {
-    let mut chain = Vec::new();
-    let Some(mut profile) = profile_name() else { return chain };
-    for _ in 0..8 {
-        chain.push(profile.clone());
-        let inherits = manifest.and_then(|m| m.get("profile")?.get(&profile)?.get("inherits")?.as_str().map(str::to_string));
-        profile = match inherits {
-            Some(parent) => parent,
-            None if profile == "test" => "dev".into(),
-            None if profile == "bench" => "release".into(),
-            None => break,
-        };
-    }
-    chain
-}
-
-/// A flag of the profile being built (`overflow-checks`, `debug-assertions`): `CARGO_PROFILE_<NAME>_<KEY>`, else the
-/// profile's key in the workspace's `Cargo.toml`, following `inherits`; `None` where neither sets it (cargo's default).
-fn profile_setting(package_root: &Path, key: &str) -> Option<bool> {
-    let manifest = workspace_manifest(package_root);
-    profile_chain(manifest.as_ref()).iter().find_map(|profile| {
-        let env = format!("CARGO_PROFILE_{}_{}", profile.to_ascii_uppercase(), key.to_ascii_uppercase()).replace('-', "_");
-        std::env::var(&env)
-            .ok()
-            .and_then(|v| parse_bool(&v))
-            .or_else(|| manifest.as_ref().and_then(|m| m.get("profile")?.get(profile)?.get(key)?.as_bool()))
-    })
-}
-
-/// Cargo's default for debug assertions: on in profiles built on `dev`, off in those built on `release`.
-fn profile_inherits_dev(package_root: &Path) -> bool {
-    let manifest = workspace_manifest(package_root);
-    profile_chain(manifest.as_ref()).last().is_none_or(|root| root == "dev")
 }
 
 fn env_dir(var: &'static str) -> Result<PathBuf> {

@@ -229,15 +229,15 @@ fn without_loop_headers(code: &str) -> String {
 
 /// Why a directive cannot be written as it is (the census's blocker categories). `enclosing` are the directives
 /// whose regions hold `d`, `inner` those `d`'s region holds; `device_code`: whether `d`'s program (any of its files)
-/// has SPMD regions or device functions; `offloading_routine`: whether `d` stands outside every region in a routine
-/// that launches target regions (so runs on the initial thread, not in a team).
+/// has SPMD regions or device functions; `offloading_routine`: whether `d`'s routine launches target regions (asked
+/// only of a barrier outside every region, which then runs on the initial thread, not in a team).
 pub(super) fn blockers(
     d: &Directive,
     enclosing: &[&Directive],
     inner: &[&Directive],
     source: &str,
     device_code: bool,
-    offloading_routine: bool,
+    offloading_routine: &dyn Fn() -> bool,
 ) -> Vec<String> {
     let region_code = &source[d.extent.clone()];
     let Some((name, rest)) = split(&d.text) else {
@@ -264,8 +264,8 @@ pub(super) fn blockers(
             let team_fn = enclosing.is_empty() && device_code;
             // omp_rs_codegen::driver::expand::orphaned_barriers: among a `#[omp::directives]` fn's own statements, the
             // initial thread's barrier (a team of one; omp-rs panics if the fn is called from a host team).
-            let orphaned = enclosing.is_empty() && offloading_routine;
-            if !spmd && !host_team && !team_fn && !orphaned {
+            let orphaned = || enclosing.is_empty() && offloading_routine();
+            if !spmd && !host_team && !team_fn && !orphaned() {
                 out.push("`barrier` outside a `parallel` block (in a function the region calls)".to_string());
             }
         }

@@ -83,12 +83,13 @@ pub(crate) fn run(o: &Options) -> Result<String> {
             let enclosing: Vec<&scan::Directive> =
                 src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && e.extent.contains(&d.at)).collect();
             let inner: Vec<&scan::Directive> = src.directives.iter().filter(|e| !std::ptr::eq(*e, d) && d.extent.contains(&e.at)).collect();
-            // A directive outside every region in a routine that also launches target regions (BabelStream's
-            // Fortran `copy()`: a target loop, then `!$omp barrier`) runs on the initial thread.
-            let routine = scan::routine(&src.blanked, d.at, *lang);
-            let offloading_routine =
-                enclosing.is_empty() && src.directives.iter().any(|e| routine.contains(&e.at) && classify::is_target_region(&e.text));
-            let why = classify::blockers(d, &enclosing, &inner, &src.blanked, has_device_code, offloading_routine);
+            // Whether `d`'s routine also launches target regions (BabelStream's Fortran `copy()`: a target loop, then
+            // `!$omp barrier`): asked only of a barrier outside every region, which then runs on the initial thread.
+            let offloading_routine = || {
+                let routine = scan::routine(&src.blanked, d.at, *lang);
+                src.directives.iter().any(|e| routine.contains(&e.at) && classify::is_target_region(&e.text))
+            };
+            let why = classify::blockers(d, &enclosing, &inner, &src.blanked, has_device_code, &offloading_routine);
             p.directives += 1;
             if why.is_empty() {
                 p.expressible += 1;

@@ -44,7 +44,7 @@ pub struct DeviceCrate {
     /// the kernel too (the builder turns it on for cargo's debug profiles, as rustc does for host code).
     pub overflow_checks: bool,
     /// Compile the kernels with `-Cdebug-assertions=on` (`debug_assert!` and `cfg!(debug_assertions)` in kernel
-    /// code mean what they mean in the host build: the builder reads the profile, `builder::profile_debug_assertions`).
+    /// code mean what they mean in the host build: the builder reads the profile, `builder::Profile::debug_assertions`).
     pub debug_assertions: bool,
 }
 

@@ -95,10 +95,7 @@ pub fn directives(args: TokenStream, item: TokenStream) -> TokenStream {
 /// functions declared in the fn (team functions) are the regions' own and are left to them.
 fn orphaned_barriers(block: &mut syn::Block) {
     for s in &mut block.stmts {
-        let barrier = body::statement_macro(s).filter(|m| {
-            let path: Vec<String> = m.path.segments.iter().map(|s| s.ident.to_string()).collect();
-            path == ["omp", "barrier"] && m.tokens.is_empty()
-        });
+        let barrier = body::statement_macro(s).filter(|m| body::omp_macro(m, "barrier") && m.tokens.is_empty());
         if let Some(m) = barrier {
             let span = syn::spanned::Spanned::span(&m.path);
             *s = syn::parse_quote_spanned!(span=> ::omp::__private::orphaned_barrier(););

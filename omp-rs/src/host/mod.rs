@@ -230,12 +230,12 @@ where
 /// are, which omp-rs does not do: it panics before any thread could wait for it, never a hang.
 #[track_caller]
 pub fn orphaned_barrier() {
-    if crate::get_num_threads() > 1 {
+    let team = crate::get_num_threads();
+    if team > 1 {
         panic!(
-            "omp: `omp::barrier!()` in a `#[omp::directives]` fn called by a thread of a {}-thread team: omp-rs binds a \
-             barrier only in the `#[omp::parallel]` block that starts the team (or in a team function that block \
-             calls); move the barrier there",
-            crate::get_num_threads()
+            "omp: `omp::barrier!()` in a `#[omp::directives]` fn called by a thread of a {team}-thread team: omp-rs binds \
+             a barrier only in the `#[omp::parallel]` block that starts the team (or in a team function that block \
+             calls); move the barrier there"
         );
     }
 }
