@@ -1,7 +1,9 @@
 // launch.cu -- the CUDA side of offload-bench's launch rows: a one-thread kernel on resident data,
 // launched back to back on a stream with one synchronisation at the end, and launched then
 // synchronised each time (cudaDeviceSynchronize, as BabelStream times its kernels).
-//   nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o launch && ./launch [launches [triad n]]
+//   nvcc -O3 -arch=sm_90 bench/cuda/launch.cu -o launch && ./launch [launches [triad n [babel n]]]
+// The last row is BabelStream's own timing of its CUDA triad (a host clock around each launch and its
+// cudaDeviceSynchronize) on 2^25 doubles, beside offload-bench's row of the same name.
 // Prints the same Markdown rows as offload-bench, for the same table.
 #include <algorithm>
 #include <chrono>
@@ -55,7 +57,26 @@ int main(int argc, char **argv) {
     double enq = (now() - t0) / reps;
     cudaDeviceSynchronize();
     double triad_rep = (now() - t0) / reps;
+    cudaFree(a); cudaFree(b); cudaFree(c);
+    // BabelStream's timing: 2^25 doubles, a host clock around each kernel and its synchronisation.
+    long nb = argc > 3 ? atol(argv[3]) : 1L << 25;
+    cudaMalloc(&a, nb * 8); cudaMalloc(&b, nb * 8); cudaMalloc(&c, nb * 8);
+    cudaMemset(a, 0, nb * 8); cudaMemset(b, 0, nb * 8); cudaMemset(c, 0, nb * 8);
+    int bblocks = (int)((nb + 1023) / 1024);
+    std::vector<double> babel(40);
+    for (int i = 0; i < 5; i++) triad<<<bblocks, 1024>>>(a, b, c, 0.4, nb);
+    cudaDeviceSynchronize();
+    for (auto &t : babel) {
+        double t1 = now();
+        triad<<<bblocks, 1024>>>(a, b, c, 0.4, nb);
+        cudaDeviceSynchronize();
+        t = now() - t1;
+    }
+    std::sort(babel.begin(), babel.end());
+    double med = babel[babel.size() / 2];
     printf("| CUDA: triad n=%ld, back to back (mean of %d reps, one sync) | %.2f µs per rep (launch calls alone %.2f µs) |\n", n, reps, triad_rep * 1e6, enq * 1e6);
+    printf("| CUDA: BabelStream triad n=%ld, host clock around each kernel + cudaDeviceSynchronize (median of 40) | %.1f µs = %.0f GB/s |\n",
+           nb, med * 1e6, 3.0 * 8.0 * nb / med / 1e9);
     printf("| CUDA: minimal kernel, launch + cudaDeviceSynchronize (median of 2000) | %.2f µs |\n", each[1000] * 1e6);
     printf("| CUDA: minimal kernel, queued back to back (mean of %d, one sync) | %.2f µs |\n", launches, queued * 1e6);
     return 0;

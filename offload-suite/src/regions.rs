@@ -17,6 +17,10 @@ pub const CHECKS: &[Check] = &[
         "inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero",
         check_affine_reads,
     ),
+    (
+        "inner step_by loops reading through affine windows: grid-stride column sums, i64 and char ranges, past the end",
+        check_stepped_reads,
+    ),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -384,6 +388,77 @@ fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
         return Err(format!("unexpected panic message for an index below zero: {msg}"));
     }
     Ok(())
+}
+
+// Inner loops over `(lo..hi).step_by(s)` (C's `for (i = lo; i < hi; i += s)`, the grid-stride loops of ported CUDA
+// kernels) read through windows over the loop's count: column sums (HeCBench stddev's loop), a range of `i64`, a
+// range of `char` that steps over the surrogates (its index is not affine across the gap: those reads fall back to
+// the ordinary check), a start past the end, and a window that does not fit (the read past the end must panic).
+
+#[omp::target_teams_distribute_parallel_for]
+fn strided_column_sums(rows: usize, cols: usize, first: usize, step: usize, a: &[f64], y: &mut [f64]) {
+    for c in 0..cols {
+        let mut s = 0.0;
+        for r in (first..rows).step_by(step) {
+            s += a[r * cols + c];
+        }
+        y[c] = s;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn strided_i64(n: usize, lo: i64, hi: i64, step: usize, a: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut s = 0.0;
+        for k in (lo..hi).step_by(step) {
+            s += a[k as usize + i];
+        }
+        y[i] = s;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn strided_chars(n: usize, step: usize, a: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut s = 0.0;
+        for ch in ('\u{D7F0}'..'\u{E010}').step_by(step) {
+            s += a[ch as usize - 0xD7F0 + i];
+        }
+        y[i] = s;
+    }
+}
+
+fn check_stepped_reads(rng: &mut StdRng) -> Result<(), String> {
+    let (rows, cols) = (rng.gen_range(1..300), rng.gen_range(1..64));
+    let a = vec_f64(rng, rows * cols);
+    let column_sums = |first: usize, step: usize| -> Vec<f64> {
+        (0..cols).map(|c| (first..rows).step_by(step).fold(0.0, |s, r| s + a[r * cols + c])).collect()
+    };
+    let mut y = vec![f64::NAN; cols];
+    for (first, step) in [(rng.gen_range(0..rows), rng.gen_range(1..40)), (0, 1), (rows - 1, rows + 5), (rows + 3, 2)] {
+        strided_column_sums(rows, cols, first, step, &a, &mut y);
+        same(&format!("column sums from row {first} by {step} ({rows} rows)"), &y, &column_sums(first, step))?;
+    }
+    // One row short: the last row's reads run past the end and must panic as the plain index does.
+    let short = &a[..(rows - 1) * cols + cols / 2];
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| strided_column_sums(rows, cols, 0, 1, short, &mut y)));
+    if caught.is_ok() {
+        return Err("a stepped read past the end of the array did not panic".into());
+    }
+    let n = rng.gen_range(1..100);
+    let (lo, step) = (rng.gen_range(0..50i64), rng.gen_range(1..9));
+    let hi = lo + rng.gen_range(0..200);
+    let b = vec_f64(rng, hi as usize + n);
+    let mut y = vec![f64::NAN; n];
+    strided_i64(n, lo, hi, step, &b, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| (lo..hi).step_by(step).fold(0.0, |s, k| s + b[k as usize + i])).collect();
+    same("an i64 range", &y, &want)?;
+    let step = rng.gen_range(1..700);
+    let c = vec_f64(rng, 0xE010 - 0xD7F0 + n);
+    strided_chars(n, step, &c, &mut y);
+    let want: Vec<f64> =
+        (0..n).map(|i| ('\u{D7F0}'..'\u{E010}').step_by(step).fold(0.0, |s, ch| s + c[ch as usize - 0xD7F0 + i])).collect();
+    same("a char range over the surrogates", &y, &want)
 }
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]
