@@ -17,10 +17,7 @@ pub const CHECKS: &[Check] = &[
         "inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero",
         check_affine_reads,
     ),
-    (
-        "inner step_by loops reading through affine windows: grid-stride column sums, i64 and char ranges, past the end",
-        check_stepped_reads,
-    ),
+    ("inner step_by loops reading through affine windows: grid-stride column sums, i64 and char ranges, past the end", check_stepped_reads),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),

@@ -144,9 +144,7 @@ impl AffineReads {
 fn header(e: &Expr) -> Option<(&Expr, &Expr, Option<&Expr>)> {
     fn half_open(e: &Expr) -> Option<(&Expr, &Expr)> {
         match e {
-            Expr::Range(syn::ExprRange { start: Some(lo), end: Some(hi), limits: syn::RangeLimits::HalfOpen(_), .. }) => {
-                Some((lo, hi))
-            }
+            Expr::Range(syn::ExprRange { start: Some(lo), end: Some(hi), limits: syn::RangeLimits::HalfOpen(_), .. }) => Some((lo, hi)),
             _ => None,
         }
     }
