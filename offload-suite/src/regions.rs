@@ -17,7 +17,7 @@ pub const CHECKS: &[Check] = &[
         "inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero",
         check_affine_reads,
     ),
-    ("inner step_by loops reading through affine windows: grid-stride column sums, i64 and char ranges, past the end", check_stepped_reads),
+    ("inner step_by loops: grid-stride column sums, i64 and char ranges, a start past the end, a read past the end", check_stepped_reads),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -388,9 +388,8 @@ fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
 }
 
 // Inner loops over `(lo..hi).step_by(s)` (C's `for (i = lo; i < hi; i += s)`, the grid-stride loops of ported CUDA
-// kernels) read through windows over the loop's count: column sums (HeCBench stddev's loop), a range of `i64`, a
-// range of `char` that steps over the surrogates (its index is not affine across the gap: those reads fall back to
-// the ordinary check), a start past the end, and a window that does not fit (the read past the end must panic).
+// kernels) mean in a kernel what they mean on the host: column sums (HeCBench stddev's loop), a range of `i64`, a
+// range of `char` that steps over the surrogates, a start past the end, and a read past the end that must panic.
 
 #[omp::target_teams_distribute_parallel_for]
 fn strided_column_sums(rows: usize, cols: usize, first: usize, step: usize, a: &[f64], y: &mut [f64]) {

@@ -57,112 +57,49 @@ impl AffineReads {
         if p.by_ref.is_some() || p.mutability.is_some() || p.subpat.is_some() || f.label.is_some() {
             return None;
         }
-        let (lo, hi, step) = header(&f.expr)?;
+        let Expr::Range(r) = &*f.expr else { return None };
+        let (Some(lo), Some(hi), syn::RangeLimits::HalfOpen(_)) = (&r.start, &r.end, &r.limits) else { return None };
         let bound = BoundInBody::of(&f.body)?;
         let k = p.ident.clone();
-        // A stepped loop's fast copy counts `jj in 0..n` and reads through windows over `jj`; its body must name
-        // neither the counter nor the loop's own bookkeeping (they are mixed-site names, but the body's `k` is
-        // rebound from them).
-        let counter = format_ident!("__omp_jj");
-        let window_var = if step.is_some() { &counter } else { &k };
-        let mut finder = Reads { k: &k, read_only: &self.read_only, bound: &bound, reads: Vec::new(), next: self.windows, var: window_var };
+        let mut finder = Reads { k: &k, read_only: &self.read_only, bound: &bound, reads: Vec::new(), next: self.windows };
         let mut body = f.body.clone();
         finder.visit_block_mut(&mut body);
         if finder.reads.is_empty() {
             return None;
         }
         self.windows = finder.next;
-        let names: Vec<&Ident> = finder.reads.iter().map(|w| &w.name).collect();
-        let Some(step) = step else {
-            // Printed inline (no user positions): the kernel file is printed at the user's positions and never moves
-            // backwards, so user tokens here, before the loop, would push the whole loop past its own lines.
-            let windows = finder.reads.iter().map(|w| {
-                let Window { name, array, c0, c1 } = w;
-                let (array, c0, c1) = (unlocated(quote!(#array)), unlocated(c0.clone()), unlocated(c1.clone()));
-                quote!(let #name = omp_device::affine::Window::new(#array, #c0, #c1, __omp_lo as usize, __omp_hi as usize);)
-            });
-            // Two copies of the loop, so that in the second LLVM knows every window verified and drops the checks
-            // (it does not unswitch the loop on that by itself); small bodies only. The copy that indexes as written
-            // comes first: the kernel file is printed at the user's positions and never moves backwards, so the
-            // first copy keeps exact panic lines, which is where a read past the end (no window verifies) panics; a
-            // panic in the second copy reports the end of the loop body.
-            let run = if token_count(quote!(#body)) <= MAX_VERSIONED_TOKENS {
-                quote! {
-                    if !(true #(&& #names.verified())*) {
-                        for #k in __omp_lo..__omp_hi #body
-                    } else {
-                        for #k in __omp_lo..__omp_hi #body
-                    }
-                }
-            } else {
-                quote!(for #k in __omp_lo..__omp_hi #body)
-            };
-            return syn::parse2(quote! {{
-                let __omp_lo = #lo;
-                let __omp_hi = #hi;
-                #(#windows)*
-                #run
-            }})
-            .ok();
-        };
-        // `for k in (lo..hi).step_by(s)` (C's `for (i = lo; i < hi; i += s)`): the fast copy counts `jj in 0..n`
-        // with `k` the range's `jj`-th value, so LLVM sees a counted loop it can unroll, and each window covers
-        // `c0 + c1 * (lo + jj * s)` for `jj` in `0..n`. The iterator is made first, so a step of 0 panics where the
-        // original does; the fast copy runs only when its length is exact.
-        if token_count(quote!(#body)) > MAX_VERSIONED_TOKENS {
-            return None;
-        }
+        // Printed inline (no user positions): the kernel file is printed at the user's positions and never moves
+        // backwards, so user tokens here, before the loop, would push the whole loop past its own lines.
         let windows = finder.reads.iter().map(|w| {
             let Window { name, array, c0, c1 } = w;
             let (array, c0, c1) = (unlocated(quote!(#array)), unlocated(c0.clone()), unlocated(c1.clone()));
-            let f = quote!(omp_device::affine);
-            quote!(let #name = #f::Window::new(#array, #f::wadd(#c0, #f::wmul(#c1, __omp_lo as usize)), #f::wmul(#c1, __omp_step), 0, __omp_len);)
+            quote!(let #name = omp_device::affine::Window::new(#array, #c0, #c1, __omp_lo as usize, __omp_hi as usize);)
         });
-        let original = &f.body;
+        let names = finder.reads.iter().map(|w| &w.name);
+        // Two copies of the loop, so that in the second LLVM knows every window verified and drops the checks (it
+        // does not unswitch the loop on that by itself); small bodies only. The copy that indexes as written comes
+        // first: the kernel file is printed at the user's positions and never moves backwards, so the first copy
+        // keeps exact panic lines, which is where a read past the end (no window verifies) panics; a panic in the
+        // second copy reports the end of the loop body.
+        let run = if token_count(quote!(#body)) <= MAX_VERSIONED_TOKENS {
+            quote! {
+                if !(true #(&& #names.verified())*) {
+                    for #k in __omp_lo..__omp_hi #body
+                } else {
+                    for #k in __omp_lo..__omp_hi #body
+                }
+            }
+        } else {
+            quote!(for #k in __omp_lo..__omp_hi #body)
+        };
         syn::parse2(quote! {{
             let __omp_lo = #lo;
             let __omp_hi = #hi;
-            let __omp_step: usize = #step;
-            let __omp_iter = ::core::iter::Iterator::step_by(__omp_lo..__omp_hi, __omp_step);
-            let __omp_n = omp_device::affine::exact_len(&__omp_iter);
-            let __omp_len = __omp_n.unwrap_or(0);
             #(#windows)*
-            if !(__omp_n.is_some() #(&& #names.verified())*) {
-                for #k in __omp_iter #original
-            } else {
-                for #counter in 0..__omp_len {
-                    let #k = omp_device::affine::Stepped::stepped(__omp_lo, #counter, __omp_step);
-                    #body
-                }
-            }
+            #run
         }})
         .ok()
     }
-}
-
-/// A loop header the pass reads: `lo..hi`, or `(lo..hi).step_by(s)` with its step.
-fn header(e: &Expr) -> Option<(&Expr, &Expr, Option<&Expr>)> {
-    fn half_open(e: &Expr) -> Option<(&Expr, &Expr)> {
-        match e {
-            Expr::Range(syn::ExprRange { start: Some(lo), end: Some(hi), limits: syn::RangeLimits::HalfOpen(_), .. }) => Some((lo, hi)),
-            _ => None,
-        }
-    }
-    if let Some((lo, hi)) = half_open(e) {
-        return Some((lo, hi, None));
-    }
-    // `(lo..hi).step_by(s)`: a range literal's `step_by` is `Iterator::step_by` (another by-value `step_by` in
-    // scope would make the original call ambiguous).
-    let Expr::MethodCall(m) = e else { return None };
-    if m.method != "step_by" || m.turbofish.is_some() || m.args.len() != 1 {
-        return None;
-    }
-    let mut receiver = &*m.receiver;
-    while let Expr::Paren(p) = receiver {
-        receiver = &p.expr;
-    }
-    let (lo, hi) = half_open(receiver)?;
-    Some((lo, hi, Some(&m.args[0])))
 }
 
 /// Loop bodies up to this many tokens are emitted twice (checked and unchecked copies); larger ones once.
@@ -189,8 +126,6 @@ struct Window {
 /// Finds and rewrites the affine value reads of one loop's body (not inside nested loops or closures).
 struct Reads<'a> {
     k: &'a Ident,
-    /// The variable the windows are indexed by: `k`, or the counter of a stepped loop's fast copy.
-    var: &'a Ident,
     read_only: &'a HashSet<String>,
     bound: &'a HashSet<String>,
     reads: Vec<Window>,
@@ -213,8 +148,8 @@ impl Reads<'_> {
         }
         let w = format_ident!("__omp_aw{}", self.next);
         self.next += 1;
-        let (var, index) = (self.var, &ix.index);
-        let read = syn::parse2(quote!(#w.read(#var as usize, #array, #index))).ok()?;
+        let (k, index) = (self.k, &ix.index);
+        let read = syn::parse2(quote!(#w.read(#k as usize, #array, #index))).ok()?;
         self.reads.push(Window { name: w, array: array.clone(), c0: a.c0, c1: a.c1 });
         Some(read)
     }
@@ -406,22 +341,6 @@ mod tests {
             "{ for mut k in 0..n { k += 1; s += a[k]; } }",
             "{ for k in 0..n { s += a[f(k)]; } }",
         ] {
-            let out = lower(src);
-            assert!(!out.contains("Window"), "{src} -> {out}");
-        }
-    }
-
-    #[test]
-    fn stepped_loops_count_and_read_through_windows() {
-        // stddev's column sums: `for (i = rowId; i < N; i += stride)`.
-        let out = lower("{ for i in (row..n).step_by(stride) { let v = if c < d { a[i * d + c] } else { 0.0 }; t += v * v; } }");
-        assert_eq!(out.matches("Window :: new").count(), 1, "{out}");
-        assert!(out.contains("step_by (__omp_lo .. __omp_hi , __omp_step)"), "{out}");
-        assert!(out.contains("read (__omp_jj as usize , a , i * d + c)"), "{out}");
-        assert!(out.contains("let i = omp_device :: affine :: Stepped :: stepped (__omp_lo , __omp_jj , __omp_step)"), "{out}");
-        // The original body, as written, where a window does not verify.
-        assert!(out.contains("for i in __omp_iter { let v = if c < d { a [i * d + c] }"), "{out}");
-        for src in ["{ for i in (0..=n).step_by(2) { s += a[i]; } }", "{ for i in (0..n).rev().step_by(2) { s += a[i]; } }"] {
             let out = lower(src);
             assert!(!out.contains("Window"), "{src} -> {out}");
         }

@@ -1,7 +1,6 @@
 //! Reads of a read-only array at an affine index of a sequential loop's variable, checked once per loop instead of
 //! once per element: `for k in lo..hi { s += a[c0 + k * c1] }` becomes a [`Window`] of `a` built before the loop and
-//! `window.read(k, a, c0 + k * c1)` in it (device lowering, `omp-rs-codegen/src/lower/affine.rs`). A loop over
-//! `(lo..hi).step_by(s)` is counted (`jj in 0..n`, [`exact_len`], [`Stepped`]) and its windows run over `jj`.
+//! `window.read(k, a, c0 + k * c1)` in it (device lowering, `omp-rs-codegen/src/lower/affine.rs`).
 //!
 //! Soundness does not depend on the code generator's analysis: [`Window::new`] verifies that `c0 + k * c1` is in
 //! bounds for every `k` in `lo..hi` (without overflow), and [`Window::read`] reads without a bounds check only when
@@ -59,43 +58,6 @@ impl<T: Copy> Window<T> {
         } else {
             s[i]
         }
-    }
-}
-
-/// The number of values `it` yields, when its size hint says so exactly (a `step_by` of a range: the loop the
-/// generator counts instead of iterating). `None` sends the loop down its original path.
-#[inline(always)]
-pub fn exact_len<I: Iterator>(it: &I) -> Option<usize> {
-    match it.size_hint() {
-        (n, Some(m)) if n == m => Some(n),
-        _ => None,
-    }
-}
-
-/// The `jj`-th value of `(lo..hi).step_by(step)` for `jj` below its length: `lo + jj * step`, in the range's own
-/// type. The arithmetic wraps in that type, which gives the exact value because the value is in `lo..hi`.
-pub trait Stepped: Copy {
-    /// `self + jj * step`.
-    fn stepped(self, jj: usize, step: usize) -> Self;
-}
-
-macro_rules! stepped {
-    ($($t:ty)*) => {$(
-        impl Stepped for $t {
-            #[inline(always)]
-            fn stepped(self, jj: usize, step: usize) -> $t {
-                self.wrapping_add((jj as $t).wrapping_mul(step as $t))
-            }
-        }
-    )*};
-}
-stepped!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize);
-
-impl Stepped for char {
-    /// A `char` range steps over the surrogates, as `Iterator::nth` of the range does.
-    #[inline(always)]
-    fn stepped(self, jj: usize, step: usize) -> char {
-        (self..).nth(jj * step).unwrap_or(self)
     }
 }
 
