@@ -259,19 +259,20 @@ fn check_nested(rng: &mut StdRng) -> Result<(), String> {
         .collect();
     let shift = [rng.gen_range(-1.0..1.0), 0.5, -0.25];
     let mut want = cells.clone();
-    let (mut want_total, mut largest) = (0.0, 0.0f64);
+    let (mut want_total, mut magnitude) = (0.0, 0.0f64);
     for c in &mut want {
         for k in 0..3 {
             c.corner[k] += shift[k];
         }
         c.neighbours -= 1;
         want_total += c.p.m as f64 * c.corner[0];
-        largest = largest.max((c.p.m as f64 * c.corner[0]).abs());
+        magnitude += (c.p.m as f64 * c.corner[0]).abs();
     }
     let total = cell_mass(&mut cells, shift);
     same("cells", &cells, &want)?;
-    // Reassociated over `n` terms of at most the largest one's magnitude.
-    close("total", total, want_total, n, largest)
+    // Reassociated over `n` terms: each partial sum, in either order, is at most the terms' summed magnitude (a
+    // bound by the largest term alone failed on the H100 once in many runs: mixed signs let partial sums grow).
+    close("total", total, want_total, n, magnitude)
 }
 
 /// One energy point of a cross-section table (XSBench's `NuclideGridPoint`).

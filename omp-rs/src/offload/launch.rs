@@ -567,8 +567,8 @@ impl<'a> ArgPack<'a> {
 
 /// Launch geometry. `None` fields take the default: 256 threads per team and enough teams to give each
 /// thread one iteration (regions with reductions or team-combined atomic additions: eight, but at least four teams
-/// per SM while there are iterations for them), at most 128 teams per SM (those regions: 32;
-/// 132 SMs when the SM count is unknown).
+/// per SM while there are iterations for them; collapsed nests walked flat: four, but at least the teams that fill
+/// the GPU's threads), at most 128 teams per SM (regions with reductions: 32; 132 SMs when the SM count is unknown).
 ///
 /// A collapsed nest ([`ArgPack::walk`]) on a GPU is walked in tiles of `threads / 32` rows × 32 innermost
 /// iterations, one tile per team at a time, when its innermost loop runs at least 32 times, the nest has at least
@@ -617,6 +617,11 @@ impl Geometry {
                     // 1e5 heavy iterations (hausdorff's) at 8 per thread would run 49 teams on 132 SMs.
                     let fill = u64::from(sms.unwrap_or(132)) * REDUCTION_MIN_TEAMS_PER_SM;
                     self.iterations.div_ceil(u64::from(threads) * REDUCTION_ITERATIONS_PER_THREAD).max(one_each.min(fill))
+                } else if shape.flat_nest {
+                    // Several iterations per thread once the GPU's threads are all busy: each thread's set-up (its
+                    // parameters, the choice of its kernel copy) then serves several of them.
+                    let full = u64::from(sms.unwrap_or(132)) * (THREADS_PER_SM / u64::from(threads)).max(1);
+                    one_each.div_ceil(nest_iterations_per_thread()).max(full).min(one_each)
                 } else {
                     one_each
                 };
@@ -634,6 +639,8 @@ pub(crate) struct KernelShape {
     pub tile_inner: Option<u64>,
     /// Whether the region has reductions.
     pub reducing: bool,
+    /// Whether it is a collapsed nest (two loops or more) walked flat, not in tiles.
+    pub flat_nest: bool,
 }
 
 /// Iterations per thread a reduction region's default grid aims at: each thread folds several iterations into its
@@ -647,6 +654,26 @@ const REDUCTION_ITERATIONS_PER_THREAD: u64 = 8;
 /// four 256-thread teams fill an SM's 2048 threads. Below that, iterations that each take long (a nearest-point
 /// search, an inner loop over all particles) left SMs idle.
 const REDUCTION_MIN_TEAMS_PER_SM: u64 = 4;
+
+/// Resident threads per SM (NVIDIA sm_80 and sm_90; an AMD CU holds as many): the threads that fill the GPU.
+const THREADS_PER_SM: u64 = 2048;
+
+/// Iterations per thread a flat collapsed nest's default grid aims at once the GPU's threads are all busy
+/// (`OMP_RS_NEST_ITERATIONS_PER_THREAD` sets it, a tuning knob; 1 gives every thread one iteration up to the cap).
+fn nest_iterations_per_thread() -> u64 {
+    static T: OnceLock<Option<u64>> = OnceLock::new();
+    let set = *T.get_or_init(|| {
+        std::env::var("OMP_RS_NEST_ITERATIONS_PER_THREAD")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|&t: &u64| (1..=1024).contains(&t))
+    });
+    set.unwrap_or(NEST_ITERATIONS_PER_THREAD)
+}
+
+/// See [`nest_iterations_per_thread`]. H100, 2026-12-05: iso2dfd's 2048 x 2048 nest with about four iterations per
+/// thread takes 37-38 µs per step against 41-44 µs with one (`OMP_RS_TEAMS_PER_SM=32` against 128, bench/RESULTS.md).
+const NEST_ITERATIONS_PER_THREAD: u64 = 4;
 
 /// Columns of a tile (the kernels locate their iterations with the same constant).
 use omp_rs_abi::TILE_COLUMNS;
@@ -838,7 +865,9 @@ pub(crate) fn launch_impl(
     // Tiles on GPUs only: the host plugin calls the kernel once, as one thread.
     let on_host = reg.family == Family::Host || device::is_host_plugin(device);
     let tile_inner = pack.bufs.walk.filter(|_| !on_host).map(|w| w.inner);
-    let shape = KernelShape { tile_inner, reducing: !pack.bufs.reductions.is_empty() || pack.bufs.team_adds };
+    let loops = pack.bufs.kinds.iter().filter(|k| **k == SlotKind::LoopTrips).count();
+    let flat_nest = loops >= 2 && tile_inner.is_none() && !on_host;
+    let shape = KernelShape { tile_inner, reducing: !pack.bufs.reductions.is_empty() || pack.bufs.team_adds, flat_nest };
     let (teams, threads, tiles) = geometry.resolve(kernel.name, rtm.sm_count(), shape)?;
     if let Some(w) = pack.bufs.walk {
         for (i, v) in [tiles.rows, tiles.per_row, tiles.count].into_iter().enumerate() {
@@ -1123,7 +1152,7 @@ mod tests {
     }
 
     fn tiled(inner: u64) -> KernelShape {
-        KernelShape { tile_inner: Some(inner), reducing: false }
+        KernelShape { tile_inner: Some(inner), reducing: false, flat_nest: false }
     }
 
     #[test]
@@ -1149,8 +1178,22 @@ mod tests {
     }
 
     #[test]
+    fn flat_nests_give_threads_several_iterations_once_the_gpu_is_full() {
+        let flat_nest = KernelShape { tile_inner: None, reducing: false, flat_nest: true };
+        let teams = |iterations: u64| Geometry::for_iterations(iterations).resolve("k", Some(132), flat_nest).unwrap().0;
+        // iso2dfd's 2048 x 2048: 16384 teams of one iteration per thread become 4096 of four.
+        assert_eq!(teams(2048 * 2048), 16384 / nest_iterations_per_thread() as u32);
+        // A million iterations: never fewer teams than fill the GPU (132 SMs x 8 teams of 256 threads).
+        assert_eq!(teams(1_000_000), 1056);
+        // Fewer iterations than the GPU has threads: one each.
+        assert_eq!(teams(100_000), 391);
+        // The cap holds.
+        assert_eq!(teams(1 << 30), 132 * teams_per_sm(false));
+    }
+
+    #[test]
     fn reduction_grids_fill_the_gpu_before_giving_threads_several_iterations() {
-        let reducing = KernelShape { tile_inner: None, reducing: true };
+        let reducing = KernelShape { tile_inner: None, reducing: true, flat_nest: false };
         // 1e5 iterations: a thread each (391 teams), not 8 each (49 teams on 132 SMs).
         assert_eq!(Geometry::for_iterations(100_000).resolve("k", Some(132), reducing).unwrap().0, 391);
         // 1e6: 8 each (489 teams) would leave SMs with fewer than 4 teams; 528 is 4 per SM.

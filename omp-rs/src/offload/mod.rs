@@ -22,6 +22,7 @@
 //! | `OMP_RS_LAUNCH` | `openmp` (default: regions on resident data go through the device's queue, see `queue.rs`, and wait unless they carry `nowait`), `queued` (every such region stays queued; not OpenMP's end of region, for measurements), `wait` (`nowait` regions wait too), `sync` (every region through libomptarget's synchronous launch) |
 //! | `OMP_RS_LIBOFFLOAD` | path of liboffload (default: `libLLVMOffload.so.22.1` beside libomptarget) |
 //! | `OMP_RS_TEAMS_PER_SM` | cap of the default grid, teams per SM (default 128; regions with reductions 32) |
+//! | `OMP_RS_NEST_ITERATIONS_PER_THREAD` | iterations per thread of a flat collapsed nest's default grid once the GPU is full (default 4) |
 //! | `LIBOMPTARGET_INFO` | passed through to libomptarget |
 
 // Only the modules marked `allow(unsafe_code)` call into libomptarget/liboffload or touch memory they own; every
