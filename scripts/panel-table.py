@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""panel-table.py PORTS_DIR CUDA_DIR -- the ports panel's Markdown table: each port's own timer against its CUDA
-original's, from the logs `scripts/device/ports.sh` writes (port-<name>.log) and `CUDA=1 scripts/device/ports.sh`
-writes (cuda-<name>-cuda.log), then the geometric mean of the ratios. Each program is compared on the line both
-versions print (the original's timer, kept by the port); a program whose line is missing on either side is listed
-with its reason and left out of the mean."""
+"""panel-table.py PORTS_DIR CUDA_DIR [--gcc] -- the ports panel's Markdown table: each port's own timer against its
+CUDA original's, from the logs `scripts/device/ports.sh` writes (port-<name>.log) and `CUDA=1 scripts/device/ports.sh`
+writes (cuda-<name>-cuda.log), then the geometric mean of the ratios. With `--gcc`, against the OpenMP originals
+built by g++ on the host instead (gcc-<name>-omp.log, written by `scripts/cpu-panel.sh`). Each program is compared on
+the line both versions print (the original's timer, kept by the port); a program whose line is missing on either
+side is listed with its reason and left out of the mean."""
 import math
 import re
 import sys
@@ -54,15 +55,17 @@ def value(name, text):
 
 
 def main():
-    if len(sys.argv) != 3:
+    gcc = sys.argv[3:] == ["--gcc"]
+    if len(sys.argv) != 3 and not gcc:
         sys.exit(__doc__)
-    ports, cuda = Path(sys.argv[1]), Path(sys.argv[2])
+    ports, base = Path(sys.argv[1]), Path(sys.argv[2])
+    label, log = ("g++ -fopenmp", "gcc-{}-omp.log") if gcc else ("CUDA", "cuda-{}-cuda.log")
     ratios = []
-    print("| program | port | CUDA | port / CUDA |")
+    print(f"| program | port | {label} | port / {label} |")
     print("|---|---:|---:|---:|")
     for name, (folder, what, _, unit) in ROWS.items():
         p = ports / f"port-{name}.log"
-        c = cuda / f"cuda-{folder}-cuda.log"
+        c = base / log.format(folder)
         pv = value(name, p.read_text(errors="replace")) if p.exists() else None
         cv = value(name, c.read_text(errors="replace")) if c.exists() else None
         if pv is None or cv is None:

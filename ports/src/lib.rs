@@ -2,10 +2,12 @@
 //!
 //! Every port is `src/bin/<program>.rs`, the OpenMP-offload version of the program (`<program>-omp` in HeCBench)
 //! ported as written: the same kernels, data regions, sizes, timers and verification. Its header says where the
-//! original is, what had to change to port it (each such change is porting friction omp-rs should remove), and two
-//! lines the panel reads:
+//! original is, what had to change to port it (each such change is porting friction omp-rs should remove), and the
+//! lines the panels read:
 //! - `//! panel-args: ...` the arguments of the small run the tests make (CPU path and libomptarget's host plugin),
-//! - `//! device-args: ...` the arguments of the run against the CUDA original on the H200.
+//! - `//! device-args: ...` the arguments of the run against the CUDA original on the H200,
+//! - `//! cpu-args: ...` the arguments of the run against the OpenMP original built by g++ on the host
+//!   (`scripts/cpu-panel.sh`; a port without the line is left out of that panel).
 //!
 //! A port prints the original's output, `PASS` when its own verification passes (and `FAIL` otherwise, exiting
 //! with status 1), and `kernel time: <seconds> s` for the time its original's timer measures.

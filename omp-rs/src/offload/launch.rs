@@ -655,7 +655,8 @@ const REDUCTION_ITERATIONS_PER_THREAD: u64 = 8;
 /// search, an inner loop over all particles) left SMs idle.
 const REDUCTION_MIN_TEAMS_PER_SM: u64 = 4;
 
-/// Resident threads per SM (NVIDIA sm_80 and sm_90; an AMD CU holds as many): the threads that fill the GPU.
+/// Resident threads per SM on NVIDIA sm_80 and sm_90, the GPUs the default grid was measured on: the threads that
+/// fill the GPU.
 const THREADS_PER_SM: u64 = 2048;
 
 /// Iterations per thread a flat collapsed nest's default grid aims at once the GPU's threads are all busy
@@ -671,8 +672,9 @@ fn nest_iterations_per_thread() -> u64 {
     set.unwrap_or(NEST_ITERATIONS_PER_THREAD)
 }
 
-/// See [`nest_iterations_per_thread`]. H100, 2026-12-05: iso2dfd's 2048 x 2048 nest with about four iterations per
-/// thread takes 37-38 µs per step against 41-44 µs with one (`OMP_RS_TEAMS_PER_SM=32` against 128, bench/RESULTS.md).
+/// See [`nest_iterations_per_thread`]. H100, 2026-12-05, same binary and call, four against one: iso2dfd's 2048 x 2048
+/// nest 38.6 against 43.9 µs per step, RAJAPerf NESTED_INIT 7.3 against 8.1 ms, HEAT_3D 8.5 against 9.1 ms (HYDRO_2D
+/// 8.08 against 7.93 ms, the one loss; bench/RESULTS.md).
 const NEST_ITERATIONS_PER_THREAD: u64 = 4;
 
 /// Columns of a tile (the kernels locate their iterations with the same constant).

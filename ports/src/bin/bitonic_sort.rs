@@ -30,6 +30,7 @@
 //!
 //! panel-args: 12 2
 //! device-args: 25 2
+//! cpu-args: 18 2
 
 use omp_ports::GlibcRand;
 use std::time::Instant;

@@ -32,6 +32,7 @@
 //!
 //! panel-args: 2 200000
 //! device-args: 100
+//! cpu-args: 1
 
 use std::time::Instant;
 

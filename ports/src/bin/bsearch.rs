@@ -18,6 +18,7 @@
 //!
 //! panel-args: 65536 2
 //! device-args: 8388608 100
+//! cpu-args: 1048576 2
 
 use std::time::Instant;
 

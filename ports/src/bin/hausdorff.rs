@@ -37,6 +37,7 @@
 //!
 //! panel-args: 1000 1500 2
 //! device-args: 100000 100000 100
+//! cpu-args: 20000 20000 2
 
 use omp::MappedRef;
 use omp_ports::GlibcRand;

@@ -30,6 +30,7 @@
 //!
 //! panel-args: @synthetic 2 32768
 //! device-args: @synthetic 100
+//! cpu-args: @synthetic 2
 
 use std::f64::consts::PI;
 use std::time::Instant;

@@ -23,6 +23,7 @@
 //!
 //! panel-args: 128 128 50
 //! device-args: 2048 2048 1000
+//! cpu-args: 1024 1024 100
 
 use omp::{MappedMut, MappedRef};
 use omp_ports::g6;

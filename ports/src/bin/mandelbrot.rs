@@ -41,6 +41,7 @@
 //!
 //! panel-args: 2 216 384
 //! device-args: 1000
+//! cpu-args: 4
 
 use omp_ports::g6;
 use std::time::Instant;

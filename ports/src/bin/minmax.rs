@@ -25,6 +25,7 @@
 //!
 //! panel-args: 200 2
 //! device-args: 100000 1000
+//! cpu-args: 10000 10
 
 use omp::MappedRef;
 use omp_ports::GlibcRand;

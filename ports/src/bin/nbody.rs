@@ -43,6 +43,7 @@
 //!
 //! panel-args: 200 4
 //! device-args: 16000 10
+//! cpu-args: 4000 3
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 

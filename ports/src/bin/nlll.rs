@@ -23,6 +23,7 @@
 //!
 //! panel-args: 256 100 2
 //! device-args: 2048 1000 1000
+//! cpu-args: 2048 1000 10
 
 use std::time::Instant;
 

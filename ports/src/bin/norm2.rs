@@ -18,6 +18,7 @@
 //!
 //! panel-args: 2 1048576
 //! device-args: 100
+//! cpu-args: 1
 
 use std::time::Instant;
 

@@ -40,6 +40,7 @@
 //!
 //! panel-args: -n 256 -i 20
 //! device-args: -n 20000 -i 100
+//! cpu-args: -n 5000 -i 10
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 

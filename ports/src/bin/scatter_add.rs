@@ -37,6 +37,7 @@
 //!
 //! panel-args: 1000 32 8 10
 //! device-args: 10000000 32 8 1000
+//! cpu-args: 1000000 32 8 10
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 

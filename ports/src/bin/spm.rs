@@ -44,6 +44,7 @@
 //!
 //! panel-args: 32 3
 //! device-args: 256 1000
+//! cpu-args: 256 10
 
 #![allow(clippy::needless_range_loop)] // the original's loops, as written
 

@@ -21,6 +21,7 @@
 //!
 //! panel-args: 64 512 2
 //! device-args: 8192 16384 100
+//! cpu-args: 2048 4096 10
 
 use std::time::Instant;
 
