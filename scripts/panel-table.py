@@ -68,6 +68,11 @@ def main():
         c = base / log.format(folder)
         pv = value(name, p.read_text(errors="replace")) if p.exists() else None
         cv = value(name, c.read_text(errors="replace")) if c.exists() else None
+        failed = [str(f) for f in (p, c) if f.exists() and re.search(r"^FAIL", f.read_text(errors="replace"), re.M)]
+        if failed:
+            # A program that computed something else is not timed against the one that did not.
+            print(f"| {name} ({what}) | | | FAIL in {', '.join(failed)} |")
+            continue
         if pv is None or cv is None:
             missing = ", ".join(str(f) for f, v in ((p, pv), (c, cv)) if v is None)
             print(f"| {name} ({what}) | | | no line in {missing} |")

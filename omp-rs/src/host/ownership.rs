@@ -524,7 +524,12 @@ impl<const D: usize> Ownership<D> {
                 return None;
             }
             let s = term.stride.abs();
-            let q = rest / s;
+            // 64-bit division where both fit (every real index does): a 128-bit one is a library call, several
+            // times slower, and this runs for every access outside a chunk's windows.
+            let q = match (u64::try_from(rest), u64::try_from(s)) {
+                (Ok(r), Ok(s)) => i128::from(r / s),
+                _ => rest / s,
+            };
             if q >= i128::from(term.count) {
                 return None;
             }

@@ -1,17 +1,23 @@
-//! SPMD regions with barriers or team-local arrays on the host: the region's (team, thread) pairs run as teams of
-//! `threads` OS threads (the region's team size), one team after another, each thread of a team running its pair's
-//! unit of the loop nest. A barrier is a [`SpinBarrier`] of the team; team-local arrays live in one buffer of the
-//! region's, reused by each team in turn; their accesses are checked by `omp_rs_abi::team_local`, as in the kernels.
+//! SPMD regions with barriers or team-local arrays on the host: the region's teams are shared out among the host
+//! team's threads (one team after another on each), and each of a team's threads is a coroutine of the OS thread
+//! that runs the team (a stackful coroutine of `corosensei`, on a stack kept for the next region): the OS thread
+//! resumes the team's threads in turn, each runs until it reaches a barrier (or its unit's end), and when every one
+//! has, the next phase starts. A team of 256 threads so costs 256 switches of a few nanoseconds per barrier instead
+//! of 256 OS threads taking turns on the cores. Team-local arrays live in one buffer per OS thread, reused by each of
+//! its teams; their accesses are checked by `omp_rs_abi::team_local`, as in the kernels.
 //!
-//! A thread that panics poisons the barrier, so that its team's other threads stop instead of waiting for it; the
-//! panic reaches the caller. The teams run in order on one team of threads: these regions are written for GPUs
-//! (a team of 256 threads is 256 OS threads here, which take turns on the cores at every barrier), and the host path
-//! is there to run them everywhere with the same results, not fast.
+//! A team whose threads do not all reach the same barrier (one ends its unit while another waits, or one waits at a
+//! barrier while another ends) panics with the rule it broke, where a GPU would hang or mix phases. A panic in a
+//! thread ends its team (the other threads' stacks are unwound) and reaches the caller once the host team has
+//! finished; the other OS threads start no further teams.
 
-use std::cell::{Cell, UnsafeCell};
+use std::cell::{Cell, RefCell, UnsafeCell};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use omp_rs_abi::team_local::{self, Poisoned, SpinBarrier, Team, MAX_BYTES};
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use omp_rs_abi::team_local::{self, Team, MAX_BYTES};
 
 use super::team::{position, PositionGuard, TeamPosition};
 use super::{sharing, Chunk, DisjointArrays};
@@ -20,26 +26,54 @@ use super::{sharing, Chunk, DisjointArrays};
 #[derive(Debug)]
 pub struct HostTeam;
 
-/// What the threads of one region share.
-struct Shared {
-    barrier: SpinBarrier,
-    memory: Box<[UnsafeCell<u128>]>,
+/// Where a team's thread stopped: at a barrier of the team body, or at the end of its unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    Barrier,
+    UnitEnd,
 }
 
-// SAFETY: `memory` is reached only through team-local arrays' handles, whose accesses are checked against each other
-// (`omp_rs_abi::team_local`); the barrier is atomics.
-unsafe impl Sync for Shared {}
+/// The yielder of a team thread's coroutine.
+type ThreadYielder = Yielder<(), Arrival>;
+
+/// What the threads of the teams one OS thread runs share.
+struct Shared {
+    threads: u32,
+    memory: Box<[UnsafeCell<u128>]>,
+}
 
 thread_local! {
     static CURRENT: Cell<*const Shared> = const { Cell::new(std::ptr::null()) };
     static ME: Cell<u32> = const { Cell::new(0) };
+    /// The yielder of the team thread running now on this OS thread (null outside a team thread's coroutine).
+    static YIELDER: Cell<*const ThreadYielder> = const { Cell::new(std::ptr::null()) };
+    /// Coroutine stacks kept for the next region of this OS thread.
+    static STACKS: RefCell<Vec<DefaultStack>> = const { RefCell::new(Vec::new()) };
 }
+
+/// Bytes of a team thread's stack: what `std::thread::spawn` gives a thread (mapped lazily, with a guard page).
+const STACK_BYTES: usize = 2 << 20;
 
 /// The region the calling thread runs a unit of, and its thread number (`None` outside [`team_for`]).
 fn current() -> Option<(&'static Shared, u32)> {
     let s = CURRENT.with(Cell::get);
-    // SAFETY: set by `team_for` to its `Shared`, which outlives the team's run, and cleared before it returns.
+    // SAFETY: set by `run_teams` to its `Shared`, which outlives the teams' run, and cleared before it returns.
     (!s.is_null()).then(|| (unsafe { &*s }, ME.with(Cell::get)))
+}
+
+/// Suspends the calling team thread until its team's other threads have arrived too.
+fn arrive(kind: Arrival) {
+    let y = YIELDER.with(Cell::get);
+    if y.is_null() {
+        // Not in a team thread (a barrier of a team of one run outside `team_for`): nothing to wait for.
+        return;
+    }
+    // SAFETY: `YIELDER` is set by the running coroutine to its own yielder (at its start and after each suspend) and
+    // cleared by `run_teams` whenever a resume returns, so a non-null value is the yielder of the coroutine this code
+    // runs in, which lives while that coroutine runs.
+    let y = unsafe { &*y };
+    y.suspend(kind);
+    YIELDER.with(|c| c.set(y));
 }
 
 impl Team for HostTeam {
@@ -55,16 +89,11 @@ impl Team for HostTeam {
     }
 
     fn position() -> (u32, u32) {
-        current().map_or((0, 1), |(s, me)| (me, s.barrier.size()))
+        current().map_or((0, 1), |(s, me)| (me, s.threads))
     }
 
     fn barrier() {
-        if let Some((s, _)) = current() {
-            if s.barrier.wait(std::thread::yield_now, || {}).is_err() {
-                // Another thread of the team panicked: stop without a message of this thread's own.
-                resume_unwind(Box::new(Poisoned));
-            }
-        }
+        arrive(Arrival::Barrier);
     }
 }
 
@@ -87,8 +116,8 @@ pub fn barrier(phase: &mut u32) {
 
 /// Runs the collapsed nest of an SPMD region with barriers, whose first dimensions count its teams and whose last
 /// `thread_dims` count its threads (`[teams, threads]`, or either split in two, see `omp_rs_codegen::desugar::spmd`): unit
-/// `team · threads + thread` on thread `thread` of a team of `threads` OS threads, teams in order. Returns each
-/// thread's reduction copy, as [`super::parallel_for`] does.
+/// `team · threads + thread` on thread `thread` of its team (see the module's docs). Returns each team thread's
+/// reduction copy (one per thread of each OS thread's teams), as [`super::parallel_for`] does.
 pub fn team_for<const D: usize, R, A, F>(counts: [u64; D], thread_dims: usize, init: R, arrays: A, body: F) -> Vec<R>
 where
     R: Copy + Send + Sync,
@@ -101,39 +130,129 @@ where
     let n = usize::try_from(threads).ok().filter(|&t| t < team_local::MAX_TEAM).unwrap_or_else(|| {
         panic!("omp: SPMD regions with barriers or team-local arrays have at most 2047 threads per team, not {threads}")
     });
-    let shared = Shared { barrier: SpinBarrier::new(n as u32), memory: (0..MAX_BYTES / 16).map(|_| UnsafeCell::new(0)).collect() };
     let outer = position();
     let (level, active_level) = (outer.map_or(0, |p| p.level) + 1, outer.map_or(0, |p| p.active_level) + usize::from(n > 1));
-    let run = |thread: usize| -> R {
-        let _pos = PositionGuard::enter(TeamPosition { thread_num: thread, num_threads: n, level, active_level });
-        CURRENT.with(|c| c.set(&shared));
-        ME.with(|m| m.set(thread as u32));
-        let mut acc = init;
-        let work = AssertUnwindSafe(|| {
-            for team in 0..teams {
-                let unit = team * threads + thread as u64;
-                // Each unit is one (team, thread) pair, handed out once, so the views own disjoint elements.
-                body(Chunk { first: unit, last: unit + 1, counts }, &mut acc, arrays.views(unit, unit + 1, sharing::Token(())));
-                // The team's end: the next team reuses the team memory.
-                HostTeam::barrier();
-            }
-        });
-        let outcome = catch_unwind(work);
-        CURRENT.with(|c| c.set(std::ptr::null()));
-        match outcome {
-            Ok(()) => acc,
-            // The thread that panicked reports; this one's copy is never combined.
-            Err(p) if p.is::<Poisoned>() => acc,
-            Err(p) => {
-                shared.barrier.poison();
-                resume_unwind(p)
-            }
-        }
+    // As a `parallel` loop: nested regions (OpenMP's default max-active-levels of 1) and regions inside a critical
+    // section run on the thread that meets them.
+    let serial = outer.is_some_and(|p| p.active_level > 0) || sharing::inside_critical();
+    let workers = if serial { 1 } else { crate::icv::num_threads().max(1).min(usize::try_from(teams).unwrap_or(usize::MAX)).max(1) };
+    let stop = AtomicBool::new(false);
+    let work = |worker: usize| -> Vec<R> {
+        let first = worker as u64;
+        let team_ids = (first..teams).step_by(workers);
+        let unit_of = |team: u64, t: usize| team * threads + t as u64;
+        let run_unit = |team: u64, t: usize, acc: &mut R| {
+            let unit = unit_of(team, t);
+            // Each unit is one (team, thread) pair, handed out once, so the views own disjoint elements.
+            body(Chunk { first: unit, last: unit + 1, counts }, acc, arrays.views(unit, unit + 1, sharing::Token(())));
+        };
+        let pos = |t: usize| TeamPosition { thread_num: t, num_threads: n, level, active_level };
+        run_teams(n, team_ids, init, &stop, pos, run_unit)
     };
-    if n == 1 {
-        return vec![run(0)];
+    if workers == 1 {
+        return work(0);
     }
-    super::team::run(n, run)
+    super::team::run(workers, work).into_iter().flatten().collect()
+}
+
+/// Runs `teams` one after another on the calling OS thread, each as `n` team threads (coroutines) that call
+/// `run_unit(team, thread, acc)` in turn between barriers; returns each thread's `acc`.
+fn run_teams<R: Copy>(
+    n: usize,
+    teams: impl Iterator<Item = u64> + Clone,
+    init: R,
+    stop: &AtomicBool,
+    pos: impl Fn(usize) -> TeamPosition,
+    run_unit: impl Fn(u64, usize, &mut R),
+) -> Vec<R> {
+    let shared = Shared { threads: n as u32, memory: (0..MAX_BYTES / 16).map(|_| UnsafeCell::new(0)).collect() };
+    let mut stacks = STACKS.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    while stacks.len() < n {
+        stacks.push(DefaultStack::new(STACK_BYTES).unwrap_or_else(|e| panic!("omp: cannot map a team thread's stack: {e}")));
+    }
+    let (run_unit, shared_ref) = (&run_unit, &shared);
+    let outcome = {
+        let mut threads: Vec<Coroutine<(), Arrival, R, &mut DefaultStack>> = stacks[..n]
+            .iter_mut()
+            .enumerate()
+            .map(|(t, stack)| {
+                let teams = teams.clone();
+                let thread = move |y: &ThreadYielder, ()| {
+                    YIELDER.with(|c| c.set(y));
+                    let mut acc = init;
+                    for team in teams {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        run_unit(team, t, &mut acc);
+                        // The team's end: the next team reuses the team memory.
+                        arrive(Arrival::UnitEnd);
+                    }
+                    acc
+                };
+                // SAFETY: `thread` borrows `run_unit`, `stop` and the teams' iterator's captures, all of which outlive
+                // `threads`: it is a local dropped at the end of this block, on every path (a panic drops it while
+                // unwinding, before those borrows end), and never forgotten. Dropping a suspended coroutine unwinds
+                // its stack first.
+                unsafe { Coroutine::with_stack_unchecked(stack, thread) }
+            })
+            .collect();
+        CURRENT.with(|c| c.set(shared_ref));
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let mut results: Vec<Option<R>> = vec![None; n];
+            loop {
+                let (mut waiting, mut ended) = (None, 0);
+                for (t, thread) in threads.iter_mut().enumerate() {
+                    ME.with(|m| m.set(t as u32));
+                    let step = {
+                        let _pos = PositionGuard::enter(pos(t));
+                        let step = thread.resume(());
+                        YIELDER.with(|c| c.set(std::ptr::null()));
+                        step
+                    };
+                    match step {
+                        CoroutineResult::Yield(kind) => {
+                            if waiting.is_some_and(|w| w != kind) {
+                                mismatched_barriers(t);
+                            }
+                            waiting = Some(kind);
+                        }
+                        CoroutineResult::Return(acc) => {
+                            results[t] = Some(acc);
+                            ended += 1;
+                        }
+                    }
+                }
+                if ended == n {
+                    return results.into_iter().flatten().collect::<Vec<R>>();
+                }
+                if ended != 0 {
+                    mismatched_barriers(0);
+                }
+            }
+        }));
+        YIELDER.with(|c| c.set(std::ptr::null()));
+        drop(threads);
+        CURRENT.with(|c| c.set(std::ptr::null()));
+        outcome
+    };
+    STACKS.with(|s| *s.borrow_mut() = stacks);
+    match outcome {
+        Ok(accs) => accs,
+        Err(p) => {
+            stop.store(true, Ordering::Relaxed);
+            resume_unwind(p)
+        }
+    }
+}
+
+#[cold]
+fn mismatched_barriers(thread: usize) -> ! {
+    panic!(
+        "omp: the threads of an SPMD region's team reached different barriers (thread {thread} did not stop where the \
+         others did): every thread of a team must reach each `omp::barrier!()`, none may leave the `parallel` block \
+         while others wait at one"
+    )
 }
 
 #[cfg(test)]
@@ -164,6 +283,50 @@ mod tests {
         let got: Vec<u64> = out.iter().map(|v| v.load(std::sync::atomic::Ordering::Relaxed)).collect();
         let want: Vec<u64> = (0..6 * 16).map(|u| (u / 16) * 100 + 15 - u % 16).collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn threads_that_reach_different_barriers_panic_with_the_rule() {
+        let message = |p: Box<dyn std::any::Any + Send>| {
+            p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
+        };
+        // One thread waits at a barrier while the others end their unit.
+        let one = std::panic::catch_unwind(|| {
+            run_teams(3, 4, |_, t, phase, _| {
+                if t == 2 {
+                    barrier(phase);
+                }
+            })
+        });
+        assert!(message(one.unwrap_err()).contains("reached different barriers"));
+        // A panic while the team's other threads wait at a barrier: their stacks unwind, the panic reaches the caller.
+        let dropped = std::sync::atomic::AtomicU32::new(0);
+        struct Counted<'a>(&'a std::sync::atomic::AtomicU32);
+        impl Drop for Counted<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
+        let boom = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run_teams(1, 8, |_, t, phase, _| {
+                let _guard = Counted(&dropped);
+                barrier(phase);
+                assert!(t != 5, "thread 5 fails");
+                barrier(phase);
+            })
+        }));
+        assert!(message(boom.unwrap_err()).contains("thread 5 fails"));
+        assert_eq!(dropped.load(std::sync::atomic::Ordering::Relaxed), 8, "every thread's frame was unwound");
+        // The same team runs again afterwards on the kept stacks.
+        let out: Vec<std::sync::atomic::AtomicU64> = (0..4 * 32).map(|_| Default::default()).collect();
+        run_teams(4, 32, |team, t, phase, arena| {
+            let s = arena.array::<u64, 1>("s", [32], 0, false);
+            *phase = arena.start();
+            s.write(*phase, [t as usize], team);
+            barrier(phase);
+            out[(team * 32 + u64::from(t)) as usize].store(s.read(*phase, [31 - t as usize]) + 1, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert!(out.iter().enumerate().all(|(u, v)| v.load(std::sync::atomic::Ordering::Relaxed) == u as u64 / 32 + 1));
     }
 
     #[test]
