@@ -171,6 +171,11 @@ fn run_teams<R: Copy>(
         stacks.push(DefaultStack::new(STACK_BYTES).unwrap_or_else(|e| panic!("omp: cannot map a team thread's stack: {e}")));
     }
     let (run_unit, shared_ref) = (&run_unit, &shared);
+    // Set between teams only (every thread at its unit's end), so that a team's threads all see the same value.
+    let halt = Cell::new(false);
+    let halt = &halt;
+    // A region nested in a team thread runs here too: the enclosing thread's values come back at the end.
+    let saved = (CURRENT.with(Cell::get), ME.with(Cell::get), YIELDER.with(Cell::get));
     let outcome = {
         let mut threads: Vec<Coroutine<(), Arrival, R, &mut DefaultStack>> = stacks[..n]
             .iter_mut()
@@ -181,7 +186,7 @@ fn run_teams<R: Copy>(
                     YIELDER.with(|c| c.set(y));
                     let mut acc = init;
                     for team in teams {
-                        if stop.load(Ordering::Relaxed) {
+                        if halt.get() {
                             break;
                         }
                         run_unit(team, t, &mut acc);
@@ -190,7 +195,7 @@ fn run_teams<R: Copy>(
                     }
                     acc
                 };
-                // SAFETY: `thread` borrows `run_unit`, `stop` and the teams' iterator's captures, all of which outlive
+                // SAFETY: `thread` borrows `run_unit`, `halt` and the teams' iterator's captures, all of which outlive
                 // `threads`: it is a local dropped at the end of this block, on every path (a panic drops it while
                 // unwinding, before those borrows end), and never forgotten. Dropping a suspended coroutine unwinds
                 // its stack first.
@@ -229,11 +234,16 @@ fn run_teams<R: Copy>(
                 if ended != 0 {
                     mismatched_barriers(0);
                 }
+                if waiting == Some(Arrival::UnitEnd) && stop.load(Ordering::Relaxed) {
+                    // Another OS thread's team panicked: start no further team.
+                    halt.set(true);
+                }
             }
         }));
-        YIELDER.with(|c| c.set(std::ptr::null()));
         drop(threads);
-        CURRENT.with(|c| c.set(std::ptr::null()));
+        CURRENT.with(|c| c.set(saved.0));
+        ME.with(|c| c.set(saved.1));
+        YIELDER.with(|c| c.set(saved.2));
         outcome
     };
     STACKS.with(|s| *s.borrow_mut() = stacks);
@@ -327,6 +337,22 @@ mod tests {
             out[(team * 32 + u64::from(t)) as usize].store(s.read(*phase, [31 - t as usize]) + 1, std::sync::atomic::Ordering::Relaxed);
         });
         assert!(out.iter().enumerate().all(|(u, v)| v.load(std::sync::atomic::Ordering::Relaxed) == u as u64 / 32 + 1));
+    }
+
+    #[test]
+    fn a_region_nested_in_a_team_thread_leaves_the_team_barriers_working() {
+        let out: Vec<std::sync::atomic::AtomicU64> = (0..3 * 4).map(|_| Default::default()).collect();
+        run_teams(3, 4, |team, t, phase, arena| {
+            let s = arena.array::<u64, 1>("s", [4], 0, false);
+            *phase = arena.start();
+            // A nested SPMD region on this team thread (it runs serially here, with its own barrier).
+            run_teams(2, 2, |_, _, inner, _| barrier(inner));
+            s.write(*phase, [t as usize], team * 10 + u64::from(t));
+            barrier(phase);
+            out[(team * 4 + u64::from(t)) as usize].store(s.read(*phase, [3 - t as usize]), std::sync::atomic::Ordering::Relaxed);
+        });
+        let got: Vec<u64> = out.iter().map(|v| v.load(std::sync::atomic::Ordering::Relaxed)).collect();
+        assert_eq!(got, (0..12u64).map(|u| (u / 4) * 10 + 3 - u % 4).collect::<Vec<_>>());
     }
 
     #[test]
