@@ -57,7 +57,8 @@ const STACK_BYTES: usize = 2 << 20;
 /// The region the calling thread runs a unit of, and its thread number (`None` outside [`team_for`]).
 fn current() -> Option<(&'static Shared, u32)> {
     let s = CURRENT.with(Cell::get);
-    // SAFETY: set by `run_teams` to its `Shared`, which outlives the teams' run, and cleared before it returns.
+    // SAFETY: set by `run_teams` to its `Shared`, which outlives the teams' run, and given back its enclosing value
+    // (null, or an enclosing `run_teams`' live `Shared`) before it returns.
     (!s.is_null()).then(|| (unsafe { &*s }, ME.with(Cell::get)))
 }
 
@@ -68,8 +69,9 @@ fn arrive(kind: Arrival) {
         // Not in a team thread (a barrier of a team of one run outside `team_for`): nothing to wait for.
         return;
     }
-    // SAFETY: `YIELDER` is set by the running coroutine to its own yielder (at its start and after each suspend) and
-    // cleared by `run_teams` whenever a resume returns, so a non-null value is the yielder of the coroutine this code
+    // SAFETY: `YIELDER` is set by the running coroutine to its own yielder (at its start and after each suspend),
+    // cleared by `run_teams` whenever a resume returns and given back its enclosing value (that of the coroutine a
+    // nested region ran in) when `run_teams` ends, so a non-null value is the yielder of the coroutine this code
     // runs in, which lives while that coroutine runs.
     let y = unsafe { &*y };
     y.suspend(kind);
