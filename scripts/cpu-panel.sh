@@ -8,7 +8,7 @@
 # include (see scripts/device/panel-cuda.sh). The ports come from `cargo build --release -p omp-ports`.
 #   bash scripts/cpu-panel.sh /some/dir      # logs, table.md and the g++ build logs go into /some/dir
 set -u
-O=${1:?usage: cpu-panel.sh OUTDIR}; mkdir -p "$O"
+O=${1:?usage: cpu-panel.sh OUTDIR}; mkdir -p "$O"; O=$(cd "$O" && pwd)  # absolute: the originals run in their folders
 H=$PWD/.device/hecbench/src
 [ -d "$H" ] || { echo "cpu-panel.sh: no $H (see the header)" >&2; exit 2; }
 # haversine's input: the synthetic points its port generates for `@synthetic` (the port's header has the formula).
