@@ -66,9 +66,10 @@ def main():
     for name, (folder, what, _, unit) in ROWS.items():
         p = ports / f"port-{name}.log"
         c = base / log.format(folder)
-        pv = value(name, p.read_text(errors="replace")) if p.exists() else None
-        cv = value(name, c.read_text(errors="replace")) if c.exists() else None
-        failed = [str(f) for f in (p, c) if f.exists() and re.search(r"^FAIL", f.read_text(errors="replace"), re.M)]
+        pt, ct = (f.read_text(errors="replace") if f.exists() else None for f in (p, c))
+        pv = value(name, pt) if pt is not None else None
+        cv = value(name, ct) if ct is not None else None
+        failed = [str(f) for f, t in ((p, pt), (c, ct)) if t is not None and re.search(r"^FAIL", t, re.M)]
         if failed:
             # A program that computed something else is not timed against the one that did not.
             print(f"| {name} ({what}) | | | FAIL in {', '.join(failed)} |")

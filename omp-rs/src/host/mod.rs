@@ -171,6 +171,13 @@ impl<const D: usize> Iterator for Indices<D> {
     }
 }
 
+/// Whether a region met at `outer` runs on the thread that meets it: nested regions do (OpenMP's default
+/// max-active-levels of 1), and so does a region started inside a critical block (other threads reaching the same
+/// section would wait for this one forever; on this thread the section's re-entry check panics instead).
+pub(crate) fn runs_on_its_thread(outer: Option<TeamPosition>) -> bool {
+    outer.is_some_and(|p| p.active_level > 0) || sharing::inside_critical()
+}
+
 /// Runs a parallel loop over the iteration space `counts` (one count per collapsed dimension).
 ///
 /// Each thread of the team gets its own copy of `init` (the reductions' identities), runs `body` on the chunks
@@ -190,11 +197,8 @@ where
     let outer = position();
     let level = outer.map_or(0, |p| p.level) + 1;
     let outer_active = outer.map_or(0, |p| p.active_level);
-    // Nested regions run on the thread that meets them (OpenMP's default max-active-levels of 1). So does a
-    // region started inside a critical block: other threads reaching the same section would wait for this one
-    // forever, on this thread the section's re-entry check panics instead.
     let requested = config.num_threads.unwrap_or_else(crate::icv::num_threads);
-    let serial = !config.active || outer_active > 0 || sharing::inside_critical();
+    let serial = !config.active || runs_on_its_thread(outer);
     let threads = if serial { 1 } else { requested.max(1) };
     let schedule = match config.schedule {
         Schedule::Runtime => crate::icv::run_schedule(),

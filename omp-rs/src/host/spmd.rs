@@ -134,17 +134,17 @@ where
     });
     let outer = position();
     let (level, active_level) = (outer.map_or(0, |p| p.level) + 1, outer.map_or(0, |p| p.active_level) + usize::from(n > 1));
-    // As a `parallel` loop: nested regions (OpenMP's default max-active-levels of 1) and regions inside a critical
-    // section run on the thread that meets them.
-    let serial = outer.is_some_and(|p| p.active_level > 0) || sharing::inside_critical();
-    let workers = if serial { 1 } else { crate::icv::num_threads().max(1).min(usize::try_from(teams).unwrap_or(usize::MAX)).max(1) };
+    let workers = if super::runs_on_its_thread(outer) {
+        1
+    } else {
+        crate::icv::num_threads().min(usize::try_from(teams).unwrap_or(usize::MAX)).max(1)
+    };
     let stop = AtomicBool::new(false);
     let work = |worker: usize| -> Vec<R> {
         let first = worker as u64;
         let team_ids = (first..teams).step_by(workers);
-        let unit_of = |team: u64, t: usize| team * threads + t as u64;
         let run_unit = |team: u64, t: usize, acc: &mut R| {
-            let unit = unit_of(team, t);
+            let unit = team * threads + t as u64;
             // Each unit is one (team, thread) pair, handed out once, so the views own disjoint elements.
             body(Chunk { first: unit, last: unit + 1, counts }, acc, arrays.views(unit, unit + 1, sharing::Token(())));
         };
@@ -234,7 +234,8 @@ fn run_teams<R: Copy>(
                     return results.into_iter().flatten().collect::<Vec<R>>();
                 }
                 if ended != 0 {
-                    mismatched_barriers(0);
+                    // Some threads ended their unit while the others wait at a barrier: name one that ended.
+                    mismatched_barriers(results.iter().position(Option::is_some).unwrap_or(0));
                 }
                 if waiting == Some(Arrival::UnitEnd) && stop.load(Ordering::Relaxed) {
                     // Another OS thread's team panicked: start no further team.
