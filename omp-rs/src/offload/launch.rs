@@ -662,14 +662,13 @@ const THREADS_PER_SM: u64 = 2048;
 /// Iterations per thread a flat collapsed nest's default grid aims at once the GPU's threads are all busy
 /// (`OMP_RS_NEST_ITERATIONS_PER_THREAD` sets it, a tuning knob; 1 gives every thread one iteration up to the cap).
 fn nest_iterations_per_thread() -> u64 {
-    static T: OnceLock<Option<u64>> = OnceLock::new();
-    let set = *T.get_or_init(|| {
-        std::env::var("OMP_RS_NEST_ITERATIONS_PER_THREAD")
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .filter(|&t: &u64| (1..=1024).contains(&t))
-    });
-    set.unwrap_or(NEST_ITERATIONS_PER_THREAD)
+    static T: OnceLock<Option<u32>> = OnceLock::new();
+    grid_knob(&T, "OMP_RS_NEST_ITERATIONS_PER_THREAD").map_or(NEST_ITERATIONS_PER_THREAD, u64::from)
+}
+
+/// A default-grid tuning knob from the environment, read once into `cell`: a number in 1..=1024, else unset.
+fn grid_knob(cell: &'static OnceLock<Option<u32>>, name: &str) -> Option<u32> {
+    *cell.get_or_init(|| std::env::var(name).ok().and_then(|v| v.trim().parse().ok()).filter(|t| (1..=1024).contains(t)))
 }
 
 /// See [`nest_iterations_per_thread`]. H100, 2026-12-05, same binary and call, four against one: iso2dfd's 2048 x 2048
@@ -706,10 +705,7 @@ fn tiles(threads: u32, iterations: u64, inner: u64) -> Tiles {
 /// with 128; bench/RESULTS.md, 2026-12-01).
 fn teams_per_sm(reducing: bool) -> u32 {
     static T: OnceLock<Option<u32>> = OnceLock::new();
-    let set = *T.get_or_init(|| {
-        std::env::var("OMP_RS_TEAMS_PER_SM").ok().and_then(|v| v.trim().parse().ok()).filter(|&t: &u32| (1..=1024).contains(&t))
-    });
-    set.unwrap_or(if reducing { 32 } else { 128 })
+    grid_knob(&T, "OMP_RS_TEAMS_PER_SM").unwrap_or(if reducing { 32 } else { 128 })
 }
 
 /// What a launch did.
@@ -1185,8 +1181,10 @@ mod tests {
         let teams = |iterations: u64| Geometry::for_iterations(iterations).resolve("k", Some(132), flat_nest).unwrap().0;
         // iso2dfd's 2048 x 2048: 16384 teams of one iteration per thread become 4096 of four.
         assert_eq!(teams(2048 * 2048), 16384 / nest_iterations_per_thread() as u32);
-        // A million iterations: never fewer teams than fill the GPU (132 SMs x 8 teams of 256 threads).
-        assert_eq!(teams(1_000_000), 1056);
+        // A million iterations: never fewer teams than fill the GPU (132 SMs x 8 teams of 256 threads); with the
+        // default four per thread, exactly those.
+        let per = nest_iterations_per_thread() as u32;
+        assert_eq!(teams(1_000_000), 3907u32.div_ceil(per).max(1056));
         // Fewer iterations than the GPU has threads: one each.
         assert_eq!(teams(100_000), 391);
         // The cap holds.
