@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""panel-table.py PORTS_DIR CUDA_DIR [--gcc] -- the ports panel's Markdown table: each port's own timer against its
-CUDA original's, from the logs `scripts/device/ports.sh` writes (port-<name>.log) and `CUDA=1 scripts/device/ports.sh`
-writes (cuda-<name>-cuda.log), then the geometric mean of the ratios. With `--gcc`, against the OpenMP originals
-built by g++ on the host instead (gcc-<name>-omp.log, written by `scripts/cpu-panel.sh`). Each program is compared on
+"""panel-table.py PORTS_DIR CUDA_DIR [--gcc | --blocking BLOCKING_DIR] -- the ports panel's Markdown table: each port's
+own timer against its CUDA original's, from the logs `scripts/device/ports.sh` writes (port-<name>.log) and `CUDA=1
+scripts/device/ports.sh` writes (cuda-<name>-cuda.log), then the geometric mean of the ratios. With `--gcc`, against
+the OpenMP originals built by g++ on the host instead (gcc-<name>-omp.log, written by `scripts/cpu-panel.sh`). With
+`--blocking`, a second CUDA column: the same CUDA programs run under `CUDA_LAUNCH_BLOCKING=1` (`BLOCKING=1 CUDA=1
+scripts/device/ports.sh`), where every launch waits for its kernel as a region without `nowait` does in OpenMP. Each program is compared on
 the line both versions print (the original's timer, kept by the port); a program whose line is missing on either
 side is listed with its reason and left out of the mean."""
 import math
@@ -54,42 +56,69 @@ def value(name, text):
     return float(found[-1])
 
 
-def main():
-    gcc = sys.argv[3:] == ["--gcc"]
-    if len(sys.argv) != 3 and not gcc:
-        sys.exit(__doc__)
-    ports, base = Path(sys.argv[1]), Path(sys.argv[2])
-    label, log = ("g++ -fopenmp", "gcc-{}-omp.log") if gcc else ("CUDA", "cuda-{}-cuda.log")
-    ratios = []
-    print(f"| program | port | {label} | port / {label} |")
-    print("|---|---:|---:|---:|")
-    for name, (folder, what, _, unit) in ROWS.items():
-        p = ports / f"port-{name}.log"
-        c = base / log.format(folder)
-        pt, ct = (f.read_text(errors="replace") if f.exists() else None for f in (p, c))
-        pv = value(name, pt) if pt is not None else None
-        cv = value(name, ct) if ct is not None else None
-        failed = [str(f) for f, t in ((p, pt), (c, ct)) if t is not None and re.search(r"^FAIL", t, re.M)]
-        if failed:
-            # A program that computed something else is not timed against the one that did not.
-            print(f"| {name} ({what}) | | | FAIL in {', '.join(failed)} |")
-            continue
-        if pv is None or cv is None:
-            missing = ", ".join(str(f) for f, v in ((p, pv), (c, cv)) if v is None)
-            print(f"| {name} ({what}) | | | no line in {missing} |")
-            continue
-        if name == "norm2":
-            sizes = sorted(set(pv) & set(cv), key=float)
-            r = math.exp(sum(math.log(pv[s] / cv[s]) for s in sizes) / len(sizes))
-            print(f"| {name} ({what}, {len(sizes)} sizes) | | | {r:.2f} |")
-        else:
-            r = pv / cv
-            print(f"| {name} ({what}) | {pv:.4g} {unit} | {cv:.4g} {unit} | {r:.2f} |")
-        ratios.append((name, r))
+def ratio(name, pv, cv):
+    """port / baseline; norm2's is the geometric mean over the sizes both logs have."""
+    if name == "norm2":
+        sizes = sorted(set(pv) & set(cv), key=float)
+        return math.exp(sum(math.log(pv[s] / cv[s]) for s in sizes) / len(sizes))
+    return pv / cv
+
+
+def shown(name, v, unit):
+    return "" if name == "norm2" else f"{v:.4g} {unit}"
+
+
+def summary(ratios, against):
     g = math.exp(sum(math.log(r) for _, r in ratios) / len(ratios))
     above = [n for n, r in ratios if r > 1.5]
+    return f"Geometric mean over {len(ratios)} programs{against}: **{g:.2f}**; above 1.5x: {', '.join(above) or 'none'}."
+
+
+def main():
+    args = sys.argv[1:]
+    gcc = args[2:] == ["--gcc"]
+    blocking = Path(args[3]) if len(args) == 4 and args[2] == "--blocking" else None
+    if len(args) != 2 and not gcc and blocking is None:
+        sys.exit(__doc__)
+    ports, base = Path(args[0]), Path(args[1])
+    label, log = ("g++ -fopenmp", "gcc-{}-omp.log") if gcc else ("CUDA", "cuda-{}-cuda.log")
+    ratios, blocked = [], []
+    if blocking is None:
+        print(f"| program | port | {label} | port / {label} |")
+        print("|---|---:|---:|---:|")
+    else:
+        print("| program | port | CUDA | port / CUDA | CUDA, launches blocking | port / CUDA, launches blocking |")
+        print("|---|---:|---:|---:|---:|---:|")
+    for name, (folder, what, _, unit) in ROWS.items():
+        logs = [ports / f"port-{name}.log", base / log.format(folder)]
+        if blocking is not None:
+            logs.append(blocking / log.format(folder))
+        texts = [f.read_text(errors="replace") if f.exists() else None for f in logs]
+        values = [value(name, t) if t is not None else None for t in texts]
+        blank = "| |" if blocking is not None else ""
+        failed = [str(f) for f, t in zip(logs, texts) if t is not None and re.search(r"^FAIL", t, re.M)]
+        if failed:
+            # A program that computed something else is not timed against the one that did not.
+            print(f"| {name} ({what}) | | | FAIL in {', '.join(failed)} |{blank}")
+            continue
+        if None in values:
+            missing = ", ".join(str(f) for f, v in zip(logs, values) if v is None)
+            print(f"| {name} ({what}) | | | no line in {missing} |{blank}")
+            continue
+        sizes = f", {len(set(values[0]) & set(values[1]))} sizes" if name == "norm2" else ""
+        r = ratio(name, values[0], values[1])
+        ratios.append((name, r))
+        cells = [f"{name} ({what}{sizes})", shown(name, values[0], unit), shown(name, values[1], unit), f"{r:.2f}"]
+        if blocking is not None:
+            rb = ratio(name, values[0], values[2])
+            blocked.append((name, rb))
+            cells += [shown(name, values[2], unit), f"{rb:.2f}"]
+        print("|" + "|".join(f" {c} " if c else " " for c in cells) + "|")
     print()
-    print(f"Geometric mean over {len(ratios)} programs: **{g:.2f}**; above 1.5x: {', '.join(above) or 'none'}.")
+    print(summary(ratios, ""))
+    if blocking is not None:
+        print()
+        print(summary(blocked, " against CUDA with blocking launches"))
 
 
 if __name__ == "__main__":

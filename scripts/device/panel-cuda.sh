@@ -4,6 +4,10 @@
 # HeCBench is not part of this repository: copy the programs' `src/<name>-cuda` folders of a HeCBench checkout
 # (github zjin-lcf/HeCBench; the ports name their commit) into .device/hecbench/src/ and carry .device/hecbench.
 # Called by `CUDA=1 scripts/device/ports.sh`; `--inputs-only` writes the programs' input files and stops.
+# With `BLOCKING=1` each program runs a second time under `CUDA_LAUNCH_BLOCKING=1` (every kernel launch returns when
+# the kernel has finished: OpenMP's end of region for a region without `nowait`), logging to
+# OUTDIR/blocking/cuda-<name>.log (`scripts/panel-table.py ... --blocking OUTDIR/blocking`); `BLOCKING=only` runs that
+# pass alone (the two passes of the whole panel take longer than one device call may).
 set -u
 O=$1
 H=$PWD/.device/hecbench/src
@@ -21,9 +25,17 @@ wait
 # Each log is copied to $OUT as soon as its program ran: a call cut short by its time limit still brings it back.
 run() {
   local name=$1; shift
-  ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1
-  echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"
-  [ -n "${OUT:-}" ] && cp "$O/cuda-$name.log" "$OUT/"
+  if [ "${BLOCKING:-0}" != only ]; then
+    ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1
+    echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"
+    [ -n "${OUT:-}" ] && cp "$O/cuda-$name.log" "$OUT/"
+  fi
+  if [ "${BLOCKING:-0}" != 0 ]; then
+    mkdir -p "$O/blocking"
+    ( cd "$H/$name" && CUDA_LAUNCH_BLOCKING=1 timeout 100 ./main "$@" ) > "$O/blocking/cuda-$name.log" 2>&1
+    echo "cuda $name $* CUDA_LAUNCH_BLOCKING=1 rc=$?" | tee -a "${OUT:-.}/panel-progress.log"
+    [ -n "${OUT:-}" ] && mkdir -p "$OUT/blocking" && cp "$O/blocking/cuda-$name.log" "$OUT/blocking/"
+  fi
 }
 run bitonic-sort-cuda 25 2
 run black-scholes-cuda 100
