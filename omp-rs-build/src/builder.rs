@@ -235,10 +235,9 @@ impl Builder {
                 report.warnings.push(w);
             }
         }
-        if report.images.is_empty() {
-            // Nothing to embed: the macros must expand to the host path only.
-            report.manifest.kernels.clear();
-        }
+        // Without images the macros expand every region to the host path (a kernel counts only beside an image,
+        // `ManifestView::has_kernel`); the kernels stay listed for the field types they record, which the host path of
+        // a region reading struct fields (`g.a[i]`) binds its hoisted paths with.
         report.manifest.write(&manifest_path)?;
         write_build_log(&dir, &report);
         Ok(report)
