@@ -27,6 +27,8 @@
 //! **Tuning knobs** (NVIDIA, for A/B runs; the images are rebuilt when they change): `OMP_RS_OPT_ARGS` (more LLVM
 //! `opt` arguments, e.g. `-unroll-runtime-multi-exit=true`), `OMP_RS_PTXAS_ARGS` (more ptxas arguments, e.g.
 //! `--maxrregcount=64`). bench/RESULTS.md (2026-12-01) has what both did to the RAJAPerf kernels: neither is a default.
+//! `OMP_RS_FP_CONTRACT=fast` lets `llc` fuse `a * b + c` into one `fma` in GPU kernels, as nvcc and clang do by
+//! default (the default, `off`, keeps Rust's two roundings, so kernels compute what the host path computes).
 //! What is automatic: a kernel above 32 registers is compiled once more without LLVM's machine sinking and keeps that
 //! version where more teams fit per SM (`compile/occupancy.rs`; `build.log` names such kernels).
 //!

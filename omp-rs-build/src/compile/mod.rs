@@ -27,6 +27,22 @@ use crate::toolchain::Toolchain;
 
 pub use ptxas::KernelResources;
 
+/// `llc`'s floating-point contraction for GPU kernels, from `OMP_RS_FP_CONTRACT`: unset or `off` (the default),
+/// Rust's arithmetic, where `a * b + c` rounds twice, as on the host (a kernel's additions and multiplications round
+/// as the host path's do); `fast`, `a * b + c` fused into one `fma` wherever LLVM can, as nvcc and clang compile C and CUDA by default
+/// (fewer instructions, results that may differ from the host's in the last bits). An opt-in for ports whose
+/// originals rely on the C compilers' contraction; the host path never contracts.
+fn fp_contract_args() -> Result<&'static [&'static str]> {
+    match std::env::var("OMP_RS_FP_CONTRACT").as_deref() {
+        Err(_) | Ok("off") => Ok(&[]),
+        Ok("fast") => Ok(&["-fp-contract=fast"]),
+        Ok(other) => Err(Error::Unexpected(format!(
+            "OMP_RS_FP_CONTRACT={other} is not `off` (Rust's rounding, the default) or `fast` (fuse `a * b + c` into fma, as \
+             nvcc and clang do)"
+        ))),
+    }
+}
+
 /// The device crate the outliner generates.
 #[derive(Debug, Clone, Default)]
 pub struct DeviceCrate {

@@ -66,7 +66,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     )?
     .1;
     let ptx = job.image.with_extension("ptx");
-    t.llc = run_timed(llc(llvm, &triple, &mcpu).arg(w.join("opt.bc")).arg("-o").arg(&ptx))?.1;
+    t.llc = run_timed(llc(llvm, &triple, &mcpu)?.arg(w.join("opt.bc")).arg("-o").arg(&ptx))?.1;
     let (mut log, dt) = ptxas(&cuda.ptxas, &cpu, &ptx, job.image)?;
     t.finish = dt;
     let mut resources = ptxas::parse(&log);
@@ -92,11 +92,11 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     })
 }
 
-/// `llc -O3` for the target.
-fn llc(llvm: &LlvmTools, triple: &str, mcpu: &str) -> Command {
+/// `llc -O3` for the target, with the contraction `OMP_RS_FP_CONTRACT` asks for.
+fn llc(llvm: &LlvmTools, triple: &str, mcpu: &str) -> Result<Command> {
     let mut c = Command::new(&llvm.llc);
-    c.args(["-O3", triple, mcpu]);
-    c
+    c.args(["-O3", triple, mcpu]).args(super::fp_contract_args()?);
+    Ok(c)
 }
 
 /// `ptxas -v` of `ptx` into `cubin`: the log (stdout and stderr) and the time it took.
@@ -132,7 +132,7 @@ fn place_for_occupancy(
     }
     let w = job.work;
     let unsunk_ptx = w.join("unsunk.ptx");
-    run_timed(llc(llvm, triple, mcpu).arg("-disable-machine-sink").arg(w.join("opt.bc")).arg("-o").arg(&unsunk_ptx))?;
+    run_timed(llc(llvm, triple, mcpu)?.arg("-disable-machine-sink").arg(w.join("opt.bc")).arg("-o").arg(&unsunk_ptx))?;
     let read = |p: &Path| std::fs::read_to_string(p).map_err(Error::io("reading", p));
     let write = |p: &Path, text: &str| std::fs::write(p, text).map_err(Error::io("writing", p));
     let (base, unsunk_text) = (read(ptx)?, read(&unsunk_ptx)?);
