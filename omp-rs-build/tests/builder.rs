@@ -116,6 +116,29 @@ fn builder_end_to_end_and_missing_toolchain() {
         let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
         eprintln!("{log}");
 
+        // Contraction: saxpy's `y[i] += a * x[i]` rounds twice by default (as on the host) and is one fma under
+        // `OMP_RS_FP_CONTRACT=fast`; another value is an error naming the choices.
+        let saxpy_entry = |ptx: &str| ptx.split(".visible .entry ").find(|e| e.starts_with(&k.name)).unwrap().to_owned();
+        let default_saxpy = saxpy_entry(&ptx);
+        assert!(default_saxpy.contains("mul.rn.f64") && !default_saxpy.contains("fma.rn.f64"), "{default_saxpy}");
+        let contracted = |value: &str, dir: &str| {
+            std::env::set_var("OMP_RS_FP_CONTRACT", value);
+            let r = Builder::new()
+                .package_root(&pkg)
+                .package_name("pkg")
+                .out_dir(base.join(dir))
+                .arch("sm_90")
+                .cargo_metadata(false)
+                .try_compile();
+            std::env::remove_var("OMP_RS_FP_CONTRACT");
+            r
+        };
+        let r = contracted("fast", "out-fma").unwrap();
+        let fused = saxpy_entry(&std::fs::read_to_string(r.images[0].ptx.as_ref().unwrap()).unwrap());
+        assert!(fused.contains("fma.rn.f64") && !fused.contains("mul.rn.f64"), "{fused}");
+        let e = contracted("on", "out-fma-bad").unwrap_err().to_string();
+        assert!(e.contains("OMP_RS_FP_CONTRACT=on") && e.contains("`off`") && e.contains("`fast`"), "{e}");
+
         // A region whose helper needs `std`: the build fails with rustc's error at the user's file, said in its terms.
         let bad = base.join("bad");
         write(&bad, "Cargo.toml", "[package]\nname = \"bad\"\n");
