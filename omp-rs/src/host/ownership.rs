@@ -427,7 +427,7 @@ impl<const D: usize> Ownership<D> {
         let mut inside: i128 = 1;
         for d in (0..D).rev() {
             if self.counts[d] > 1 && self.strides[d] != inside {
-                return 0;
+                return self.block_intervals(first, last, out);
             }
             inside = inside.saturating_mul(i128::from(self.counts[d].max(1)));
         }
@@ -446,6 +446,84 @@ impl<const D: usize> Ownership<D> {
             *slot = (a + off, b + off);
         }
         points
+    }
+
+    /// Lattice mode whose terms are all one dense mixed-radix number with the sequential terms between the parallel
+    /// ones: element `lowest + u·S·B + s·B + v` for flat iteration `p = u·B + v` (the outer dimensions number `u`, the
+    /// inner ones, `B` iterations in all, number `v`) and sequential point `s < S`. A bitonic stage's
+    /// `input[seq·2h + k]` and `input[seq·2h + k + h]` (`k < h`, the offset `h` the sequential term) is of this
+    /// kind. The chunk `first..last` then owns, for a partial block `u` at either end, one interval per point, and
+    /// for the whole blocks in between one interval: at most `2S + 1` intervals, written into `out` as `[lo, hi]`.
+    /// The number written, 0 when the form is not of that kind or the intervals do not fit.
+    fn block_intervals(&self, first: u64, last: u64, out: &mut [(i128, i128)]) -> usize {
+        let terms = &self.order[..self.n_order];
+        if terms.iter().any(|t| t.stride <= 0) {
+            return 0;
+        }
+        // Walk the terms from the smallest stride up: the inner dimensions (the nest's last ones, in nest order),
+        // then the sequential terms, then the outer dimensions, each stride the span of everything below it.
+        let mut expected: i128 = 1;
+        let mut next_dim = D;
+        let (mut block, mut points) = (None::<i128>, 1i128);
+        for t in terms.iter().rev() {
+            if t.stride != expected {
+                return 0;
+            }
+            match t.dim {
+                Some(d) => {
+                    // Parallel dimensions come in nest order, innermost first (dimensions of one iteration have
+                    // no term).
+                    if d >= next_dim || (d + 1..next_dim).any(|e| self.counts[e] > 1) {
+                        return 0;
+                    }
+                    next_dim = d;
+                }
+                None => {
+                    if block.is_some_and(|b| b * points != expected) {
+                        return 0; // a parallel dimension between two sequential terms
+                    }
+                    block.get_or_insert(expected);
+                    points *= i128::from(t.count);
+                }
+            }
+            expected = match expected.checked_mul(i128::from(t.count)) {
+                Some(e) => e,
+                None => return 0,
+            };
+        }
+        let Some(b) = block else { return 0 };
+        if 2 * points + 1 > out.len() as i128 {
+            return 0;
+        }
+        let (base, sb) = (self.origin + self.low_offset, b * points);
+        let (f, l) = (i128::from(first), i128::from(last - 1));
+        let (u0, r0, u1, r1) = (f / b, f % b, l / b, l % b);
+        let mut n = 0;
+        let mut push = |lo: i128, hi: i128| {
+            out[n] = (lo, hi);
+            n += 1;
+        };
+        if u0 == u1 {
+            for q in 0..points {
+                push(base + u0 * sb + q * b + r0, base + u0 * sb + q * b + r1);
+            }
+        } else {
+            let whole = (if r0 == 0 { u0 } else { u0 + 1 }, if r1 == b - 1 { u1 } else { u1 - 1 });
+            if whole.0 <= whole.1 {
+                push(base + whole.0 * sb, base + whole.1 * sb + (sb - 1));
+            }
+            if r0 != 0 {
+                for q in 0..points {
+                    push(base + u0 * sb + q * b + r0, base + u0 * sb + q * b + b - 1);
+                }
+            }
+            if r1 != b - 1 {
+                for q in 0..points {
+                    push(base + u1 * sb + q * b, base + u1 * sb + q * b + r1);
+                }
+            }
+        }
+        n
     }
 
     /// The flat iteration that owns element `idx`, if any (exact, for any direction).
@@ -667,7 +745,59 @@ mod test {
         assert_eq!(o.lattice_intervals(4, 11, &mut out), 0);
     }
 
+    #[test]
+    fn a_bitonic_stage_gives_a_chunk_two_intervals_per_partial_sequence_and_one_for_whole_ones() {
+        // input[seq * 2h + k] and input[seq * 2h + k + h], seq in 0..4, k in 0..h, h = 8 (a bitonic stage).
+        let h = 8u64;
+        let (ds, dk) = (dim(0, 4), dim(0, h as i64));
+        let o = Affine::new(Some(0), [4, h])
+            .term(0, Some(2 * h as i128), &ds)
+            .term(1, Some(1), &dk)
+            .offsets(&[Some(0), Some(h as i128)])
+            .check("input", "seq_num * seq_len + k");
+        assert_eq!(o.mode, Mode::Lattice);
+        let mut out = [(0, 0); 8];
+        // Iterations 3..6 of sequence 0: k = 3..=5 and k + h.
+        assert_eq!(o.lattice_intervals(3, 6, &mut out), 2);
+        assert_eq!(&out[..2], &[(3, 5), (11, 13)]);
+        // Iterations 5..29: the end of sequence 0, sequences 1 and 2 whole, the start of sequence 3.
+        assert_eq!(o.lattice_intervals(5, 29, &mut out), 5);
+        assert_eq!(&out[..5], &[(16, 47), (5, 7), (13, 15), (48, 52), (56, 60)]);
+        // Whole sequences only: one interval.
+        assert_eq!(o.lattice_intervals(8, 24, &mut out), 1);
+        assert_eq!(out[0], (16, 47));
+        // A parallel dimension between two sequential terms: no intervals (each access decided exactly).
+        let d = dim(0, 4);
+        let o = Affine::new(Some(0), [4]).term(0, Some(2), &d).offsets(&[Some(0), Some(1)]).inner(Some(8), &dim(0, 2)).check("y", "...");
+        assert_eq!(o.lattice_intervals(1, 3, &mut out), 0);
+    }
+
     proptest! {
+        /// A chunk's block intervals (sequential terms between the parallel dimensions) hold exactly the elements
+        /// the chunk's iterations own.
+        #[test]
+        fn block_intervals_are_exactly_what_the_chunk_owns(
+            outer in 1u64..5, inner in 1u64..6, points in 1usize..4, a in 0u64..40, len in 1u64..40, origin in 0i128..5,
+        ) {
+            let (d0, d1) = (dim(0, outer as i64), dim(0, inner as i64));
+            let block = i128::from(inner);
+            let offs: Vec<Option<i128>> = (0..points as i128).map(|q| Some(q * block)).collect();
+            let stride = block * points as i128;
+            let o = Affine::new(Some(origin), [outer, inner]).term(0, Some(stride), &d0).term(1, Some(1), &d1).offsets(&offs).check("y", "...");
+            // One point, or one iteration per block: each iteration owns an interval (hull mode, `interval`).
+            prop_assume!(o.mode == Mode::Lattice);
+            let total = outer * inner;
+            let (first, last) = (a.min(total), (a + len).min(total));
+            let mut out = [(0, 0); 8];
+            let k = o.lattice_intervals(first, last, &mut out);
+            prop_assert!(first == last || k > 0, "no intervals for {first}..{last}");
+            let covered = |idx: i128| out[..k].iter().any(|&(lo, hi)| (lo..=hi).contains(&idx));
+            for idx in 0..(origin + i128::from(total) * points as i128 + 2) {
+                let owner = o.owner(idx as usize).filter(|p| (first..last).contains(p));
+                prop_assert_eq!(covered(idx), owner.is_some(), "element {}, owner {:?}, chunk {}..{}, {:?}", idx, o.owner(idx as usize), first, last, &out[..k]);
+            }
+        }
+
         /// Every element of a chunk's lattice intervals is owned by an iteration of the chunk.
         #[test]
         fn lattice_intervals_are_owned_by_the_chunk(
