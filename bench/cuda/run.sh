@@ -10,12 +10,12 @@
 #   omp-bench --merge rust.json,cuda.json --plot plots/
 #
 # Environment: NVCC (default nvcc), CUDA_ARCH (default sm_90), BUILD_DIR (default
-# bench/cuda/build), CC (host C compiler for ../csrc/rpdata.c, default gcc), NVCC_EXTRA.
+# bench/cuda/build), CC (host C compiler for ../csrc/rpdata.c, default gcc), NVCC_EXTRA, FMAD.
 #
 # --fmad=false: Rust never contracts a*b+c into an FMA, and the reference checksums come from a
 # -ffp-contract=off build, so the baseline does not either; checksums then match seq closely
-# and the comparison with omp-gpu is like for like. Set NVCC_EXTRA=--fmad=true to measure
-# nvcc's default.
+# and the comparison with omp-gpu is like for like. Set FMAD=true to measure nvcc's default
+# (against omp-bench built with OMP_RS_FP_CONTRACT=fast).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +32,7 @@ done
 
 "${CC:-gcc}" -O2 -std=c99 -ffp-contract=off -c "$here/../csrc/rpdata.c" -o "$build/rpdata.o"
 # shellcheck disable=SC2086
-"$nvcc" -O3 -arch="$arch" --fmad=false -std=c++17 -Xcompiler -ffp-contract=off ${NVCC_EXTRA:-} \
+"$nvcc" -O3 -arch="$arch" --fmad="${FMAD:-false}" -std=c++17 -Xcompiler -ffp-contract=off ${NVCC_EXTRA:-} \
     "$here"/main.cu "$here"/stream.cu "$here"/basic.cu "$here"/lcals.cu "$here"/polybench.cu \
     "$here"/apps.cu "$build/rpdata.o" -o "$build/omp-bench-cuda"
 echo "built $build/omp-bench-cuda" >&2
