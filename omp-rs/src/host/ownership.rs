@@ -418,7 +418,8 @@ impl<const D: usize> Ownership<D> {
     /// Lattice mode whose parallel part is dense (flat iteration `p` at `base + p`, as a collapsed nest over a
     /// row-major array is): the chunk `first..last` owns, for each point of the sequential terms (`y[k * 4 + v]`
     /// with `v` in `0..4`, miniWeather's `tend[ll * nz * nx + k * nx + i]`), one contiguous interval, `[lo, hi]`
-    /// in `out`. The number written, 0 when the form is not of that kind or has more than `out.len()` points.
+    /// in `out`. The number written, 0 when the form is not of that kind or has more than `out.len()` points. A
+    /// parallel part that is not dense gets [`Ownership::block_intervals`]'s intervals, where its form has them.
     pub(crate) fn lattice_intervals(&self, first: u64, last: u64, out: &mut [(i128, i128)]) -> usize {
         if self.mode != Mode::Lattice || first >= last || self.highest < self.lowest {
             return 0;
