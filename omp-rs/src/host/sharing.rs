@@ -54,7 +54,9 @@ impl<'a, T, const D: usize> DisjointMut<'a, T, D> {
     fn view(&self, first: u64, last: u64) -> ChunkView<'a, T, D> {
         // The parts of the chunk's contiguous intervals that lie inside the array are checked once here;
         // everything else goes through `resolve` access by access. One interval for a monotone form; one per
-        // constant offset of a lattice form over a dense nest (several writes per iteration at constant offsets).
+        // constant offset of a lattice form over a dense nest (several writes per iteration at constant offsets); for
+        // offsets between the parallel dimensions (a bitonic stage), one per offset of a partial block at either end
+        // and one for the whole blocks between.
         let inside = |(lo, hi): (i128, i128)| {
             let (lo, hi) = (lo.max(0), hi.min(self.len as i128 - 1));
             if lo <= hi {
