@@ -54,9 +54,12 @@ fn struct_field_regions_run_on_the_host_without_device_images() {
         .env("OMP_RS_DEVICE_RUSTC", "/nonexistent/rustc")
         .env("OMP_RS_PTXAS", "/nonexistent/ptxas")
         .env("OMP_TARGET_OFFLOAD", "DISABLED")
+        // A build of the dependencies beside the workspace's: no debug info, removed when the test passes.
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
         .output()
         .expect("run cargo");
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the crate did not build or run:\n{stderr}");
     assert_eq!(stdout.trim(), "scaled on the host", "{stderr}");
+    let _ = std::fs::remove_dir_all(base.join("target"));
 }
