@@ -472,9 +472,9 @@ impl<const D: usize> Ownership<D> {
             }
             match t.dim {
                 Some(d) => {
-                    // Parallel dimensions come in nest order, innermost first (dimensions of one iteration have
-                    // no term).
-                    if d >= next_dim || (d + 1..next_dim).any(|e| self.counts[e] > 1) {
+                    // Parallel dimensions come in nest order, innermost first (a dimension of one iteration has no
+                    // term; one of more that came out of order meets this test later, its stride being larger).
+                    if d >= next_dim {
                         return 0;
                     }
                     next_dim = d;
@@ -767,6 +767,12 @@ mod test {
         // Whole sequences only: one interval.
         assert_eq!(o.lattice_intervals(8, 24, &mut out), 1);
         assert_eq!(out[0], (16, 47));
+        // The parallel dimensions out of nest order (`y[i + 8 * j]` and `y[i + 8 * j + 4]` for i in 0..4, j in 0..3):
+        // dense, but a chunk's flat iterations are not a block range; no intervals.
+        let (di, dj) = (dim(0, 4), dim(0, 3));
+        let o = Affine::new(Some(0), [4, 3]).term(0, Some(1), &di).term(1, Some(8), &dj).offsets(&[Some(0), Some(4)]).check("y", "...");
+        assert_eq!(o.mode, Mode::Lattice);
+        assert_eq!(o.lattice_intervals(1, 5, &mut out), 0);
         // A parallel dimension between two sequential terms: no intervals (each access decided exactly).
         let d = dim(0, 4);
         let o = Affine::new(Some(0), [4]).term(0, Some(2), &d).offsets(&[Some(0), Some(1)]).inner(Some(8), &dim(0, 2)).check("y", "...");
