@@ -2,15 +2,12 @@
 //! images, manifest; and the host-only fallback with one warning when the toolchain is missing.
 //! One test function: it changes environment variables, which are process-wide.
 
+mod common;
+
 use std::path::Path;
 
+use common::write;
 use omp_build::{manifest, Builder, Manifest, Toolchain};
-
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
 
 #[test]
 fn builder_end_to_end_and_missing_toolchain() {

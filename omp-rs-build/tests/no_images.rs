@@ -2,14 +2,12 @@
 //! runs every target region on the host, regions reading struct fields included: a throw-away crate, built and run
 //! by cargo with `OMP_RS_OFFLOAD_ARCH=sm_90` and the device compiler and ptxas pointed at paths that do not exist.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
-fn write(root: &Path, rel: &str, text: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, text).unwrap();
-}
+use common::write;
 
 #[test]
 fn struct_field_regions_run_on_the_host_without_device_images() {
