@@ -28,7 +28,8 @@
 //! `opt` arguments, e.g. `-unroll-runtime-multi-exit=true`), `OMP_RS_PTXAS_ARGS` (more ptxas arguments, e.g.
 //! `--maxrregcount=64`). bench/RESULTS.md (2026-12-01) has what both did to the RAJAPerf kernels: neither is a default.
 //! `OMP_RS_FP_CONTRACT=fast` lets `llc` fuse `a * b + c` into one `fma` in GPU kernels, as nvcc and clang do by
-//! default (the default, `off`, keeps Rust's two roundings, so kernels compute what the host path computes).
+//! default (the default, `off`, keeps Rust's two roundings, so kernels compute what the host path computes);
+//! `OMP_RS_FAST_MATH=on` adds approximate `f32` division and square root on NVIDIA GPUs (`compile::FpModel`).
 //! What is automatic: a kernel above 32 registers is compiled once more without LLVM's machine sinking and keeps that
 //! version where more teams fit per SM (`compile/occupancy.rs`; `build.log` names such kernels).
 //!

@@ -35,6 +35,7 @@ pub const ENV_VARS: &[&str] = &[
     "OMP_RS_PTXAS_ARGS",
     "OMP_RS_OPT_ARGS",
     "OMP_RS_FP_CONTRACT",
+    "OMP_RS_FAST_MATH",
     "OMP_RS_LIBDEVICE",
     "OMP_RS_ROCM_BITCODE",
     "OMP_RS_OFFLOAD_ARCH",

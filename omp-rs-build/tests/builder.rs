@@ -31,7 +31,9 @@ fn builder_end_to_end_and_missing_toolchain() {
              }\n\
          }\n\
          #[omp::target_teams_distribute_parallel_for]\n\
-         pub fn roots(x: &[f32], y: &mut [f32]) { for i in 0..y.len() { y[i] = x[i].sqrt(); } }\n\
+         pub fn roots(x: &[f32], y: &mut [f32], inv: &mut [f32]) {\n\
+             for i in 0..y.len() { y[i] = x[i].sqrt(); inv[i] = 1.0 / (x[i] + 1.0).sqrt(); }\n\
+         }\n\
          #[omp::target_teams_distribute_parallel_for]\n\
          pub fn tenth<T: Copy + core::ops::Mul<Output = T> + From<f32>>(x: &mut [T]) {\n\
              for i in 0..x.len() { x[i] = x[i] * T::from(0.1); }\n\
@@ -74,7 +76,7 @@ fn builder_end_to_end_and_missing_toolchain() {
         // host, `0.1f64` in an f64 kernel) gets no kernel, and the build says where and why.
         assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
         let w = &r.warnings[0];
-        assert!(w.contains("src/kernels.rs:16") && w.contains("`T::from(0.1)`") && !w.contains('\n'), "{w}");
+        assert!(w.contains("src/kernels.rs:18") && w.contains("`T::from(0.1)`") && !w.contains('\n'), "{w}");
         assert_eq!(r.manifest.host_only.len(), 1);
         let rel: Vec<String> = r.scanned.iter().map(|p| p.strip_prefix(&pkg).unwrap().display().to_string()).collect();
         for f in ["src", "examples", "src/lib.rs", "src/kernels.rs", "examples/plain.rs"] {
@@ -105,21 +107,25 @@ fn builder_end_to_end_and_missing_toolchain() {
         }
         let ptx = std::fs::read_to_string(out.join(manifest::DIR).join(m.images[0].file.replace(".cubin", ".ptx"))).unwrap();
         assert!(ptx.contains(&format!(".visible .entry {}(", k.name)) && ptx.contains(&format!(".visible .entry {}(", fir.name)));
-        // `f32::sqrt` is correctly rounded on the device as on the host (libdevice's `sqrtf` under `-prec-sqrt`).
+        // `f32::sqrt` and `/` are correctly rounded on the device as on the host (libdevice's `sqrtf` under
+        // `-prec-sqrt`; `1.0 / s` a correctly rounded reciprocal).
         let roots = m.kernels.iter().find(|k| k.function == "roots").unwrap();
-        let entry = ptx.split(".visible .entry ").find(|e| e.starts_with(&roots.name)).unwrap();
-        assert!(entry.contains("sqrt.rn.f32") && !entry.contains("\tsqrt.approx"), "{entry}");
+        let roots_entry = |ptx: &str| ptx.split(".visible .entry ").find(|e| e.starts_with(&roots.name)).unwrap().to_owned();
+        let entry = roots_entry(&ptx);
+        assert!(entry.contains("sqrt.rn.f32") && entry.contains("rcp.rn.f32") && !entry.contains(".approx"), "{entry}");
         assert!(m.globals.iter().any(|g| g.name == "__omp_rs_panic_record" && g.size == 8));
         let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
         eprintln!("{log}");
 
         // Contraction: saxpy's `y[i] += a * x[i]` rounds twice by default (as on the host) and is one fma under
-        // `OMP_RS_FP_CONTRACT=fast`; another value is an error naming the choices.
+        // `OMP_RS_FP_CONTRACT=fast` and `OMP_RS_FAST_MATH=on`; the latter also makes `x.sqrt()` and `1.0 / s` approximate
+        // (`rsqrt.approx` where both are in one block, as in the ports' nbody; here the write's check parts them).
+        // Another value is an error naming the choices.
         let saxpy_entry = |ptx: &str| ptx.split(".visible .entry ").find(|e| e.starts_with(&k.name)).unwrap().to_owned();
         let default_saxpy = saxpy_entry(&ptx);
         assert!(default_saxpy.contains("mul.rn.f64") && !default_saxpy.contains("fma.rn.f64"), "{default_saxpy}");
-        let contracted = |value: &str, dir: &str| {
-            std::env::set_var("OMP_RS_FP_CONTRACT", value);
+        let with_env = |var: &str, value: &str, dir: &str| {
+            std::env::set_var(var, value);
             let r = Builder::new()
                 .package_root(&pkg)
                 .package_name("pkg")
@@ -127,14 +133,28 @@ fn builder_end_to_end_and_missing_toolchain() {
                 .arch("sm_90")
                 .cargo_metadata(false)
                 .try_compile();
-            std::env::remove_var("OMP_RS_FP_CONTRACT");
+            std::env::remove_var(var);
             r
         };
-        let r = contracted("fast", "out-fma").unwrap();
-        let fused = saxpy_entry(&std::fs::read_to_string(r.images[0].ptx.as_ref().unwrap()).unwrap());
+        let r = with_env("OMP_RS_FP_CONTRACT", "fast", "out-fma").unwrap();
+        let contracted = std::fs::read_to_string(r.images[0].ptx.as_ref().unwrap()).unwrap();
+        let fused = saxpy_entry(&contracted);
         assert!(fused.contains("fma.rn.f64") && !fused.contains("mul.rn.f64"), "{fused}");
-        let e = contracted("on", "out-fma-bad").unwrap_err().to_string();
+        let contracted_roots = roots_entry(&contracted);
+        let correctly_rounded = |e: &str| e.contains("sqrt.rn.f32") && e.contains("rcp.rn.f32") && !e.contains(".approx");
+        assert!(correctly_rounded(&contracted_roots), "contraction alone keeps division and square root: {contracted_roots}");
+        let e = with_env("OMP_RS_FP_CONTRACT", "on", "out-fma-bad").unwrap_err().to_string();
         assert!(e.contains("OMP_RS_FP_CONTRACT=on") && e.contains("`off`") && e.contains("`fast`"), "{e}");
+        let r = with_env("OMP_RS_FAST_MATH", "on", "out-fast").unwrap();
+        let fast = std::fs::read_to_string(r.images[0].ptx.as_ref().unwrap()).unwrap();
+        assert!(saxpy_entry(&fast).contains("fma.rn.f64"), "{}", saxpy_entry(&fast));
+        let fast_roots = roots_entry(&fast);
+        assert!(
+            fast_roots.contains("sqrt.approx.f32") && fast_roots.contains("rcp.approx.f32") && !fast_roots.contains(".rn.f32"),
+            "{fast_roots}"
+        );
+        let e = with_env("OMP_RS_FAST_MATH", "1", "out-fast-bad").unwrap_err().to_string();
+        assert!(e.contains("OMP_RS_FAST_MATH=1") && e.contains("`off`") && e.contains("`on`"), "{e}");
 
         // A region whose helper needs `std`: the build fails with rustc's error at the user's file, said in its terms.
         let bad = base.join("bad");

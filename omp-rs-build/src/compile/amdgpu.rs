@@ -62,7 +62,7 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     t.llc = run_timed(
         Command::new(&llvm.llc)
             .args(["-O3", &triple, &mcpu, "--amdhsa-code-object-version=5", "-filetype=obj"])
-            .args(super::fp_contract_args()?)
+            .args(super::FpModel::from_env()?.llc_args(false))
             .arg(w.join("opt.bc"))
             .arg("-o")
             .arg(w.join("kernels.o")),

@@ -27,19 +27,70 @@ use crate::toolchain::Toolchain;
 
 pub use ptxas::KernelResources;
 
-/// `llc`'s floating-point contraction for GPU kernels, from `OMP_RS_FP_CONTRACT`: unset or `off` (the default),
-/// Rust's arithmetic, where `a * b + c` rounds twice, as on the host (a kernel's additions and multiplications round
-/// as the host path's do); `fast`, `a * b + c` fused into one `fma` wherever LLVM can, as nvcc and clang compile C and CUDA by default
-/// (fewer instructions, results that may differ from the host's in the last bits). An opt-in for ports whose
-/// originals rely on the C compilers' contraction; the host path never contracts.
-fn fp_contract_args() -> Result<&'static [&'static str]> {
-    match std::env::var("OMP_RS_FP_CONTRACT").as_deref() {
-        Err(_) | Ok("off") => Ok(&[]),
-        Ok("fast") => Ok(&["-fp-contract=fast"]),
-        Ok(other) => Err(Error::Unexpected(format!(
-            "OMP_RS_FP_CONTRACT={other} is not `off` (Rust's rounding, the default) or `fast` (fuse `a * b + c` into fma, as \
-             nvcc and clang do)"
-        ))),
+/// How GPU kernels compute floating point, from the build-time environment. The default is Rust's arithmetic, as
+/// on the host: `a * b + c` rounds twice, `/` and `f32::sqrt` are correctly rounded, so a kernel computes what the
+/// host path computes. Two opt-ins, for ports whose originals rely on the C and CUDA compilers' defaults:
+/// - `OMP_RS_FP_CONTRACT=fast`: `a * b + c` fused into one `fma` wherever LLVM can, as nvcc and clang compile C and
+///   CUDA by default (fewer instructions, results that may differ from the host's in the last bits).
+/// - `OMP_RS_FAST_MATH=on`: that contraction, and on NVIDIA GPUs `f32` division to 2 ulp (`div.full.f32`) and an
+///   approximate `f32` square root, so `1.0 / x.sqrt()` is one `rsqrt.approx.f32`: what nvcc's `-prec-div=false
+///   -prec-sqrt=false` (part of `--use_fast_math`) and CUDA's `rsqrtf` give, and what icpx's default `-fp-model=fast`
+///   gives OpenMP C. Subnormals are kept and transcendental functions stay as they are (unlike `--use_fast_math`);
+///   AMD kernels get the contraction only.
+///
+/// The host path never changes: these trade agreement with it in the last bits for speed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct FpModel {
+    contract: bool,
+    approx_div_sqrt: bool,
+}
+
+impl FpModel {
+    fn from_env() -> Result<Self> {
+        let contract = match std::env::var("OMP_RS_FP_CONTRACT").as_deref() {
+            Err(_) | Ok("off") => false,
+            Ok("fast") => true,
+            Ok(other) => {
+                return Err(Error::Unexpected(format!(
+                    "OMP_RS_FP_CONTRACT={other} is not `off` (Rust's rounding, the default) or `fast` (fuse `a * b + c` \
+                     into fma, as nvcc and clang do)"
+                )))
+            }
+        };
+        let fast = match std::env::var("OMP_RS_FAST_MATH").as_deref() {
+            Err(_) | Ok("off") => false,
+            Ok("on") => true,
+            Ok(other) => {
+                return Err(Error::Unexpected(format!(
+                    "OMP_RS_FAST_MATH={other} is not `off` (Rust's arithmetic, the default) or `on` (fma contraction and \
+                     approximate f32 division and square root, as nvcc's `-prec-div=false -prec-sqrt=false`)"
+                )))
+            }
+        };
+        Ok(FpModel { contract: contract || fast, approx_div_sqrt: fast })
+    }
+
+    /// `llc`'s arguments; the `-nvptx-*` ones only for NVIDIA targets.
+    fn llc_args(self, nvptx: bool) -> Vec<&'static str> {
+        let mut args = Vec::new();
+        if self.contract {
+            args.push("-fp-contract=fast");
+        }
+        if self.approx_div_sqrt && nvptx {
+            args.extend(["-nvptx-prec-divf32=1", "-nvptx-prec-sqrtf32=0"]);
+        }
+        args
+    }
+
+    /// What libdevice's `__nvvm_reflect("__CUDA_PREC_SQRT")` answers: 1 (nvcc's default, `-prec-sqrt`) makes its
+    /// `sqrtf` the correctly rounded `sqrt.rn.f32`, one ulp closer than `sqrt.approx.f32` and equal to Rust's
+    /// `f32::sqrt` on the host.
+    fn nvvm_prec_sqrt(self) -> &'static str {
+        if self.approx_div_sqrt {
+            "-nvvm-reflect-add=__CUDA_PREC_SQRT=0"
+        } else {
+            "-nvvm-reflect-add=__CUDA_PREC_SQRT=1"
+        }
     }
 }
 

@@ -49,14 +49,12 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
             .arg(w.join("linked.bc")),
     )?;
     t.link = a + b;
-    // -mcpu here resolves __nvvm_reflect before O3 (otherwise libdevice keeps both paths). libdevice's `sqrtf` is
-    // the correctly rounded `sqrt.rn.f32` only where `__CUDA_PREC_SQRT` reflects 1 (nvcc's default, `-prec-sqrt`);
-    // unset, it is `sqrt.approx.f32`, one ulp off Rust's `f32::sqrt` on the host. `__CUDA_FTZ` stays 0: Rust keeps
-    // subnormals.
+    // -mcpu here resolves __nvvm_reflect before O3 (otherwise libdevice keeps both paths). `__CUDA_FTZ` stays 0:
+    // Rust keeps subnormals.
     t.opt = run_timed(
         Command::new(&llvm.opt)
             .args([&triple, &mcpu])
-            .arg("-nvvm-reflect-add=__CUDA_PREC_SQRT=1")
+            .arg(super::FpModel::from_env()?.nvvm_prec_sqrt())
             .arg(format!("--internalize-public-api-list={}", job.krate.export_list().join(",")))
             .arg("-passes=internalize,default<O3>,globaldce")
             .args(extra_args("OMP_RS_OPT_ARGS"))
@@ -92,10 +90,10 @@ pub(super) fn compile(job: &Job<'_>) -> Result<Image> {
     })
 }
 
-/// `llc -O3` for the target, with the contraction `OMP_RS_FP_CONTRACT` asks for.
+/// `llc -O3` for the target, with the floating point `OMP_RS_FP_CONTRACT` and `OMP_RS_FAST_MATH` ask for.
 fn llc(llvm: &LlvmTools, triple: &str, mcpu: &str) -> Result<Command> {
     let mut c = Command::new(&llvm.llc);
-    c.args(["-O3", triple, mcpu]).args(super::fp_contract_args()?);
+    c.args(["-O3", triple, mcpu]).args(super::FpModel::from_env()?.llc_args(true));
     Ok(c)
 }
 
