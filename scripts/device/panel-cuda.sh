@@ -7,7 +7,8 @@
 # With `BLOCKING=1` each program runs a second time under `CUDA_LAUNCH_BLOCKING=1` (every kernel launch returns when
 # the kernel has finished: OpenMP's end of region for a region without `nowait`), logging to
 # OUTDIR/blocking/cuda-<name>.log (`scripts/panel-table.py ... --blocking OUTDIR/blocking`); `BLOCKING=only` runs that
-# pass alone (the two passes of the whole panel take longer than one device call may).
+# pass alone (the two passes of the whole panel take longer than one device call may). `ONLY="stddev-cuda nbody-cuda"`
+# builds and runs those programs alone.
 set -u
 O=$1
 H=$PWD/.device/hecbench/src
@@ -17,14 +18,17 @@ H=$PWD/.device/hecbench/src
 mkdir -p "$H/geodesic-cuda"; rm -f "$H/geodesic-cuda/locations.txt"
 awk 'BEGIN { for (k = 0; k < 2097152; k++) printf "%.3f %.3f\n", (k * 7919 % 180000) / 1000.0 - 90.0, (k * 104729 % 360000) / 1000.0 - 180.0 }' > "$H/geodesic-cuda/locations.txt"
 [ "$O" = --inputs-only ] && exit 0
+chosen() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 for d in "$H"/*-cuda; do
   [ -f "$d/Makefile" ] || continue
+  chosen "$(basename "$d")" || continue
   ( cd "$d" && make -s ARCH=sm_90 > "$O/build-$(basename "$d").log" 2>&1 ) &
 done
 wait
 # Each log is copied to $OUT as soon as its program ran: a call cut short by its time limit still brings it back.
 run() {
   local name=$1; shift
+  chosen "$name" || return 0
   if [ "${BLOCKING:-0}" != only ]; then
     ( cd "$H/$name" && timeout 100 ./main "$@" ) > "$O/cuda-$name.log" 2>&1
     echo "cuda $name $* rc=$?" | tee -a "${OUT:-.}/panel-progress.log"

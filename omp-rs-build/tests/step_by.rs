@@ -1,0 +1,43 @@
+//! `omp_device::iter::step_by`, what `for i in (a..b).step_by(s)` becomes in kernels, compiled for the host: the
+//! same values as `core`'s `step_by` for every start, end and step of the 8-bit types and edge values of the wider
+//! ones, and the same panic for a step of 0.
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../device/omp_device/src/iter.rs"]
+mod iter;
+
+#[test]
+fn same_values_as_core() {
+    for a in i8::MIN..=i8::MAX {
+        for b in i8::MIN..=i8::MAX {
+            for s in [1usize, 2, 3, 7, 127, 128, 255, 256, 1000, usize::MAX] {
+                let ours: Vec<i8> = iter::step_by(a..b, s).collect();
+                assert_eq!(ours, (a..b).step_by(s).collect::<Vec<_>>(), "({a}..{b}).step_by({s})");
+                let (ua, ub) = (a as u8, b as u8);
+                let ours: Vec<u8> = iter::step_by(ua..ub, s).collect();
+                assert_eq!(ours, (ua..ub).step_by(s).collect::<Vec<_>>(), "({ua}..{ub}).step_by({s})");
+            }
+        }
+    }
+    let edges = [0usize, 1, 2, usize::MAX / 2, usize::MAX - 3, usize::MAX - 1, usize::MAX];
+    for &a in &edges {
+        for &b in &edges {
+            for s in [1usize, 2, 3, usize::MAX / 2, usize::MAX - 1, usize::MAX] {
+                let ours: Vec<usize> = iter::step_by(a..b, s).take(8).collect();
+                assert_eq!(ours, (a..b).step_by(s).take(8).collect::<Vec<_>>(), "({a}..{b}).step_by({s})");
+                let (ia, ib) = (a as i64, b as i64);
+                let ours: Vec<i64> = iter::step_by(ia..ib, s).take(8).collect();
+                assert_eq!(ours, (ia..ib).step_by(s).take(8).collect::<Vec<_>>(), "({ia}..{ib}).step_by({s})");
+            }
+        }
+    }
+    // `char` ranges skip the surrogates, as `core`'s do.
+    let chars: Vec<char> = iter::step_by('\u{D7F0}'..'\u{E010}', 5).collect();
+    assert_eq!(chars, ('\u{D7F0}'..'\u{E010}').step_by(5).collect::<Vec<_>>());
+}
+
+#[test]
+#[should_panic(expected = "step != 0")]
+fn zero_step_panics() {
+    let _ = iter::step_by(0u32..0, 0);
+}
