@@ -31,7 +31,9 @@ for name in ${PORTS:?}; do
   cuda_dirs="$cuda_dirs $(cuda_dir "$src")"
 done
 tar czf "${OUT:-.}/ports-ab.tgz" -C "$O" .
-ONLY="$cuda_dirs geodesic-cuda" BLOCKING=1 bash scripts/device/panel-cuda.sh "$O/cuda" > "$O/cuda/cuda.log" 2>&1
+# OUT= : panel-cuda.sh would copy each log into $OUT; here they travel in the archive.
+OUT= ONLY="$cuda_dirs geodesic-cuda" BLOCKING=1 bash scripts/device/panel-cuda.sh "$O/cuda" > "$O/cuda/cuda.log" 2>&1
+cat "$O/cuda/cuda.log" >> "$P"
 tar czf "${OUT:-.}/ports-ab.tgz" -C "$O" .
 H=$PWD/.device/hecbench/src
 for spec in ${NCU:-}; do
