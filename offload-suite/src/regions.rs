@@ -17,7 +17,10 @@ pub const CHECKS: &[Check] = &[
         "inner loops reading through affine windows: matvec, strided, shifted, a changing offset, past the end, below zero",
         check_affine_reads,
     ),
-    ("inner step_by loops: grid-stride column sums, i64 and char ranges, a start past the end, a read past the end", check_stepped_reads),
+    (
+        "inner step_by loops: grid-stride column sums, i64, char and unsuffixed ranges, a start past the end, a read past the end",
+        check_stepped_reads,
+    ),
     ("reduction + * min max on f64", check_float_reductions),
     ("reduction & | ^ on i64, + on u64, && || on bool", check_int_reductions),
     ("atomic histogram and atomic scalar sum", check_atomics),
@@ -389,7 +392,8 @@ fn check_affine_reads(rng: &mut StdRng) -> Result<(), String> {
 
 // Inner loops over `(lo..hi).step_by(s)` (C's `for (i = lo; i < hi; i += s)`, the grid-stride loops of ported CUDA
 // kernels) mean in a kernel what they mean on the host: column sums (HeCBench stddev's loop), a range of `i64`, a
-// range of `char` that steps over the surrogates, a start past the end, and a read past the end that must panic.
+// range of `char` that steps over the surrogates, an unsuffixed range whose type comes from its use as an index, a
+// start past the end, and a read past the end that must panic.
 
 #[omp::target_teams_distribute_parallel_for]
 fn strided_column_sums(rows: usize, cols: usize, first: usize, step: usize, a: &[f64], y: &mut [f64]) {
@@ -419,6 +423,17 @@ fn strided_chars(n: usize, step: usize, a: &[f64], y: &mut [f64]) {
         let mut s = 0.0;
         for ch in ('\u{D7F0}'..'\u{E010}').step_by(step) {
             s += a[ch as usize - 0xD7F0 + i];
+        }
+        y[i] = s;
+    }
+}
+
+#[omp::target_teams_distribute_parallel_for]
+fn strided_unsuffixed(n: usize, a: &[f64], y: &mut [f64]) {
+    for i in 0..n {
+        let mut s = 0.0;
+        for k in (0..12).step_by(5) {
+            s += a[k + i];
         }
         y[i] = s;
     }
@@ -454,7 +469,11 @@ fn check_stepped_reads(rng: &mut StdRng) -> Result<(), String> {
     strided_chars(n, step, &c, &mut y);
     let want: Vec<f64> =
         (0..n).map(|i| ('\u{D7F0}'..'\u{E010}').step_by(step).fold(0.0, |s, ch| s + c[ch as usize - 0xD7F0 + i])).collect();
-    same("a char range over the surrogates", &y, &want)
+    same("a char range over the surrogates", &y, &want)?;
+    let d = vec_f64(rng, 12 + n);
+    strided_unsuffixed(n, &d, &mut y);
+    let want: Vec<f64> = (0..n).map(|i| d[i] + d[i + 5] + d[i + 10]).collect();
+    same("an unsuffixed range used as an index", &y, &want)
 }
 
 #[omp::target_teams_distribute_parallel_for(reduction(+: s), reduction(*: p), reduction(min: lo), reduction(max: hi))]

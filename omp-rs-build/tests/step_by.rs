@@ -32,8 +32,31 @@ fn same_values_as_core() {
         }
     }
     // `char` ranges skip the surrogates, as `core`'s do.
-    let chars: Vec<char> = iter::step_by('\u{D7F0}'..'\u{E010}', 5).collect();
-    assert_eq!(chars, ('\u{D7F0}'..'\u{E010}').step_by(5).collect::<Vec<_>>());
+    let around = ['\0', 'a', '\u{D7FE}', '\u{D7FF}', '\u{E000}', '\u{E001}', '\u{FFFF}', '\u{10FFFF}'];
+    for &a in &around {
+        for &b in &around {
+            for s in [1usize, 2, 3, 0x7FF, 0x800, 0x801, 1 << 20, usize::MAX] {
+                let ours: Vec<char> = iter::step_by(a..b, s).take(40).collect();
+                assert_eq!(ours, (a..b).step_by(s).take(40).collect::<Vec<_>>(), "({a:?}..{b:?}).step_by({s})");
+            }
+        }
+    }
+}
+
+/// The loop variable's type comes from its uses, as with `core`'s `step_by`: an unsuffixed range that indexes a
+/// slice is a `usize` range, one added to a `u64` a `u64` range (not `i32`, the fallback of unconstrained literals).
+#[test]
+fn item_type_is_inferred_from_uses() {
+    let v: Vec<f64> = (0..32).map(f64::from).collect();
+    let mut s = 0.0;
+    for j in iter::step_by(0..16, 4) {
+        s += v[j];
+    }
+    let mut t = 0u64;
+    for k in iter::step_by(0..10, 3) {
+        t += k;
+    }
+    assert_eq!((s, t), (0.0 + 4.0 + 8.0 + 12.0, 0 + 3 + 6 + 9));
 }
 
 #[test]
