@@ -23,7 +23,6 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("abi.rs", include_str!("../device/omp_device/src/abi.rs")),
     ("affine.rs", include_str!("../device/omp_device/src/affine.rs")),
     ("atomic.rs", include_str!("../device/omp_device/src/atomic.rs")),
-    ("iter.rs", include_str!("../device/omp_device/src/iter.rs")),
     ("launch.rs", include_str!("../device/omp_device/src/launch.rs")),
     ("math.rs", include_str!("../device/omp_device/src/math.rs")),
     ("nd.rs", include_str!("../device/omp_device/src/nd.rs")),

@@ -355,7 +355,6 @@ pub(crate) fn kernel(plan: &KernelPlan) -> TokenStream {
         _ => None,
     });
     super::affine::AffineReads::new(read_only).visit_block_mut(&mut body);
-    SteppedLoops.visit_block_mut(&mut body);
     let stmts = &body.stmts;
     let items = &plan.local_items;
     let doc = format!(" `{}` region {} of `fn {}`", plan.directive.construct.name, plan.region, plan.function);
@@ -603,29 +602,5 @@ impl VisitMut for DeviceBelow {
         if crate::names::nd::is_below(&c.func) {
             *c.func = syn::parse_quote!(omp_device::nd::below);
         }
-    }
-}
-
-/// `for i in (a..b).step_by(s)` in a kernel body iterates with `omp_device::iter::step_by(a..b, s)`: the same values
-/// without `core`'s division when the iterator is made (see there). Only this form: a parenthesised half-open range
-/// with both bounds as the receiver, where `step_by` can only be `Iterator::step_by` of `core::ops::Range` (a trait
-/// of the user's with a method of that name on ranges would make the host's call ambiguous). The operands keep their
-/// order and positions, so the range and the step are evaluated as before.
-struct SteppedLoops;
-
-impl VisitMut for SteppedLoops {
-    fn visit_expr_for_loop_mut(&mut self, f: &mut syn::ExprForLoop) {
-        syn::visit_mut::visit_expr_for_loop_mut(self, f);
-        let syn::Expr::MethodCall(m) = &*f.expr else { return };
-        if m.method != "step_by" || m.args.len() != 1 || m.turbofish.is_some() || !m.attrs.is_empty() {
-            return;
-        }
-        let syn::Expr::Paren(p) = &*m.receiver else { return };
-        let syn::Expr::Range(r) = &*p.expr else { return };
-        if r.start.is_none() || r.end.is_none() || !matches!(r.limits, syn::RangeLimits::HalfOpen(_)) || !r.attrs.is_empty() {
-            return;
-        }
-        let step = &m.args[0];
-        *f.expr = syn::parse_quote!(omp_device::iter::step_by(#p, #step));
     }
 }

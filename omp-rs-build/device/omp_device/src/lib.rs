@@ -46,7 +46,6 @@
 //! | [`math`] | [`math::Float`]: libdevice / ocml / std math behind std's method names |
 //! | [`reduce`] | reduction ops, [`reduce::Reducer`], [`reduce::team_reduce`] |
 //! | [`atomic`] | `atomic_add`, `atomic_update`, … on raw pointers |
-//! | [`iter`] | [`iter::step_by`]: `for i in (a..b).step_by(s)` in kernel bodies, without `core`'s division |
 //! | [`team`] | team barrier and the shared scratch used by `team_reduce` |
 //! | [`panic`] | [`panic::PanicRecord`], the GPU `#[panic_handler]` and [`host_guard`] |
 //! | [`print`] | `println!` / `print!` in kernels through the device's printf |
@@ -64,7 +63,6 @@ pub mod abi;
 pub mod abi_shared;
 pub mod affine;
 pub mod atomic;
-pub mod iter;
 pub mod launch;
 pub mod math;
 pub mod nd;
