@@ -41,6 +41,11 @@
 //!   draw over 2^32) are written out below, so the particles are the original's bit for bit. The printed numbers use
 //!   C++'s default `cout` format (`%g`, 6 significant digits).
 //!
+//! Floating point: HeCBench builds the original with icpx, whose default `-fp-model=fast` approximates `1.0f /
+//! sqrtf(d)` (the CUDA version calls `rsqrtf`); the port computes it correctly rounded, as Rust does on the host,
+//! unless built with `OMP_RS_FAST_MATH=on` (then one `rsqrt.approx.f32` on NVIDIA GPUs; bench/RESULTS.md, "What a
+//! thread executes").
+//!
 //! panel-args: 200 4
 //! device-args: 16000 10
 //! cpu-args: 4000 3
