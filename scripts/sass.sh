@@ -30,12 +30,13 @@ kernel() {
 
 count() { tee >(grep -c '^ /\*' | sed 's/^/instructions: /' >&2); }
 
-tools
 case ${1:-} in
   port)
+    tools
     cubin=$(ls -t "$REPO"/target/release/build/omp-ports-*/out/omp-rs/*.sm_90.cubin | head -1)
     kernel "$cubin" "omp_${2:?kernel name}" | count ;;
   cuda)
+    tools
     dir=${2:?HeCBench program folder}; out=$(mktemp -d)
     for cu in "$dir"/*.cu; do
       (cd "$dir" && "$T/nvidia/cu13/bin/nvcc" -O3 -std=c++17 -arch=sm_90 -cubin -o "$out/$(basename "$cu" .cu).cubin" "$cu" 2>/dev/null) || true

@@ -111,8 +111,9 @@ fn builder_end_to_end_and_missing_toolchain() {
         // `-prec-sqrt`; `1.0 / s` a correctly rounded reciprocal).
         let roots = m.kernels.iter().find(|k| k.function == "roots").unwrap();
         let roots_entry = |ptx: &str| ptx.split(".visible .entry ").find(|e| e.starts_with(&roots.name)).unwrap().to_owned();
+        let correctly_rounded = |e: &str| e.contains("sqrt.rn.f32") && e.contains("rcp.rn.f32") && !e.contains(".approx");
         let entry = roots_entry(&ptx);
-        assert!(entry.contains("sqrt.rn.f32") && entry.contains("rcp.rn.f32") && !entry.contains(".approx"), "{entry}");
+        assert!(correctly_rounded(&entry), "{entry}");
         assert!(m.globals.iter().any(|g| g.name == "__omp_rs_panic_record" && g.size == 8));
         let log = std::fs::read_to_string(out.join(manifest::DIR).join("build.log")).unwrap();
         eprintln!("{log}");
@@ -141,7 +142,6 @@ fn builder_end_to_end_and_missing_toolchain() {
         let fused = saxpy_entry(&contracted);
         assert!(fused.contains("fma.rn.f64") && !fused.contains("mul.rn.f64"), "{fused}");
         let contracted_roots = roots_entry(&contracted);
-        let correctly_rounded = |e: &str| e.contains("sqrt.rn.f32") && e.contains("rcp.rn.f32") && !e.contains(".approx");
         assert!(correctly_rounded(&contracted_roots), "contraction alone keeps division and square root: {contracted_roots}");
         let e = with_env("OMP_RS_FP_CONTRACT", "on", "out-fma-bad").unwrap_err().to_string();
         assert!(e.contains("OMP_RS_FP_CONTRACT=on") && e.contains("`off`") && e.contains("`fast`"), "{e}");

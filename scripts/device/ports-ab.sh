@@ -16,11 +16,13 @@ P="${OUT:-.}/panel-progress.log"
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } | tee -a "$P" > "$O/gpu.txt"
 # The HeCBench folder of a port's CUDA version: the first `src/<name>-omp` or `src/<name>-cuda` its header names.
 cuda_dir() { grep -m1 -oE 'src/[a-zA-Z0-9-]*-(omp|cuda)' "$1" | head -1 | sed 's|src/||; s|-omp$|-cuda|'; }
+# A port's `device-args` header line, into the array `args`.
+device_args() { read -r -a args <<< "$(grep -m1 '^//! device-args:' "$1" | sed 's|^//! device-args:||')"; }
 read -r -a variants <<< "${VARIANTS:-''}"
 cuda_dirs=""
 for name in ${PORTS:?}; do
   src=ports/src/bin/$name.rs
-  read -r -a args <<< "$(grep -m1 '^//! device-args:' "$src" | sed 's|^//! device-args:||')"
+  device_args "$src"
   for v in "${variants[@]}"; do
     v=${v//\'/}
     [ -x ".device/bin/$name$v" ] || continue
@@ -36,12 +38,12 @@ OUT= ONLY="$cuda_dirs geodesic-cuda" BLOCKING=1 bash scripts/device/panel-cuda.s
 cat "$O/cuda/cuda.log" >> "$P"
 tar czf "${OUT:-.}/ports-ab.tgz" -C "$O" .
 H=$PWD/.device/hecbench/src
+S="--clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats --section SourceCounters --section MemoryWorkloadAnalysis"
 for spec in ${NCU:-}; do
   IFS=: read -r name kport kcuda <<< "$spec"
   src=ports/src/bin/$name.rs
-  read -r -a args <<< "$(grep -m1 '^//! device-args:' "$src" | sed 's|^//! device-args:||')"
+  device_args "$src"
   dir=$(cuda_dir "$src")
-  S="--clock-control none --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats --section InstructionStats --section SourceCounters --section MemoryWorkloadAnalysis"
   timeout 120 ncu $S -k "regex:$kport" -s 1 -c 1 ".device/bin/$name" "${args[@]}" > "$O/ncu-port-$name.txt" 2>&1
   echo "ncu port $name rc=$?" | tee -a "$P"
   timeout 60 ncu --clock-control none -k "regex:$kport" -s 1 -c 1 --page source --print-source sass --csv ".device/bin/$name" "${args[@]}" > "$O/ncu-port-$name-sass.csv" 2>&1
